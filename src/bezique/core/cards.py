@@ -1,0 +1,106 @@
+"""Cards: suits, ranks, card kinds and their two-character codes.
+
+A *card kind* is a small int ``suit * 8 + rank`` (0-31).  Ranks are numbered in trick-taking
+order from the highest, so a lower rank number beats a higher one::
+
+    rank:  0  1  2  3  4  5  6  7
+           A  T  K  Q  J  9  8  7
+
+Suits are numbered ``S H D C`` (0-3).  Several packs are shuffled together, so the engine also
+gives every physical card a *card id* (its position in the pack list of a deal); the pack list
+maps ids to kinds.  Players only ever name a card by its code (``QS``, ``TD``, ``7H``).
+"""
+
+from __future__ import annotations
+
+from typing import Final, TypeAlias
+
+Kind: TypeAlias = int
+"""A card kind: ``suit * 8 + rank``."""
+
+SUITS: Final = "SHDC"
+RANKS: Final = "ATKQJ987"
+SUIT_SYMBOLS: Final = "♠♥♦♣"
+SUIT_NAMES: Final = ("spades", "hearts", "diamonds", "clubs")
+RANK_NAMES: Final = ("ace", "ten", "king", "queen", "jack", "nine", "eight", "seven")
+
+SPADES, HEARTS, DIAMONDS, CLUBS = 0, 1, 2, 3
+ACE, TEN, KING, QUEEN, JACK, NINE, EIGHT, SEVEN = range(8)
+NUM_KINDS: Final = 32
+
+#: Card points of the Russian count (A 11, 10 10, K 4, Q 3, J 2, others 0), by rank.
+CARD_POINTS: Final = (11, 10, 4, 3, 2, 0, 0, 0)
+#: Ranks whose cards are brisques (aces and tens).
+BRISQUE_RANKS: Final = frozenset({ACE, TEN})
+#: Court (face) cards: king, queen, jack.
+COURT_RANKS: Final = frozenset({KING, QUEEN, JACK})
+
+
+def kind(suit: int, rank: int) -> Kind:
+    """The card kind of a suit and a rank number."""
+    return suit * 8 + rank
+
+
+def suit_of(k: Kind) -> int:
+    """The suit number (0-3) of a card kind."""
+    return k >> 3
+
+
+def rank_of(k: Kind) -> int:
+    """The rank number (0 = ace ... 7 = seven) of a card kind."""
+    return k & 7
+
+
+CODES: Final = tuple(r + s for s in SUITS for r in RANKS)
+"""``CODES[kind]`` is the two-character code of a card kind, e.g. ``CODES[3] == 'QS'``."""
+
+_BY_CODE: dict[str, Kind] = {code: k for k, code in enumerate(CODES)}
+
+
+def code(k: Kind) -> str:
+    """The two-character code of a card kind (``'QS'``)."""
+    return CODES[k]
+
+
+def pretty(k: Kind) -> str:
+    """The code with a suit symbol and ``10`` for the ten (``'Q♠'``, ``'10♦'``)."""
+    rank = RANKS[rank_of(k)]
+    return ("10" if rank == "T" else rank) + SUIT_SYMBOLS[suit_of(k)]
+
+
+def parse_card(text: str) -> Kind:
+    """Parse a card code.
+
+    Accepts ``QS``, ``qs``, ``10D``, ``TD``, ``Q♠``.  Raises ``ValueError`` naming the bad text.
+    """
+    t = text.strip().upper()
+    for i, sym in enumerate(SUIT_SYMBOLS):
+        t = t.replace(sym, SUITS[i])
+    if t.startswith("10"):
+        t = "T" + t[2:]
+    k = _BY_CODE.get(t)
+    if k is None:
+        raise ValueError(
+            f"not a card: {text!r} (a card is a rank A T K Q J 9 8 7 and a suit S H D C, e.g. QS)"
+        )
+    return k
+
+
+def parse_suit(text: str) -> int:
+    """Parse a suit letter or symbol (``S``/``♠``)."""
+    t = text.strip().upper()
+    if len(t) == 1 and t in SUITS:
+        return SUITS.index(t)
+    if len(t) == 1 and t in SUIT_SYMBOLS:
+        return SUIT_SYMBOLS.index(t)
+    raise ValueError(f"not a suit: {text!r} (one of S H D C)")
+
+
+def pack(packs: int) -> list[Kind]:
+    """The kinds of ``packs`` piquet packs, in pack order (every kind ``packs`` times)."""
+    return [k for _ in range(packs) for k in range(NUM_KINDS)]
+
+
+def sort_key(k: Kind) -> tuple[int, int]:
+    """Sort by suit (S H D C), then from the highest rank down."""
+    return (suit_of(k), rank_of(k))

@@ -1,0 +1,1105 @@
+"""One hand of bezique as a state machine: deal, stage 1 with declarations, stage 2, scoring.
+
+The engine is the inner loop of every search player, so state is plain lists of small ints:
+every physical card has an id, ``_kinds[id]`` is its kind, ``_mask[id]`` the melds it has scored
+in (0 while concealed), ``_known[id]`` whether all players know where it is while concealed.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from itertools import product
+from typing import Any
+
+from .cards import (
+    BRISQUE_RANKS,
+    CARD_POINTS,
+    CODES,
+    COURT_RANKS,
+    NUM_KINDS,
+    SEVEN,
+    SUITS,
+    code,
+    pack,
+    parse_card,
+    rank_of,
+    sort_key,
+    suit_of,
+)
+from .cards import (
+    kind as make_kind,
+)
+from .melds import (
+    CARTE_BLANCHE,
+    MELD_BY_NAME,
+    MELDS,
+    SEVEN_MELD,
+    TRIPLE_BEZIQUE,
+    TWO_SEVENS,
+    active_melds,
+    blocked_masks,
+    choose,
+    meld_score,
+    profile_mask,
+    profile_names,
+    slots,
+)
+from .notation import PASS, Action, IllegalAction, parse_ref, split_ref
+from .observation import Observation, _decode, _encode
+from .rules import Rules
+
+PLAY, DECLARE, OVER = "play", "declare", "over"
+
+# A concrete move: ('play', card id) | ('meld', meld id, card ids) | ('exchange', card id) | ('pass',)
+Move = tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class SideResult:
+    """How a side's points in a deal were made."""
+
+    melds: int
+    """Declarations, the seven of trumps included."""
+    tricks: int
+    """Brisques, card points or per-trick points."""
+    last_trick: int
+    bonuses: int
+    """Turn-up bonuses (may be negative)."""
+
+    @property
+    def total(self) -> int:
+        """All of it."""
+        return self.melds + self.tricks + self.last_trick + self.bonuses
+
+
+RngLike = random.Random | int | None
+
+
+def _rng(rng: RngLike) -> random.Random:
+    return rng if isinstance(rng, random.Random) else random.Random(rng)
+
+
+class Deal:
+    """One hand (deal) of bezique.  Build with :meth:`new` or :meth:`from_cards`."""
+
+    __slots__ = (
+        "_decl_count",
+        "_events",
+        "_exchanged",
+        "_history",
+        "_kinds",
+        "_known",
+        "_leader",
+        "_legal",
+        "_mask",
+        "_phase",
+        "_pts",
+        "_stage",
+        "_stock",
+        "_to_move",
+        "_trick",
+        "_tricks",
+        "_trump",
+        "_turn_up",
+        "dealer",
+        "hands",
+        "rules",
+    )
+
+    rules: Rules
+    dealer: int
+    hands: list[list[int]]
+
+    # --- construction ------------------------------------------------------------------------
+    @classmethod
+    def new(cls, rules: Rules, seed: int | None = None, dealer: int = 0) -> Deal:
+        """A deal shuffled from ``seed`` (a fresh random one when None)."""
+        _check_dealer(rules, dealer)
+        rng = random.Random(seed)
+        kinds = pack(rules.packs)
+        order = list(range(len(kinds)))
+        rng.shuffle(order)
+        n = rules.players
+        hands: list[list[int]] = [[] for _ in range(n)]
+        pos = 0
+        for size in rules.deal_packets:
+            for i in range(1, n + 1):
+                hands[(dealer + i) % n].extend(order[pos : pos + size])
+                pos += size
+        turn_up = order[pos] if rules.turn_up else None
+        stock = order[pos + (1 if rules.turn_up else 0) :]
+        return cls._start(rules, dealer, tuple(kinds), hands, turn_up, stock)
+
+    @classmethod
+    def from_cards(
+        cls,
+        rules: Rules,
+        hands: Sequence[Iterable[str]],
+        turn_up: str | None = None,
+        stock: Iterable[str] = (),
+        dealer: int = 0,
+    ) -> Deal:
+        """A stacked deal: each seat's cards, the turn-up and the stock (``stock[0]`` is drawn
+        first).  The cards must make up the whole pack exactly."""
+        _check_dealer(rules, dealer)
+        n = rules.players
+        if len(hands) != n:
+            raise ValueError(f"{n} hands needed, got {len(hands)}")
+        if (turn_up is not None) != rules.turn_up:
+            raise ValueError(
+                "these rules turn up a trump card: give turn_up"
+                if rules.turn_up
+                else "these rules have no turn-up card: leave turn_up out"
+            )
+        copies = [0] * NUM_KINDS
+
+        def take(text: str) -> int:
+            k = parse_card(text)
+            if copies[k] >= rules.packs:
+                raise ValueError(f"too many {code(k)}: the pack holds {rules.packs}")
+            cid = k + NUM_KINDS * copies[k]
+            copies[k] += 1
+            return cid
+
+        hand_ids = []
+        for seat, h in enumerate(hands):
+            ids = [take(c) for c in h]
+            if len(ids) != rules.hand_size:
+                raise ValueError(f"seat {seat} has {len(ids)} cards; {rules.hand_size} needed")
+            hand_ids.append(ids)
+        up = take(turn_up) if turn_up is not None else None
+        stock_ids = [take(c) for c in stock]
+        missing = [code(k) for k in range(NUM_KINDS) for _ in range(rules.packs - copies[k])]
+        if missing:
+            raise ValueError(f"the cards do not make up the pack: missing {' '.join(missing)}")
+        return cls._start(rules, dealer, tuple(pack(rules.packs)), hand_ids, up, stock_ids)
+
+    @classmethod
+    def _blank(cls, rules: Rules, dealer: int, kinds: tuple[int, ...]) -> Deal:
+        d = cls.__new__(cls)
+        d.rules = rules
+        d.dealer = dealer
+        d._kinds = kinds
+        d._mask = [0] * len(kinds)
+        d._known = [False] * len(kinds)
+        d._trick = []
+        d._tricks = []
+        d._events = []
+        d._history = []
+        d._pts = [[0, 0, 0, 0] for _ in range(rules.sides)]  # melds, tricks, last, bonuses
+        d._decl_count = 0
+        d._exchanged = False
+        d._legal = None
+        d._stage = 1
+        return d
+
+    @classmethod
+    def _start(
+        cls,
+        rules: Rules,
+        dealer: int,
+        kinds: tuple[int, ...],
+        hands: list[list[int]],
+        turn_up: int | None,
+        stock: list[int],
+    ) -> Deal:
+        d = cls._blank(rules, dealer, kinds)
+        n = rules.players
+        d.hands = hands
+        d._stock = stock[::-1]  # drawn from the end
+        d._turn_up = turn_up
+        d._trump = suit_of(kinds[turn_up]) if turn_up is not None else None
+        d._leader = (dealer + 1) % n if rules.first_lead_seat == "left" else (dealer - 1) % n
+        d._to_move = d._leader
+        d._phase = PLAY
+        if turn_up is not None:
+            d._turn_up_bonus(kinds[turn_up])
+        return d
+
+    def _turn_up_bonus(self, k: int) -> None:
+        rules, dealer = self.rules, self.dealer
+        what = f"turn-up {code(k)}"
+        if rules.turn_up_bonus == "seven" and rank_of(k) == SEVEN:
+            self._score(dealer, 3, 10, what)
+        elif rules.turn_up_bonus == "greek-club":
+            if rank_of(k) == 0:
+                self._score(dealer, 3, 20 if suit_of(k) in (0, 3) else 12, what)
+            elif rank_of(k) == SEVEN:
+                self._score(dealer, 3, 10, what)
+                for seat in range(rules.players):
+                    if rules.side_of(seat) != rules.side_of(dealer):
+                        self._score(seat, 3, -5, what)
+
+    # --- public state --------------------------------------------------------------------------
+    @property
+    def to_move(self) -> int | None:
+        """Seat whose decision it is; None once the deal is over."""
+        return self._to_move
+
+    @property
+    def phase(self) -> str:
+        """'play', 'declare' or 'over'."""
+        return self._phase
+
+    @property
+    def is_over(self) -> bool:
+        """True once every trick has been played and the points are final."""
+        return self._phase == OVER
+
+    @property
+    def stage(self) -> int:
+        """1 while the stock lasts, 2 for the last tricks."""
+        return self._stage
+
+    @property
+    def trump(self) -> str | None:
+        """Trump suit letter, or None while not fixed."""
+        return None if self._trump is None else SUITS[self._trump]
+
+    @property
+    def turn_up(self) -> str | None:
+        """The face-up trump card under the stock (None once taken, or in games without one)."""
+        return None if self._turn_up is None else CODES[self._kinds[self._turn_up]]
+
+    @property
+    def stock_size(self) -> int:
+        """Face-down cards left to draw (the turn-up not counted)."""
+        return len(self._stock)
+
+    @property
+    def leader(self) -> int:
+        """Seat that led (or is to lead) the current trick."""
+        return self._leader
+
+    @property
+    def trick(self) -> list[tuple[int, str]]:
+        """The trick in progress: (seat, card) in play order."""
+        return [(s, CODES[self._kinds[c]]) for s, c in self._trick]
+
+    @property
+    def tricks_played(self) -> int:
+        """Completed tricks."""
+        return len(self._tricks)
+
+    @property
+    def history(self) -> list[str]:
+        """Every action applied so far, in notation."""
+        return list(self._history)
+
+    @property
+    def points(self) -> list[int]:
+        """Points per side so far; brisques counted at the end of the hand are added then."""
+        count_tricks = self._phase == OVER or self._tricks_immediate()
+        return [m + lt + b + (t if count_tricks else 0) for m, t, lt, b in self._pts]
+
+    @property
+    def result(self) -> list[SideResult] | None:
+        """Per side, the breakdown of the points; None until the deal is over."""
+        if self._phase != OVER:
+            return None
+        return [SideResult(m, t, lt, b) for m, t, lt, b in self._pts]
+
+    @property
+    def last_trick_winner(self) -> int | None:
+        """Seat that won the most recent trick (the last one once the deal is over)."""
+        return self._tricks[-1][2] if self._tricks else None
+
+    @property
+    def trick_winners(self) -> list[int]:
+        """Winner of each completed trick, in order."""
+        return [w for _, _, w in self._tricks]
+
+    @property
+    def events(self) -> list[tuple[int, int, str, int]]:
+        """Scoring events: (tricks completed before it, seat, what, points)."""
+        return list(self._events)
+
+    def hand(self, seat: int) -> list[str]:
+        """Every card the seat holds, concealed and declared, as sorted codes."""
+        return [CODES[k] for k in sorted((self._kinds[c] for c in self.hands[seat]), key=sort_key)]
+
+    def table(self, seat: int) -> list[str]:
+        """The seat's declared cards on the table, as sorted codes."""
+        ks = [self._kinds[c] for c in self.hands[seat] if self._mask[c]]
+        return [CODES[k] for k in sorted(ks, key=sort_key)]
+
+    def side_of(self, seat: int) -> int:
+        """The scoring side of a seat."""
+        return self.rules.side_of(seat)
+
+    def _tricks_immediate(self) -> bool:
+        return self.rules.brisque_timing == "immediate" or self.rules.trick_scoring == "greek-per-trick"
+
+    # --- copying -------------------------------------------------------------------------------
+    def clone(self) -> Deal:
+        """An independent copy (cheap: the search players call it constantly)."""
+        d = Deal.__new__(Deal)
+        d.rules = self.rules
+        d.dealer = self.dealer
+        d._kinds = self._kinds
+        d.hands = [h[:] for h in self.hands]
+        d._mask = self._mask[:]
+        d._known = self._known[:]
+        d._stock = self._stock[:]
+        d._turn_up = self._turn_up
+        d._trump = self._trump
+        d._trick = self._trick[:]
+        d._tricks = self._tricks[:]
+        d._events = self._events[:]
+        d._history = self._history[:]
+        d._pts = [p[:] for p in self._pts]
+        d._leader = self._leader
+        d._to_move = self._to_move
+        d._phase = self._phase
+        d._stage = self._stage
+        d._decl_count = self._decl_count
+        d._exchanged = self._exchanged
+        d._legal = self._legal
+        return d
+
+    __copy__ = clone
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Deal:
+        return self.clone()
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"position": self.position()}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        other = Deal.from_position(state["position"])
+        for name in Deal.__slots__:
+            setattr(self, name, getattr(other, name))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Deal) and self.position() == other.position()
+
+    def __hash__(self) -> int:
+        return hash(self.position())
+
+    def __repr__(self) -> str:
+        return f"<Deal {self.rules} trick {len(self._tricks) + 1} {self._phase} to {self._to_move}>"
+
+    # --- legal actions -------------------------------------------------------------------------
+    def legal_actions(self) -> list[Action]:
+        """Every distinct legal action for the seat to move (empty once the deal is over)."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return list(legal)
+
+    def _compute_legal(self) -> dict[Action, Move]:
+        if self._phase == PLAY:
+            return self._play_actions(self._to_move)  # type: ignore[arg-type]
+        if self._phase == DECLARE:
+            return self._declare_actions(self._to_move)  # type: ignore[arg-type]
+        return {}
+
+    def _beats(self, k: int, best: int) -> bool:
+        """Does kind ``k`` beat the kind ``best`` now winning the trick (played before it)?"""
+        s, bs = k >> 3, best >> 3
+        if s == bs:
+            return (k & 7) < (best & 7)
+        return s == self._trump
+
+    def _playable(self, seat: int) -> list[int]:
+        hand = self.hands[seat]
+        trick = self._trick
+        if not trick or (self._stage == 1 and not self.rules.stage1_must_follow_suit):
+            return hand
+        K = self._kinds
+        led = K[trick[0][1]] >> 3
+        same = [c for c in hand if K[c] >> 3 == led]
+        if self._stage == 1:
+            return same or hand
+        rules = self.rules
+        best = K[trick[0][1]]
+        for _, c in trick[1:]:
+            if self._beats(K[c], best):
+                best = K[c]
+        if same:
+            if rules.stage2_must_head:
+                heads = [c for c in same if self._beats(K[c], best)]
+                return heads or same
+            return same
+        trump = self._trump
+        if trump is not None and rules.stage2_must_trump:
+            trumps = [c for c in hand if K[c] >> 3 == trump]
+            if trumps:
+                if rules.stage2_must_head:
+                    return [c for c in trumps if self._beats(K[c], best)] or hand
+                return trumps
+        return hand
+
+    def _namer(self, seat: int) -> Any:
+        """A function naming a card (kind, mask) of this seat in notation."""
+        K, M = self._kinds, self._mask
+        table: dict[int, set[int]] = {}
+        concealed = set()
+        for c in self.hands[seat]:
+            m = M[c]
+            if m:
+                table.setdefault(K[c], set()).add(m)
+            else:
+                concealed.add(K[c])
+
+        def name(k: int, m: int) -> str:
+            if not m:
+                return CODES[k]
+            if len(table[k]) > 1:
+                return CODES[k] + "@" + "+".join(profile_names(m))
+            return CODES[k] + "@table" if k in concealed else CODES[k]
+
+        return name
+
+    def _play_actions(self, seat: int) -> dict[Action, Move]:
+        K, M = self._kinds, self._mask
+        seen: dict[int, int] = {}
+        for c in self._playable(seat):
+            key = M[c] << 6 | K[c]
+            if key not in seen:
+                seen[key] = c
+        out: dict[Action, Move] = {}
+        if any(M[c] for c in self.hands[seat]):
+            name = self._namer(seat)
+            for key, c in seen.items():
+                out[Action("play", "", (name(K[c], M[c]),))] = ("play", c)
+        else:
+            for c in seen.values():
+                out[Action("play", "", (CODES[K[c]],))] = ("play", c)
+        return out
+
+
+    def _declare_actions(self, seat: int) -> dict[Action, Move]:
+        rules = self.rules
+        out: dict[Action, Move] = {}
+        K, M = self._kinds, self._mask
+        hand = self.hands[seat]
+        trump = self._trump
+        room = self._decl_count < rules.melds_scored_per_trick
+        if room:
+            groups: dict[int, list[tuple[int, list[int]]]] = {}
+            for c in hand:
+                k, m = K[c], M[c]
+                glist = groups.setdefault(k, [])
+                for gm, ids in glist:
+                    if gm == m:
+                        ids.append(c)
+                        break
+                else:
+                    glist.append((m, [c]))
+            name = self._namer(seat)
+            blocked = blocked_masks(rules)
+            melds = list(active_melds(rules))
+            if rules.seven_of_trumps and trump is not None and rules.second_seven_scores == "declare":
+                melds.append(SEVEN_MELD)
+            if rules.two_trump_sevens and trump is not None:
+                melds.append(TWO_SEVENS)
+            for meld in melds:
+                block = blocked[meld]
+                for req in slots(rules, meld, trump):
+                    per_slot = []
+                    for kinds, count in req:
+                        cand = [
+                            (k, gm, ids)
+                            for k in kinds
+                            for gm, ids in groups.get(k, ())
+                            if not gm & block
+                        ]
+                        ways = [
+                            w for w in choose([(i, len(g[2])) for i, g in enumerate(cand)], count)
+                        ]
+                        if not ways:
+                            break
+                        per_slot.append((cand, ways))
+                    else:
+                        for combo in product(*(ways for _, ways in per_slot)):
+                            ids: list[int] = []
+                            refs: list[str] = []
+                            fresh = False
+                            for (cand, _), takes in zip(per_slot, combo, strict=True):
+                                for (k, gm, gids), n in zip(cand, takes, strict=True):
+                                    if n:
+                                        ids.extend(gids[:n])
+                                        refs.extend([name(k, gm)] * n)
+                                        fresh = fresh or not gm
+                            if fresh:
+                                out[Action("meld", MELDS[meld].name, tuple(refs))] = (
+                                    "meld",
+                                    meld,
+                                    tuple(ids),
+                                )
+            if (
+                rules.carte_blanche
+                and not self._carte_blanche_done()
+                and not any(rank_of(K[c]) in COURT_RANKS for c in hand)
+            ):
+                out[Action("meld", "carte-blanche", ())] = ("meld", CARTE_BLANCHE, ())
+        if (
+            rules.seven_of_trumps
+            and self._turn_up is not None
+            and trump is not None
+            and not self._exchanged
+            and (room or not rules.seven_exchange_counts_as_meld)
+            and K[self._turn_up] != make_kind(trump, SEVEN)
+        ):
+            seven = make_kind(trump, SEVEN)
+            for c in hand:
+                if K[c] == seven and not M[c]:
+                    out[Action("exchange", "", (CODES[seven],))] = ("exchange", c)
+                    break
+        if out:
+            out[PASS] = ("pass",)
+        return out
+
+    def _carte_blanche_done(self) -> bool:
+        return any(what == "meld carte-blanche" for _, _, what, _ in self._events)
+
+    # --- applying actions ----------------------------------------------------------------------
+    def apply(self, action: Action | str) -> None:
+        """Apply an action (or its notation) for the seat to move.
+
+        Raises :class:`IllegalAction` saying why, and leaves the deal unchanged, if it is not legal.
+        """
+        if self._phase == OVER:
+            raise IllegalAction("the deal is over: no more actions")
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        if isinstance(action, str):
+            action = Action.parse(action)
+        elif not isinstance(action, Action):
+            raise IllegalAction(f"not an action: {action!r}")
+        move = legal.get(action)
+        if move is None:
+            action, move = self._resolve(action, legal)
+        self._legal = None
+        self._history.append(str(action))
+        verb = move[0]
+        if verb == "play":
+            self._play(move[1])
+        elif verb == "meld":
+            self._meld(move[1], move[2])
+        elif verb == "exchange":
+            self._exchange(move[1])
+        else:
+            self._draw()
+
+    def _resolve(self, action: Action, legal: dict[Action, Move]) -> tuple[Action, Move]:
+        """Match an action written loosely (cards in another order, ``@table`` where a history
+        was expected, ...) to exactly one legal action, or explain why it is not legal."""
+        seat = self._to_move
+        want = action.verb
+        if self._phase == PLAY and want != "play":
+            raise IllegalAction(f"seat {seat} must play a card now, not {action.verb}")
+        if self._phase == DECLARE and want == "play":
+            raise IllegalAction(
+                f"seat {seat} won the trick and must declare or pass before anyone plays"
+            )
+        matches = [
+            (a, m)
+            for a, m in legal.items()
+            if a.verb == want and a.meld == action.meld and _refs_match(action.cards, a.cards)
+        ]
+        if len(matches) == 1:
+            return matches[0]
+        if len(matches) > 1:
+            raise IllegalAction(
+                f"'{action}' is ambiguous: say which, one of: "
+                + "; ".join(str(a) for a, _ in matches)
+            )
+        raise IllegalAction(self._why_illegal(action, legal))
+
+    def _why_illegal(self, action: Action, legal: dict[Action, Move]) -> str:
+        seat = self._to_move
+        assert seat is not None
+        held = [CODES[self._kinds[c]] for c in self.hands[seat]]
+        for ref in action.cards:
+            card, _ = split_ref(ref)
+            if card not in held:
+                return f"seat {seat} does not hold {card}"
+        options = "; ".join(str(a) for a in legal)
+        if action.verb == "play":
+            card = split_ref(action.cards[0])[0]
+            if self._stage == 2 or self.rules.stage1_must_follow_suit:
+                return (
+                    f"{card} may not be played now: the follower must "
+                    + ("follow suit, head the trick, or trump" if self._stage == 2 else "follow suit")
+                    + f"; legal: {options}"
+                )
+            return f"'{action}' is not legal now; legal: {options}"
+        if action.verb == "exchange":
+            if self._exchanged or (
+                self._turn_up is not None
+                and self._trump is not None
+                and self._kinds[self._turn_up] == make_kind(self._trump, SEVEN)
+            ):
+                return "the seven of trumps has already been exchanged (only one exchange a hand)"
+            return f"'{action}' is not legal now: only a concealed seven of trumps may be exchanged, " \
+                f"once a trick is won, before drawing; legal: {options}"
+        if action.verb == "meld":
+            if self._decl_count >= self.rules.melds_scored_per_trick:
+                return "no more declarations may score on this trick: pass"
+            if self._exchanged and self.rules.seven_exchange_counts_as_meld:
+                return "the exchange of the seven was this trick's declaration: pass"
+            return (
+                f"'{action}' does not score: a meld needs the right cards, at least one card "
+                f"from the concealed hand, and cards that have not scored in that meld or a "
+                f"higher one of its class; legal: {options}"
+            )
+        return f"'{action}' is not legal now; legal: {options}"
+
+    def _score(self, seat: int, part: int, points: int, what: str) -> None:
+        self._pts[self.rules.side_of(seat)][part] += points
+        self._events.append((len(self._tricks), seat, what, points))
+
+    def _play(self, cid: int) -> None:
+        seat = self._to_move
+        assert seat is not None
+        rules = self.rules
+        self.hands[seat].remove(cid)
+        K = self._kinds
+        k = K[cid]
+        if (
+            self._stage == 1
+            and rules.second_seven_scores == "play"
+            and rules.seven_of_trumps
+            and self._trump is not None
+            and k == make_kind(self._trump, SEVEN)
+            and not self._mask[cid]
+        ):
+            self._score(seat, 0, rules.seven_of_trumps, f"seven played {CODES[k]}")
+        self._mask[cid] = 0
+        self._known[cid] = False
+        trick = self._trick
+        trick.append((seat, cid))
+        n = rules.players
+        if len(trick) < n:
+            self._to_move = (seat + 1) % n
+            return
+        # resolve the trick
+        win_seat, win_card = trick[0]
+        best = K[win_card]
+        for s, c in trick[1:]:
+            if self._beats(K[c], best):
+                best, win_seat, win_card = K[c], s, c
+        self._tricks.append((self._leader, tuple(c for _, c in trick), win_seat))
+        self._trick = []
+        if (
+            self._stage == 1
+            and rules.second_seven_scores == "win-trick"
+            and rules.seven_of_trumps
+            and self._trump is not None
+            and best == make_kind(self._trump, SEVEN)
+        ):
+            self._score(win_seat, 0, rules.seven_of_trumps, f"seven won {CODES[best]}")
+        scoring = rules.trick_scoring
+        if scoring != "none":
+            ranks = [K[c] & 7 for _, c in trick]
+            if scoring == "brisques":
+                value = 10 * sum(1 for r in ranks if r in BRISQUE_RANKS)
+            elif scoring == "card-points":
+                value = sum(CARD_POINTS[r] for r in ranks)
+            else:
+                value = 10 + 10 * sum(1 for r in ranks if r in BRISQUE_RANKS)
+            self._pts[rules.side_of(win_seat)][1] += value
+        self._leader = win_seat
+        self._to_move = win_seat
+        if self._stage == 1:
+            self._decl_count = 0
+            self._exchanged = False
+            won = sum(1 for _, _, w in self._tricks if w == win_seat)
+            if won >= rules.min_tricks_before_declaring:
+                legal = self._declare_actions(win_seat)
+                if legal:
+                    self._phase = DECLARE
+                    self._legal = legal
+                    return
+            self._draw()
+        elif not self.hands[win_seat]:
+            if rules.last_trick_bonus:
+                self._score(win_seat, 2, rules.last_trick_bonus, "last trick")
+            self._phase = OVER
+            self._to_move = None
+
+    def _meld(self, meld: int, ids: tuple[int, ...]) -> None:
+        seat = self._to_move
+        assert seat is not None
+        rules = self.rules
+        bit = 1 << meld
+        M = self._mask
+        for c in ids:
+            M[c] |= bit
+        points = meld_score(rules, meld)
+        if meld == CARTE_BLANCHE:
+            for c in self.hands[seat]:
+                if not M[c]:
+                    self._known[c] = True
+        cards = " ".join(CODES[self._kinds[c]] for c in ids)
+        self._score(seat, 0, points, f"meld {MELDS[meld].name}" + (f" {cards}" if cards else ""))
+        self._decl_count += 1
+        if meld == TRIPLE_BEZIQUE and rules.triple_bezique_wins_game:
+            self._events.append((len(self._tricks), seat, "wins the game", 0))
+        self._continue_declaring()
+
+    def _exchange(self, cid: int) -> None:
+        seat = self._to_move
+        assert seat is not None and self._turn_up is not None
+        rules = self.rules
+        hand = self.hands[seat]
+        hand.remove(cid)
+        up = self._turn_up
+        hand.append(up)
+        self._known[up] = True
+        self._turn_up = cid
+        self._exchanged = True
+        if rules.seven_exchange_counts_as_meld:
+            self._decl_count += 1
+        self._score(seat, 0, rules.seven_of_trumps, f"exchange {CODES[self._kinds[cid]]}")
+        self._continue_declaring()
+
+    def _continue_declaring(self) -> None:
+        legal = self._declare_actions(self._to_move)  # type: ignore[arg-type]
+        if legal:
+            self._legal = legal
+        else:
+            self._draw()
+
+    def _draw(self) -> None:
+        winner = self._leader
+        n = self.rules.players
+        stock = self._stock
+        for i in range(n):
+            seat = (winner + i) % n
+            if stock:
+                c = stock.pop()
+                if not stock and self._turn_up is not None and i == 0 and self.rules.reveal_last_draw:
+                    self._known[c] = True
+            else:
+                c = self._turn_up  # type: ignore[assignment]
+                self._turn_up = None
+                self._known[c] = True
+            self.hands[seat].append(c)
+        self._phase = PLAY
+        self._to_move = winner
+        if not stock and self._turn_up is None:
+            # stage 2: declared cards go back into the hands, still known to everyone
+            self._stage = 2
+            M, known = self._mask, self._known
+            for h in self.hands:
+                for c in h:
+                    if M[c]:
+                        M[c] = 0
+                        known[c] = True
+
+    # --- observation and determinization -------------------------------------------------------
+    def observation(self, seat: int | None) -> Observation:
+        """What ``seat`` may know (None: the public view a spectator gets)."""
+        n = self.rules.players
+        if seat is not None and not 0 <= seat < n:
+            raise ValueError(f"no seat {seat}: seats are 0 to {n - 1}")
+        K, M, known = self._kinds, self._mask, self._known
+
+        def codes(ids: Iterable[int]) -> tuple[str, ...]:
+            return tuple(CODES[k] for k in sorted((K[c] for c in ids), key=sort_key))
+
+        tables = []
+        known_cards = []
+        for h in self.hands:
+            t = sorted((c for c in h if M[c]), key=lambda c: (sort_key(K[c]), M[c]))
+            tables.append(tuple(CODES[K[c]] + "@" + "+".join(profile_names(M[c])) for c in t))
+            known_cards.append(codes(c for c in h if not M[c] and known[c]))
+        legal: tuple[str, ...] = ()
+        if seat is not None and seat == self._to_move:
+            legal = tuple(str(a) for a in self.legal_actions())
+        return Observation(
+            rules=self.rules,
+            seat=seat,
+            dealer=self.dealer,
+            phase=self._phase,
+            to_move=self._to_move,
+            stage=self._stage,
+            leader=self._leader,
+            trump=self.trump,
+            turn_up=self.turn_up,
+            stock_size=len(self._stock),
+            hand=() if seat is None else codes(c for c in self.hands[seat] if not M[c]),
+            hand_sizes=tuple(len(h) for h in self.hands),
+            tables=tuple(tables),
+            known=tuple(known_cards),
+            trick=tuple((s, CODES[K[c]]) for s, c in self._trick),
+            tricks=tuple(
+                (ld, tuple(CODES[K[c]] for c in cs), w) for ld, cs, w in self._tricks
+            ),
+            events=tuple(self._events),
+            points=tuple(self.points),
+            declared_this_trick=self._decl_count,
+            exchanged_this_trick=self._exchanged,
+            history=tuple(self._history),
+            legal=legal,
+        )
+
+    def resample(self, seat: int, rng: RngLike = None) -> Deal:
+        """A deal that ``seat`` cannot tell from this one: its observation is identical, and
+        every card it has not seen is dealt again at random among the places it could be."""
+        return Deal.from_observation(self.observation(seat), rng)
+
+    @classmethod
+    def from_observation(cls, obs: Observation, rng: RngLike = None) -> Deal:
+        """A deal consistent with an observation, the unseen cards placed at random.
+
+        This is how the search players build the worlds they search: from what their seat
+        knows, never from the real deal.
+        """
+        return cls._rebuild(obs, _rng(rng), None)
+
+    @classmethod
+    def _rebuild(
+        cls, obs: Observation, rng: random.Random, hidden: tuple[list[list[int]], list[int]] | None
+    ) -> Deal:
+        rules = obs.rules
+        n = rules.players
+        d = cls._blank(rules, obs.dealer, tuple(pack(rules.packs)))
+        copies = [0] * NUM_KINDS
+        pool_left = [rules.packs] * NUM_KINDS
+
+        def take(k: int) -> int:
+            if pool_left[k] <= 0:
+                raise ValueError(f"inconsistent position: too many {CODES[k]}")
+            pool_left[k] -= 1
+            cid = k + NUM_KINDS * copies[k]
+            copies[k] += 1
+            return cid
+
+        def kinds_of(cards: Iterable[str]) -> list[int]:
+            return [parse_card(c) for c in cards]
+
+        d.hands = [[] for _ in range(n)]
+        for seat in range(n):
+            for ref in obs.tables[seat]:
+                card, where = split_ref(ref)
+                c = take(parse_card(card))
+                d._mask[c] = profile_mask(where.split("+"))
+                d.hands[seat].append(c)
+            for k in kinds_of(obs.known[seat]):
+                c = take(k)
+                d._known[c] = True
+                d.hands[seat].append(c)
+        if obs.seat is not None:
+            own_known = kinds_of(obs.known[obs.seat])
+            for k in kinds_of(obs.hand):
+                if k in own_known:
+                    own_known.remove(k)  # already placed as a known card
+                    continue
+                d.hands[obs.seat].append(take(k))
+            if own_known:
+                raise ValueError("inconsistent position: known cards missing from the hand")
+        d._trick = [(s, take(parse_card(c))) for s, c in obs.trick]
+        d._tricks = [
+            (ld, tuple(take(k) for k in kinds_of(cs)), w) for ld, cs, w in obs.tricks
+        ]
+        d._turn_up = take(parse_card(obs.turn_up)) if obs.turn_up else None
+        # the unseen cards
+        if hidden is not None:
+            for seat, ks in enumerate(hidden[0]):
+                d.hands[seat].extend(take(k) for k in ks)
+            stock = [take(k) for k in hidden[1]]
+        else:
+            unseen = [k for k in range(NUM_KINDS) for _ in range(pool_left[k])]
+            rng.shuffle(unseen)
+            for seat in range(n):
+                short = obs.hand_sizes[seat] - len(d.hands[seat])
+                if short < 0:
+                    raise ValueError(f"inconsistent position: seat {seat} holds too many cards")
+                d.hands[seat].extend(take(k) for k in unseen[:short])
+                unseen = unseen[short:]
+            stock = [take(k) for k in unseen]
+        if len(stock) != obs.stock_size:
+            raise ValueError(
+                f"inconsistent position: {len(stock)} cards for a stock of {obs.stock_size}"
+            )
+        for seat in range(n):
+            if len(d.hands[seat]) != obs.hand_sizes[seat]:
+                raise ValueError(f"inconsistent position: seat {seat} hand size")
+        if any(pool_left):
+            raise ValueError("inconsistent position: the cards do not make up the pack")
+        d._stock = stock[::-1]
+        d._trump = None if obs.trump is None else SUITS.index(obs.trump)
+        d._leader = obs.leader
+        d._to_move = obs.to_move
+        d._phase = obs.phase
+        d._stage = obs.stage
+        d._decl_count = obs.declared_this_trick
+        d._exchanged = obs.exchanged_this_trick
+        d._history = list(obs.history)
+        d._events = list(obs.events)
+        for _, seat, what, pts in obs.events:
+            part = 3 if what.startswith("turn-up") else 2 if what == "last trick" else 0
+            d._pts[rules.side_of(seat)][part] += pts
+        K = d._kinds
+        for _, cs, w in d._tricks:
+            ranks = [K[c] & 7 for c in cs]
+            if rules.trick_scoring == "brisques":
+                value = 10 * sum(1 for r in ranks if r in BRISQUE_RANKS)
+            elif rules.trick_scoring == "card-points":
+                value = sum(CARD_POINTS[r] for r in ranks)
+            elif rules.trick_scoring == "greek-per-trick":
+                value = 10 + 10 * sum(1 for r in ranks if r in BRISQUE_RANKS)
+            else:
+                value = 0
+            d._pts[rules.side_of(w)][1] += value
+        return d
+
+    # --- position strings ------------------------------------------------------------------------
+    def position(self) -> str:
+        """The full one-line position string (every hand and the stock order included)."""
+        obs = self.observation(None)
+        K, M = self._kinds, self._mask
+        hands = "/".join(
+            ",".join(
+                CODES[k]
+                for k in sorted(
+                    (K[c] for c in h if not M[c] and not self._known[c]), key=sort_key
+                )
+            )
+            for h in self.hands
+        )
+        deck = ",".join(CODES[K[c]] for c in reversed(self._stock))
+        return _encode(obs, {"hands": hands, "deck": deck})
+
+    @classmethod
+    def from_position(cls, text: str) -> Deal:
+        """Read a full position string written by :meth:`position`."""
+        fields_, hidden = _decode(text)
+        if set(hidden) != {"hands", "deck"}:
+            raise ValueError(
+                "this position string is one seat's view (no hands/deck): it cannot be "
+                "turned back into a whole deal; use Deal.from_observation for a guess"
+            )
+        obs = _observation_fields(fields_, None)
+        try:
+            hands = [
+                [parse_card(c) for c in part.split(",") if c]
+                for part in hidden["hands"].split("/")
+            ]
+            deck = [parse_card(c) for c in hidden["deck"].split(",") if c]
+        except ValueError as e:
+            raise ValueError(f"bad position string: {e}") from None
+        if len(hands) != obs.rules.players:
+            raise ValueError("bad position string: wrong number of hands")
+        d = cls._rebuild(obs, random.Random(0), (hands, deck))
+        if d.position() != text.strip():
+            raise ValueError("bad position string: it is not self-consistent")
+        return d
+
+    @classmethod
+    def _observation_from_fields(cls, fields_: dict[str, str]) -> Observation:
+        obs = _observation_fields(fields_, ())
+        if obs.seat is not None and obs.to_move == obs.seat and obs.phase != OVER:
+            world = cls.from_observation(obs, 0)
+            legal = tuple(str(a) for a in world.legal_actions())
+            obs = Observation(**{**obs.__dict__, "legal": legal})
+        return obs
+
+
+def _check_dealer(rules: Rules, dealer: int) -> None:
+    if not isinstance(dealer, int) or not 0 <= dealer < rules.players:
+        raise ValueError(f"dealer must be a seat from 0 to {rules.players - 1}: got {dealer!r}")
+
+
+def _refs_match(given: tuple[str, ...], legal: tuple[str, ...]) -> bool:
+    """Can the references typed be read as the legal ones (in any order)?"""
+    if len(given) != len(legal):
+        return False
+    left = list(legal)
+    for g in sorted(given, key=lambda r: "@" not in r):  # the most specific first
+        card, where = split_ref(g)
+        for i, ref in enumerate(left):
+            lcard, lwhere = split_ref(ref)
+            if lcard != card:
+                continue
+            if where == lwhere or (where == "table" and lwhere) or (not where and lwhere != "table"):
+                del left[i]
+                break
+        else:
+            return False
+    return True
+
+
+def _observation_fields(f: dict[str, str], legal: tuple[str, ...] | None) -> Observation:
+    """Build an Observation from position-string fields, checking every value."""
+    try:
+        rules = Rules.from_string(f["rules"])
+        n = rules.players
+
+        def seat_or_none(v: str, none: str) -> int | None:
+            if v == none:
+                return None
+            s = int(v)
+            if not 0 <= s < n:
+                raise ValueError(f"no seat {s}")
+            return s
+
+        def cards(v: str) -> tuple[str, ...]:
+            return tuple(code(parse_card(c)) for c in v.split(",") if c)
+
+        def refs(v: str) -> tuple[str, ...]:
+            return tuple(parse_ref(c) for c in v.split(",") if c)
+
+        def per_seat(v: str, fn: Any) -> tuple[Any, ...]:
+            parts = v.split("/")
+            if len(parts) != n:
+                raise ValueError(f"expected {n} seats in {v!r}")
+            return tuple(fn(p) for p in parts)
+
+        def trick_item(t: str) -> tuple[int, tuple[str, ...], int]:
+            ld, cs, w = t.split(":")
+            return int(ld), cards(cs.replace(".", ",")), int(w)
+
+        def event(t: str) -> tuple[int, int, str, int]:
+            a, b, what, p = t.split(":")
+            return int(a), int(b), what, int(p)
+
+        phase = f["phase"]
+        if phase not in (PLAY, DECLARE, OVER):
+            raise ValueError(f"bad phase {phase!r}")
+        trump = None if f["trump"] == "-" else f["trump"]
+        if trump is not None and trump not in SUITS:
+            raise ValueError(f"bad trump {trump!r}")
+        dealer = seat_or_none(f["dealer"], "")
+        leader = seat_or_none(f["lead"], "")
+        assert dealer is not None and leader is not None
+        return Observation(
+            rules=rules,
+            seat=seat_or_none(f["seat"], "*"),
+            dealer=dealer,
+            phase=phase,
+            to_move=seat_or_none(f["to"], "-"),
+            stage=int(f["stage"]),
+            leader=leader,
+            trump=trump,
+            turn_up=None if f["up"] == "-" else code(parse_card(f["up"])),
+            stock_size=int(f["stock"]),
+            hand=cards(f["hand"]),
+            hand_sizes=tuple(int(x) for x in f["sizes"].split(",")),
+            tables=per_seat(f["tables"], refs),
+            known=per_seat(f["known"], cards),
+            trick=tuple(
+                (int(s), code(parse_card(c)))
+                for s, c in (t.split(":") for t in f["trick"].split(",") if t)
+            ),
+            tricks=tuple(trick_item(t) for t in f["tricks"].split(",") if t),
+            events=tuple(event(t) for t in f["events"].split(";") if t),
+            points=tuple(int(x) for x in f["points"].split(",")),
+            declared_this_trick=int(f["declared"]),
+            exchanged_this_trick=f["exchanged"] == "1",
+            history=tuple(str(Action.parse(a)) for a in f["history"].split(",") if a),
+            legal=legal or (),
+        )
+    except (ValueError, IllegalAction, AssertionError) as e:
+        raise ValueError(f"bad position string: {e}") from None
+
+
+__all__ = ["DECLARE", "OVER", "PLAY", "Deal", "SideResult"]
+_ = MELD_BY_NAME  # re-exported names used by other modules

@@ -1,0 +1,130 @@
+"""A match: deals played one after another until a side reaches the target score."""
+
+from __future__ import annotations
+
+import random
+
+from .cards import RANKS, rank_of
+from .deal import Deal
+from .notation import Action
+from .rules import Rules
+
+
+class Match:
+    """Deals to the target.  A cut decides the first dealer; the deal then passes to the left.
+
+    Play the current deal through ``match.deal.apply(...)`` (or :meth:`apply`); when it is over,
+    :attr:`scores` includes it, :attr:`winner` says whether the match is decided, and
+    :meth:`next_deal` starts the next one.
+    """
+
+    def __init__(self, rules: Rules | None = None, seed: int | None = None) -> None:
+        self.rules: Rules = rules if rules is not None else Rules.preset("classic")
+        self.seed: int | None = seed
+        self._rng = random.Random(seed)
+        self.cut: list[str] = []
+        """The cards cut for the first deal, per seat (the last round if there were ties)."""
+        self.first_dealer: int = self._cut()
+        self.deals: list[Deal] = []
+        """Every deal of the match so far, the current one last."""
+        self.deal_seeds: list[int] = []
+        self.adjustments: list[tuple[int, int, int, str]] = []
+        """Match-level points: (deal index, side, points, why)."""
+        self._start(self.first_dealer)
+
+    def _cut(self) -> int:
+        n = self.rules.players
+        while True:
+            cards = self._rng.sample(range(32 * self.rules.packs), n)
+            ranks = [rank_of(c % 32) for c in cards]
+            self.cut = [RANKS[r] + "SHDC"[(c % 32) >> 3] for r, c in zip(ranks, cards, strict=True)]
+            best = min(ranks)  # rank 0 is the ace, the highest
+            if ranks.count(best) == 1:
+                return ranks.index(best)
+
+    def _start(self, dealer: int) -> None:
+        seed = self._rng.getrandbits(63)
+        self.deal_seeds.append(seed)
+        self.deals.append(Deal.new(self.rules, seed=seed, dealer=dealer))
+        self._three_in_a_row()
+
+    def _three_in_a_row(self) -> None:
+        """Greek club rule: the same trump suit three deals running gives the dealer +20
+        (-20 when it is clubs)."""
+        if self.rules.turn_up_bonus != "greek-club" or len(self.deals) < 3:
+            return
+        trumps = {d.trump for d in self.deals[-3:]}
+        if len(trumps) == 1:
+            deal = self.deals[-1]
+            points = -20 if deal.trump == "C" else 20
+            side = self.rules.side_of(deal.dealer)
+            self.adjustments.append((len(self.deals) - 1, side, points, "same trump three deals"))
+
+    @property
+    def deal(self) -> Deal:
+        """The current deal."""
+        return self.deals[-1]
+
+    @property
+    def dealer(self) -> int:
+        """Dealer of the current deal."""
+        return self.deal.dealer
+
+    def apply(self, action: Action | str) -> None:
+        """Apply an action to the current deal."""
+        self.deal.apply(action)
+
+    @property
+    def scores(self) -> list[int]:
+        """Match totals per side: every finished deal (the current one once it is over)."""
+        totals = [0] * self.rules.sides
+        for d in self.deals:
+            if d.is_over:
+                for side, p in enumerate(d.points):
+                    totals[side] += p
+        for i, side, p, _ in self.adjustments:
+            if self.deals[i].is_over:
+                totals[side] += p
+        return totals
+
+    @property
+    def winner(self) -> int | None:
+        """The winning side once the match is decided (checked at the end of a deal), else None."""
+        deal = self.deal
+        if not deal.is_over:
+            return None
+        for _, seat, what, _ in deal.events:
+            if what == "wins the game":
+                return self.rules.side_of(seat)
+        totals = self.scores
+        reached = [s for s, t in enumerate(totals) if t >= self.rules.target]
+        if len(reached) <= 1:
+            return reached[0] if reached else None
+        if self.rules.both_reach_target == "higher-score":
+            top = max(totals[s] for s in reached)
+            reached = [s for s in reached if totals[s] == top]
+            if len(reached) == 1:
+                return reached[0]
+        # the taker of the last trick; if that side is not among them, whoever of them took a
+        # trick most recently
+        for w in reversed(deal.trick_winners):
+            if self.rules.side_of(w) in reached:
+                return self.rules.side_of(w)
+        return reached[0]
+
+    @property
+    def is_over(self) -> bool:
+        """True once a side has won."""
+        return self.winner is not None
+
+    def next_deal(self) -> Deal:
+        """Start the next deal, dealt by the seat to the left of the last dealer."""
+        if not self.deal.is_over:
+            raise ValueError("the current deal is not over yet")
+        if self.winner is not None:
+            raise ValueError(f"the match is over: side {self.winner} won")
+        self._start((self.deal.dealer + 1) % self.rules.players)
+        return self.deal
+
+    def __repr__(self) -> str:
+        return f"<Match {self.rules} deal {len(self.deals)} scores {self.scores}>"

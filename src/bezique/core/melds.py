@@ -1,0 +1,208 @@
+"""Meld kinds, what cards form them, and the bookkeeping of meld reuse.
+
+Every card remembers the meld kinds it has scored in as a bit mask (its *profile*); a card in
+the concealed hand has never scored (mask 0), a declared card on the table always has.  Whether
+a card may score again in meld ``M`` is one test, ``mask & blocked[M] == 0``, where ``blocked[M]``
+comes from the reuse rule (RULES.md section 2.1.3):
+
+* ``by-class`` (default): marriages and sequences form one class, beziques another, quartets a
+  third; the seven of trumps stands apart.  Across classes reuse is free; within a class a card
+  may only go up (marriage -> sequence, bezique -> double bezique), never sideways or down.
+* ``higher-score-only``: a card may only score again in a meld of another kind that scores more.
+
+On top of that every declaration must put at least one card from the concealed hand on the table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING, Final
+
+from .cards import ACE, JACK, KING, QUEEN, SEVEN, TEN, kind
+
+if TYPE_CHECKING:
+    from .rules import Rules
+
+
+@dataclass(frozen=True)
+class MeldKind:
+    """A kind of declaration: its notation name, reuse class and level within the class."""
+
+    id: int
+    name: str
+    klass: str  # 'A' marriages/sequences, 'B' beziques, 'C' quartets, 'S' sevens, 'X' carte blanche
+    level: int
+    score_option: str  # the Rules field holding its score
+
+
+_KINDS: Final = (
+    ("marriage", "A", 1, "common_marriage"),
+    ("royal-marriage", "A", 1, "royal_marriage"),
+    ("double-marriage", "A", 1, "double_common_marriage"),
+    ("double-royal-marriage", "A", 1, "double_royal_marriage"),
+    ("triple-marriage", "A", 1, "triple_common_marriage"),
+    ("triple-royal-marriage", "A", 1, "triple_royal_marriage"),
+    ("plain-sequence", "A", 2, "plain_sequence"),
+    ("trump-sequence", "A", 2, "trump_sequence"),
+    ("bezique", "B", 1, "bezique"),
+    ("double-bezique", "B", 2, "double_bezique"),
+    ("triple-bezique", "B", 3, "triple_bezique"),
+    ("four-aces", "C", 1, "four_aces"),
+    ("four-kings", "C", 1, "four_kings"),
+    ("four-queens", "C", 1, "four_queens"),
+    ("four-jacks", "C", 1, "four_jacks"),
+    ("seven", "S", 1, "seven_of_trumps"),
+    ("two-sevens", "S", 1, "two_trump_sevens"),
+    ("carte-blanche", "X", 1, "carte_blanche"),
+)
+
+MELDS: Final = tuple(MeldKind(i, n, c, lv, s) for i, (n, c, lv, s) in enumerate(_KINDS))
+"""Every meld kind, indexed by id."""
+MELD_BY_NAME: Final = {m.name: m for m in MELDS}
+
+(
+    MARRIAGE,
+    ROYAL_MARRIAGE,
+    DOUBLE_MARRIAGE,
+    DOUBLE_ROYAL_MARRIAGE,
+    TRIPLE_MARRIAGE,
+    TRIPLE_ROYAL_MARRIAGE,
+    PLAIN_SEQUENCE,
+    TRUMP_SEQUENCE,
+    BEZIQUE,
+    DOUBLE_BEZIQUE,
+    TRIPLE_BEZIQUE,
+    FOUR_ACES,
+    FOUR_KINGS,
+    FOUR_QUEENS,
+    FOUR_JACKS,
+    SEVEN_MELD,
+    TWO_SEVENS,
+    CARTE_BLANCHE,
+) = range(len(MELDS))
+
+QUARTET_RANK: Final = {FOUR_ACES: ACE, FOUR_KINGS: KING, FOUR_QUEENS: QUEEN, FOUR_JACKS: JACK}
+_MARRIAGE_COPIES: Final = {
+    MARRIAGE: 1,
+    ROYAL_MARRIAGE: 1,
+    DOUBLE_MARRIAGE: 2,
+    DOUBLE_ROYAL_MARRIAGE: 2,
+    TRIPLE_MARRIAGE: 3,
+    TRIPLE_ROYAL_MARRIAGE: 3,
+}
+_BEZIQUE_COPIES: Final = {BEZIQUE: 1, DOUBLE_BEZIQUE: 2, TRIPLE_BEZIQUE: 3}
+_ROYAL: Final = frozenset({ROYAL_MARRIAGE, DOUBLE_ROYAL_MARRIAGE, TRIPLE_ROYAL_MARRIAGE})
+
+Slot = tuple[tuple[int, ...], int]
+"""A requirement: ``count`` cards, each of one of the listed kinds."""
+
+
+def profile_names(mask: int) -> tuple[str, ...]:
+    """The meld names of a profile mask, in meld-id order."""
+    return tuple(m.name for m in MELDS if mask >> m.id & 1)
+
+
+def profile_mask(names: tuple[str, ...] | list[str]) -> int:
+    """The profile mask of meld names; raises ``ValueError`` on an unknown name."""
+    mask = 0
+    for n in names:
+        m = MELD_BY_NAME.get(n)
+        if m is None:
+            raise ValueError(f"unknown meld {n!r}")
+        mask |= 1 << m.id
+    return mask
+
+
+@cache
+def meld_score(rules: Rules, meld: int) -> int:
+    """Points of a meld kind under these rules (0: not part of the game)."""
+    return int(getattr(rules, MELDS[meld].score_option))
+
+
+@cache
+def blocked_masks(rules: Rules) -> tuple[int, ...]:
+    """For each meld kind, the profile bits that stop a card from scoring in it again."""
+    out = []
+    for m in MELDS:
+        if m.klass in ("S", "X"):
+            bits = sum(1 << o.id for o in MELDS if o.klass == m.klass)
+        elif rules.meld_reuse == "by-class":
+            bits = sum(
+                1 << o.id for o in MELDS if o.klass == m.klass and o.level >= m.level
+            )
+        else:
+            score = meld_score(rules, m.id)
+            bits = sum(
+                1 << o.id
+                for o in MELDS
+                if o.klass not in ("S", "X") and (o.id == m.id or meld_score(rules, o.id) >= score)
+            )
+        out.append(bits)
+    return tuple(out)
+
+
+def bezique_kinds(rules: Rules, trump: int | None) -> tuple[int, int] | None:
+    """The (queen, jack) kinds that form a bezique, or None while it depends on an unfixed trump."""
+    if rules.bezique_pairing == "spade-queen-diamond-jack":
+        return kind(0, QUEEN), kind(2, JACK)
+    if trump is None:
+        return None
+    # Suits are S H D C: same colour pairs S-C and H-D, opposite colour S-D and H-C.
+    partner = {"same-colour": (3, 2, 1, 0), "opposite-colour": (2, 3, 0, 1)}
+    return kind(trump, QUEEN), kind(partner[rules.bezique_pairing][trump], JACK)
+
+
+@cache
+def active_melds(rules: Rules) -> tuple[int, ...]:
+    """Meld kinds worth points under these rules (the sevens and carte blanche excepted)."""
+    return tuple(
+        m.id for m in MELDS if m.klass not in ("S", "X") and meld_score(rules, m.id) > 0
+    )
+
+
+def slots(rules: Rules, meld: int, trump: int | None) -> Iterator[list[Slot]]:
+    """Every way the meld can be formed in terms of card kinds, one requirement list each."""
+    if meld in _MARRIAGE_COPIES:
+        n = _MARRIAGE_COPIES[meld]
+        if trump is None:
+            return
+        suits = [trump] if meld in _ROYAL else [s for s in range(4) if s != trump]
+        for s in suits:
+            yield [((kind(s, KING),), n), ((kind(s, QUEEN),), n)]
+    elif meld in (TRUMP_SEQUENCE, PLAIN_SEQUENCE):
+        if trump is None:
+            return
+        suits = [trump] if meld == TRUMP_SEQUENCE else [s for s in range(4) if s != trump]
+        for s in suits:
+            yield [((kind(s, r),), 1) for r in (ACE, TEN, KING, QUEEN, JACK)]
+    elif meld in _BEZIQUE_COPIES:
+        pair = bezique_kinds(rules, trump)
+        if pair is not None:
+            n = _BEZIQUE_COPIES[meld]
+            yield [((pair[0],), n), ((pair[1],), n)]
+    elif meld in QUARTET_RANK:
+        r = QUARTET_RANK[meld]
+        if rules.quartet_distinct_suits:
+            yield [((kind(s, r),), 1) for s in range(4)]
+        else:
+            yield [(tuple(kind(s, r) for s in range(4)), 4)]
+    elif meld in (SEVEN_MELD, TWO_SEVENS) and trump is not None:
+        yield [((kind(trump, SEVEN),), 1 if meld == SEVEN_MELD else 2)]
+
+
+def choose(groups: list[tuple[int, int]], count: int) -> Iterator[tuple[int, ...]]:
+    """Ways to take ``count`` cards from groups of interchangeable cards.
+
+    ``groups`` holds (group key, size); each way is the number taken from each group.
+    """
+    if not groups:
+        if count == 0:
+            yield ()
+        return
+    (_, size), rest = groups[0], groups[1:]
+    left = sum(s for _, s in rest)
+    for take in range(max(0, count - left), min(size, count) + 1):
+        for tail in choose(rest, count - take):
+            yield (take, *tail)

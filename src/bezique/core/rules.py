@@ -1,0 +1,364 @@
+"""The rules of a game of bezique: one frozen value holding every option, with named presets.
+
+Option names are the camelCase keys of RULES.md in snake_case (``meldReuse`` -> ``meld_reuse``);
+string values are lowercase and hyphenated (``higherScoreOnly`` -> ``'higher-score-only'``).
+A meld worth ``0`` points is not part of the game.  ``str(rules)`` gives the preset name followed
+by the options that differ from it, and :meth:`Rules.from_string` reads that back::
+
+    >>> r = Rules.preset("classic", target=1500)
+    >>> str(r)
+    'classic(target=1500)'
+    >>> Rules.from_string(str(r)) == r
+    True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from typing import Any, ClassVar
+
+
+def _opt(default: Any, doc: str, choices: tuple[str, ...] = ()) -> Any:
+    return field(default=default, metadata={"doc": doc, "choices": choices})
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Every rule option of a game of bezique.  Build one with :meth:`preset`."""
+
+    name: str = field(default="classic", compare=False, metadata={"doc": "preset name"})
+
+    # --- table and cards -------------------------------------------------------------------
+    players: int = _opt(2, "number of players (seats)")
+    packs: int = _opt(2, "32-card piquet packs shuffled together")
+    hand_size: int = _opt(8, "cards dealt to each player and kept through stage 1")
+    partnerships: bool = _opt(False, "seats 0 and 2 play against 1 and 3, one score per side")
+    deal_packets: tuple[int, ...] = _opt((3, 2, 3), "packets in which the cards are dealt")
+    turn_up: bool = _opt(True, "the card after the deal is turned up and fixes trump")
+    turn_up_bonus: str = _opt(
+        "seven",
+        "dealer bonus for the turn-up: none; seven (a 7 gives the dealer 10); greek-club "
+        "(black trump ace +20, red +12, a 7 gives the dealer +10 and the others -5)",
+        ("none", "seven", "greek-club"),
+    )
+    first_lead_seat: str = _opt(
+        "left", "who leads the first trick: the dealer's left or right", ("left", "right")
+    )
+
+    # --- play --------------------------------------------------------------------------------
+    stage1_must_follow_suit: bool = _opt(
+        False, "while the stock lasts, the follower must follow suit if able"
+    )
+    stage2_must_head: bool = _opt(
+        True, "in the last tricks a follower must beat the winning card if able"
+    )
+    stage2_must_trump: bool = _opt(True, "in the last tricks a follower void in the suit led must trump")
+    reveal_last_draw: bool = _opt(
+        False, "the winner of the last stage-1 trick shows the card drawn from the stock"
+    )
+
+    # --- declaring ---------------------------------------------------------------------------
+    min_tricks_before_declaring: int = _opt(
+        0, "tricks a player must have won before declaring at all"
+    )
+    melds_scored_per_trick: int = _opt(1, "melds that may be scored after one trick won")
+    meld_reuse: str = _opt(
+        "by-class",
+        "by-class: a card may score again in a meld of another class (marriages and sequences; "
+        "beziques; quartets), and within a class only in a higher meld; higher-score-only: a "
+        "card may score again only in a meld of another kind that scores more",
+        ("by-class", "higher-score-only"),
+    )
+    bezique_pairing: str = _opt(
+        "spade-queen-diamond-jack",
+        "which cards form a bezique: always Q♠ J♦; trump queen with the jack of the "
+        "opposite colour; trump queen with the jack of the same colour",
+        ("spade-queen-diamond-jack", "opposite-colour", "same-colour"),
+    )
+    quartet_distinct_suits: bool = _opt(False, "four aces/kings/queens/jacks need four suits")
+
+    # --- meld scores (0 = not played) --------------------------------------------------------
+    common_marriage: int = _opt(20, "K+Q of a plain suit")
+    royal_marriage: int = _opt(40, "K+Q of trumps")
+    bezique: int = _opt(40, "bezique (Q♠ J♦)")
+    double_bezique: int = _opt(500, "both beziques on the table together")
+    triple_bezique: int = _opt(0, "three beziques on the table together")
+    four_aces: int = _opt(100, "any four aces")
+    four_kings: int = _opt(80, "any four kings")
+    four_queens: int = _opt(60, "any four queens")
+    four_jacks: int = _opt(40, "any four jacks")
+    trump_sequence: int = _opt(250, "A 10 K Q J of trumps")
+    plain_sequence: int = _opt(0, "A 10 K Q J of a plain suit (extra meld)")
+    double_common_marriage: int = _opt(0, "K K Q Q of a plain suit as one meld (extra meld)")
+    double_royal_marriage: int = _opt(0, "K K Q Q of trumps as one meld (extra meld)")
+    triple_common_marriage: int = _opt(0, "K K K Q Q Q of a plain suit as one meld")
+    triple_royal_marriage: int = _opt(0, "K K K Q Q Q of trumps as one meld")
+    two_trump_sevens: int = _opt(0, "both sevens of trumps as one meld (extra meld)")
+    carte_blanche: int = _opt(0, "a hand without K, Q or J, shown (extra meld)")
+
+    # --- seven of trumps ---------------------------------------------------------------------
+    seven_of_trumps: int = _opt(10, "a seven of trumps declared or exchanged for the turn-up")
+    seven_exchange_counts_as_meld: bool = _opt(
+        True, "exchanging the seven is that trick's declaration"
+    )
+    second_seven_scores: str = _opt(
+        "declare",
+        "when a seven of trumps that was not exchanged scores: declared after winning a "
+        "trick; played to a stage-1 trick; winning a stage-1 trick",
+        ("declare", "play", "win-trick"),
+    )
+
+    # --- scoring -----------------------------------------------------------------------------
+    trick_scoring: str = _opt(
+        "brisques",
+        "points from tricks: brisques (10 per ace and ten won); card-points (A 11, 10 10, "
+        "K 4, Q 3, J 2); greek-per-trick (10 per trick plus 10 per ace or ten in it); none",
+        ("brisques", "card-points", "greek-per-trick", "none"),
+    )
+    brisque_timing: str = _opt(
+        "end-of-hand",
+        "when brisques or card points are added: at the end of the hand, or as tricks are won",
+        ("end-of-hand", "immediate"),
+    )
+    last_trick_bonus: int = _opt(10, "points for winning the last trick of the hand")
+    target: int = _opt(1000, "the match is won by reaching this score (checked after a hand)")
+    both_reach_target: str = _opt(
+        "last-trick-winner",
+        "who wins when several sides reach the target: the taker of the last trick, or the "
+        "higher score (ties: the last trick)",
+        ("last-trick-winner", "higher-score"),
+    )
+    triple_bezique_wins_game: bool = _opt(False, "a triple bezique wins the match outright")
+    penalty_scheme: str = _opt(
+        "none",
+        "penalties for irregularities at a real-card table (the engine itself never allows one)",
+        ("none", "russian", "victorian"),
+    )
+    show_stock_count: bool = _opt(True, "players may see how many cards the stock holds")
+
+    # ------------------------------------------------------------------------------------------
+    _PRESETS: ClassVar[dict[str, dict[str, Any]]] = {"classic": {}}
+    _ALIASES: ClassVar[dict[str, str]] = {
+        "classic2": "classic",
+        "two-handed": "classic",
+        "standard": "classic",
+    }
+    # RULES.md's switch names for the extra melds, with the scores they switch on.
+    _SWITCHES: ClassVar[dict[str, dict[str, int]]] = {
+        "two_trump_sevens": {"two_trump_sevens": 20},
+        "double_marriage": {"double_common_marriage": 40, "double_royal_marriage": 80},
+        "triple_marriages": {"triple_common_marriage": 100, "triple_royal_marriage": 300},
+        "plain_sequence": {"plain_sequence": 100},
+        "carte_blanche": {"carte_blanche": 250},
+    }
+    _RENAMED: ClassVar[dict[str, str]] = {"target_score": "target"}
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            if f.name == "name":
+                continue
+            value = getattr(self, f.name)
+            choices = f.metadata.get("choices", ())
+            if choices and value not in choices:
+                raise ValueError(
+                    f"option {f.name} must be one of {', '.join(choices)}: got {value!r}"
+                )
+            want = type(f.default)
+            if want is int and (isinstance(value, bool) or not isinstance(value, int)):
+                raise ValueError(f"option {f.name} must be a whole number: got {value!r}")
+            if want is bool and not isinstance(value, bool):
+                raise ValueError(f"option {f.name} must be true or false: got {value!r}")
+            if want is int and value < 0:
+                raise ValueError(f"option {f.name} cannot be negative: got {value}")
+        if self.players not in (2, 3, 4):
+            raise ValueError(f"players must be 2, 3 or 4: got {self.players}")
+        if self.partnerships and self.players != 4:
+            raise ValueError("partnerships need 4 players")
+        if self.packs < 1 or self.hand_size < 1:
+            raise ValueError("packs and hand_size must be at least 1")
+        stock = 32 * self.packs - self.players * self.hand_size
+        if stock < self.players or stock % self.players:
+            raise ValueError(
+                f"{self.packs} packs with {self.players} hands of {self.hand_size} leave "
+                f"{stock} cards to draw, which the players cannot share out evenly"
+            )
+        if sum(self.deal_packets) != self.hand_size or min(self.deal_packets, default=0) < 1:
+            raise ValueError(
+                f"deal_packets {self.deal_packets} must be positive and add up to the hand "
+                f"size {self.hand_size}"
+            )
+        if self.melds_scored_per_trick < 1:
+            raise ValueError("melds_scored_per_trick must be at least 1")
+        if self.target < 1:
+            raise ValueError("target must be at least 1")
+
+    # --- derived -----------------------------------------------------------------------------
+    @property
+    def sides(self) -> int:
+        """Number of scoring sides: teams in a partnership game, else seats."""
+        return 2 if self.partnerships else self.players
+
+    def side_of(self, seat: int) -> int:
+        """The scoring side of a seat (seats 0 and 2 are side 0 in a partnership game)."""
+        return seat % 2 if self.partnerships else seat
+
+    @property
+    def cards(self) -> int:
+        """Cards in the whole pack."""
+        return 32 * self.packs
+
+    @property
+    def stock_cards(self) -> int:
+        """Cards left to draw after the deal, the turn-up included."""
+        return self.cards - self.players * self.hand_size
+
+    @property
+    def stage1_tricks(self) -> int:
+        """Tricks played while the stock lasts."""
+        return self.stock_cards // self.players
+
+    @property
+    def tricks(self) -> int:
+        """Tricks in a whole hand."""
+        return self.stage1_tricks + self.hand_size
+
+    # --- presets and options -------------------------------------------------------------------
+    @classmethod
+    def presets(cls) -> list[str]:
+        """Names of the presets, the default first."""
+        return list(cls._PRESETS)
+
+    @classmethod
+    def option_names(cls) -> list[str]:
+        """Every option name, in the order of the dataclass."""
+        return [f.name for f in fields(cls) if f.name != "name"]
+
+    @classmethod
+    def option_docs(cls) -> dict[str, str]:
+        """Each option's meaning, with its allowed values where they are words."""
+        out = {}
+        for f in fields(cls):
+            if f.name == "name":
+                continue
+            doc = f.metadata["doc"]
+            if f.metadata["choices"]:
+                doc += f" [{' | '.join(f.metadata['choices'])}]"
+            out[f.name] = doc
+        return out
+
+    @classmethod
+    def preset(cls, name: str = "classic", **options: Any) -> Rules:
+        """A preset by name (case-insensitive, aliases allowed), with options changed by name."""
+        key = name.strip().lower().replace("_", "-")
+        key = cls._ALIASES.get(key, key)
+        if key not in cls._PRESETS:
+            hint = difflib.get_close_matches(key, list(cls._PRESETS) + list(cls._ALIASES), 1)
+            raise ValueError(
+                f"unknown preset {name!r}"
+                + (f" (did you mean {hint[0]!r}?)" if hint else "")
+                + f"; presets: {', '.join(cls._PRESETS)}"
+            )
+        base = cls(name=key, **cls._PRESETS[key])
+        return base.replace(**options) if options else base
+
+    def replace(self, **options: Any) -> Rules:
+        """A copy with options changed by name; unknown names and bad values raise ValueError."""
+        return dataclasses.replace(self, **self._normalise(options))
+
+    @classmethod
+    def _normalise(cls, options: Mapping[str, Any]) -> dict[str, Any]:
+        known = {f.name: f for f in fields(cls) if f.name != "name"}
+        out: dict[str, Any] = {}
+        for raw, value in options.items():
+            opt = raw.replace("-", "_").lower()
+            opt = cls._RENAMED.get(opt, opt)
+            if isinstance(value, bool) and opt in cls._SWITCHES:
+                for target, score in cls._SWITCHES[opt].items():
+                    out[target] = score if value else 0
+                continue
+            if opt not in known:
+                hint = difflib.get_close_matches(opt, list(known) + list(cls._SWITCHES), 1)
+                raise ValueError(
+                    f"unknown rule option {raw!r}"
+                    + (f" (did you mean {hint[0]!r}?)" if hint else "")
+                    + "; `bezique rules --options` lists them"
+                )
+            if isinstance(value, str) and known[opt].metadata["choices"]:
+                value = value.strip().lower().replace("_", "-")
+            if isinstance(value, list):
+                value = tuple(value)
+            out[opt] = value
+        return out
+
+    def differences(self) -> dict[str, Any]:
+        """Options whose value differs from this rule set's preset."""
+        base = type(self)(name=self.name, **self._PRESETS.get(self.name, {}))
+        return {
+            f.name: getattr(self, f.name)
+            for f in fields(self)
+            if f.name != "name" and getattr(self, f.name) != getattr(base, f.name)
+        }
+
+    def __str__(self) -> str:
+        diff = self.differences()
+        if not diff:
+            return self.name
+        return f"{self.name}({','.join(f'{k}={_fmt(v)}' for k, v in diff.items())})"
+
+    @classmethod
+    def from_string(cls, text: str) -> Rules:
+        """Read ``name`` or ``name(option=value,...)``, as written by ``str(rules)``."""
+        t = text.strip()
+        if "(" not in t:
+            return cls.preset(t)
+        if not t.endswith(")"):
+            raise ValueError(f"bad rules string {text!r}: expected name(option=value,...)")
+        name, _, body = t[:-1].partition("(")
+        options: dict[str, Any] = {}
+        for part in filter(None, (p.strip() for p in _split_args(body))):
+            key, eq, value = part.partition("=")
+            if not eq or not key.strip():
+                raise ValueError(f"bad option {part!r} in {text!r}: expected option=value")
+            options[key.strip()] = _parse_value(value.strip())
+        return cls.preset(name, **options)
+
+
+def _split_args(body: str) -> list[str]:
+    parts, depth, cur = [], 0, ""
+    for ch in body:
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    parts.append(cur)
+    return parts
+
+
+def _fmt(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, tuple):
+        return "(" + ",".join(_fmt(v) for v in value) + ")"
+    return str(value)
+
+
+def _parse_value(text: str) -> Any:
+    low = text.lower()
+    if low in ("true", "yes", "on"):
+        return True
+    if low in ("false", "no", "off"):
+        return False
+    if text.startswith("(") and text.endswith(")"):
+        return tuple(_parse_value(p.strip()) for p in _split_args(text[1:-1]) if p.strip())
+    try:
+        return int(text)
+    except ValueError:
+        return text
