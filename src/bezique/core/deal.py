@@ -105,12 +105,18 @@ class Deal:
         "_turn_up",
         "dealer",
         "hands",
+        "initial",
         "rules",
+        "seed",
     )
 
     rules: Rules
     dealer: int
     hands: list[list[int]]
+    seed: int | None
+    """The seed it was shuffled from (None for a stacked or rebuilt deal)."""
+    initial: tuple[tuple[tuple[str, ...], ...], str | None, tuple[str, ...]] | None
+    """The cards as dealt: (hands, turn-up, stock in draw order); None for a rebuilt deal."""
 
     # --- construction ------------------------------------------------------------------------
     @classmethod
@@ -130,7 +136,9 @@ class Deal:
                 pos += size
         turn_up = order[pos] if rules.turn_up else None
         stock = order[pos + (1 if rules.turn_up else 0) :]
-        return cls._start(rules, dealer, tuple(kinds), hands, turn_up, stock)
+        d = cls._start(rules, dealer, tuple(kinds), hands, turn_up, stock)
+        d.seed = seed
+        return d
 
     @classmethod
     def from_cards(
@@ -193,6 +201,8 @@ class Deal:
         d._exchanged = False
         d._legal = None
         d._stage = 1
+        d.seed = None
+        d.initial = None
         return d
 
     @classmethod
@@ -208,6 +218,11 @@ class Deal:
         d = cls._blank(rules, dealer, kinds)
         n = rules.players
         d.hands = hands
+        d.initial = (
+            tuple(tuple(CODES[kinds[c]] for c in h) for h in hands),
+            None if turn_up is None else CODES[kinds[turn_up]],
+            tuple(CODES[kinds[c]] for c in stock),
+        )
         d._stock = stock[::-1]  # drawn from the end
         d._turn_up = turn_up
         d._trump = suit_of(kinds[turn_up]) if turn_up is not None else None
@@ -338,6 +353,8 @@ class Deal:
         d = Deal.__new__(Deal)
         d.rules = self.rules
         d.dealer = self.dealer
+        d.seed = self.seed
+        d.initial = self.initial
         d._kinds = self._kinds
         d.hands = [h[:] for h in self.hands]
         d._mask = self._mask[:]
