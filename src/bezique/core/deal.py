@@ -75,6 +75,7 @@ class SideResult:
 
 
 RngLike = random.Random | int | None
+_ORDER = [s * 8 + r for s in range(4) for r in range(8)] + [99] * 32  # kind -> sort position
 
 
 def _rng(rng: RngLike) -> random.Random:
@@ -478,13 +479,16 @@ class Deal:
             if key not in seen:
                 seen[key] = c
         out: dict[Action, Move] = {}
+        # canonical order (suit, rank, history), so that equal observations list equal actions
+        keys = sorted(seen, key=lambda key: (_ORDER[key & 63], key))
         if any(M[c] for c in self.hands[seat]):
             name = self._namer(seat)
-            for key, c in seen.items():
+            for key in keys:
+                c = seen[key]
                 out[Action("play", "", (name(K[c], M[c]),))] = ("play", c)
         else:
-            for c in seen.values():
-                out[Action("play", "", (CODES[K[c]],))] = ("play", c)
+            for key in keys:
+                out[Action("play", "", (CODES[key],))] = ("play", seen[key])
         return out
 
 
@@ -506,6 +510,8 @@ class Deal:
                         break
                 else:
                     glist.append((m, [c]))
+            for glist in groups.values():
+                glist.sort(key=lambda g: g[0])
             name = self._namer(seat)
             blocked = blocked_masks(rules)
             melds = list(active_melds(rules))
