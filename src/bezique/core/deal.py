@@ -8,6 +8,7 @@ in (0 while concealed), ``_known[id]`` whether all players know where it is whil
 from __future__ import annotations
 
 import random
+from bisect import insort
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import product
@@ -43,6 +44,7 @@ from .melds import (
     choose,
     meld_score,
     profile_mask,
+    Slot,
     profile_names,
     slots,
 )
@@ -52,8 +54,8 @@ from .rules import Rules
 
 PLAY, DECLARE, OVER = "play", "declare", "over"
 
-# A concrete move: ('play', card id) | ('meld', meld id, card ids) | ('exchange', card id) | ('pass',)
-Move = tuple[Any, ...]
+# A concrete move: a card id to play | ('meld', meld id, card ids) | ('exchange', card id) | ('pass',)
+Move = int | tuple[Any, ...]
 
 
 @dataclass(frozen=True)
@@ -75,7 +77,61 @@ class SideResult:
 
 
 RngLike = random.Random | int | None
-_ORDER = [s * 8 + r for s in range(4) for r in range(8)] + [99] * 32  # kind -> sort position
+_PLAY = [Action("play", "", (c,)) for c in CODES]
+_PlanItem = tuple[int, str, int, list[Slot]]
+# a plan item with the card counts it needs: ((count, kinds bit set), ...), ((rank, count), ...)
+_PlanEntry = tuple[_PlanItem, tuple[tuple[int, int], ...], list[tuple[int, int]]]
+
+
+def _kinds_of(rules: Rules) -> tuple[int, ...]:
+    """Kind of each card id: ids run kind by kind, ``packs`` copies each."""
+    return tuple(i // rules.packs for i in range(rules.cards))
+
+
+def _trick_values(rules: Rules) -> tuple[tuple[int, ...], int]:
+    """Points a trick is worth: by the rank of each card in it, plus a flat amount per trick."""
+    values: tuple[tuple[int, ...], int] | None = rules.__dict__.get("_trick_values")
+    if values is None:
+        scoring = rules.trick_scoring
+        brisques = tuple(10 if r in BRISQUE_RANKS else 0 for r in range(8))
+        if scoring == "brisques":
+            values = brisques, 0
+        elif scoring == "card-points":
+            values = CARD_POINTS, 0
+        elif scoring == "greek-per-trick":
+            values = brisques, 10
+        else:
+            values = (0,) * 8, 0
+        rules.__dict__["_trick_values"] = values
+    return values
+
+
+def _plan(rules: Rules, trump: int | None) -> list[_PlanEntry]:
+    """The melds that can be declared under these rules and trump, with their reuse masks and
+    card requirements, worked out once per rule set (cached on the Rules value)."""
+    cache: dict[int | None, list[_PlanEntry]] = rules.__dict__.setdefault("_meld_plan", {})
+    plan = cache.get(trump)
+    if plan is None:
+        blocked = blocked_masks(rules)
+        melds = list(active_melds(rules))
+        if rules.seven_of_trumps and trump is not None and rules.second_seven_scores == "declare":
+            melds.append(SEVEN_MELD)
+        if rules.two_trump_sevens and trump is not None:
+            melds.append(TWO_SEVENS)
+        plan = cache[trump] = []
+        for meld in melds:
+            for req in slots(rules, meld, trump):
+                needs: dict[int, int] = {}
+                rank_needs = []
+                for kinds, n in req:
+                    if len(kinds) == 1:
+                        needs[n] = needs.get(n, 0) | 1 << kinds[0]
+                    else:  # any suits of one rank
+                        rank_needs.append((kinds[0] & 7, n))
+                plan.append(
+                    ((meld, MELDS[meld].name, blocked[meld], req), tuple(needs.items()), rank_needs)
+                )
+    return plan
 
 
 def _rng(rng: RngLike) -> random.Random:
@@ -125,9 +181,14 @@ class Deal:
         """A deal shuffled from ``seed`` (a fresh random one when None)."""
         _check_dealer(rules, dealer)
         rng = random.Random(seed)
-        kinds = pack(rules.packs)
-        order = list(range(len(kinds)))
+        order = list(range(rules.cards))
         rng.shuffle(order)
+        # card ids are kind * packs + copy, so that a hand sorted by id is sorted by kind
+        copies = [0] * NUM_KINDS
+        for i, old in enumerate(order):
+            k = old % NUM_KINDS
+            order[i] = k * rules.packs + copies[k]
+            copies[k] += 1
         n = rules.players
         hands: list[list[int]] = [[] for _ in range(n)]
         pos = 0
@@ -137,7 +198,7 @@ class Deal:
                 pos += size
         turn_up = order[pos] if rules.turn_up else None
         stock = order[pos + (1 if rules.turn_up else 0) :]
-        d = cls._start(rules, dealer, tuple(kinds), hands, turn_up, stock)
+        d = cls._start(rules, dealer, _kinds_of(rules), hands, turn_up, stock)
         d.seed = seed
         return d
 
@@ -168,7 +229,7 @@ class Deal:
             k = parse_card(text)
             if copies[k] >= rules.packs:
                 raise ValueError(f"too many {code(k)}: the pack holds {rules.packs}")
-            cid = k + NUM_KINDS * copies[k]
+            cid = k * rules.packs + copies[k]
             copies[k] += 1
             return cid
 
@@ -183,7 +244,7 @@ class Deal:
         missing = [code(k) for k in range(NUM_KINDS) for _ in range(rules.packs - copies[k])]
         if missing:
             raise ValueError(f"the cards do not make up the pack: missing {' '.join(missing)}")
-        return cls._start(rules, dealer, tuple(pack(rules.packs)), hand_ids, up, stock_ids)
+        return cls._start(rules, dealer, _kinds_of(rules), hand_ids, up, stock_ids)
 
     @classmethod
     def _blank(cls, rules: Rules, dealer: int, kinds: tuple[int, ...]) -> Deal:
@@ -218,7 +279,7 @@ class Deal:
     ) -> Deal:
         d = cls._blank(rules, dealer, kinds)
         n = rules.players
-        d.hands = hands
+        d.hands = [sorted(h) for h in hands]
         d.initial = (
             tuple(tuple(CODES[kinds[c]] for c in h) for h in hands),
             None if turn_up is None else CODES[kinds[turn_up]],
@@ -302,7 +363,7 @@ class Deal:
     @property
     def history(self) -> list[str]:
         """Every action applied so far, in notation."""
-        return list(self._history)
+        return [str(a) for a in self._history]
 
     @property
     def points(self) -> list[int]:
@@ -473,24 +534,34 @@ class Deal:
 
     def _play_actions(self, seat: int) -> dict[Action, Move]:
         K, M = self._kinds, self._mask
+        hand = self.hands[seat]
+        if self._stage == 1 and not self.rules.stage1_must_follow_suit:
+            playable = hand
+        else:
+            playable = self._playable(seat)
+        if not any(map(M.__getitem__, hand)):
+            # kinds sort canonically (suit, then rank) as plain ints
+            # hands are sorted by id, so by kind: keep the first copy of each kind
+            out: dict[Action, Move] = {}
+            prev = -1
+            for c in playable:
+                k = K[c]
+                if k != prev:
+                    out[_PLAY[k]] = c
+                    prev = k
+            return out
         seen: dict[int, int] = {}
-        for c in self._playable(seat):
+        for c in playable:
             key = M[c] << 6 | K[c]
             if key not in seen:
                 seen[key] = c
-        out: dict[Action, Move] = {}
         # canonical order (suit, rank, history), so that equal observations list equal actions
-        keys = sorted(seen, key=lambda key: (_ORDER[key & 63], key))
-        if any(M[c] for c in self.hands[seat]):
-            name = self._namer(seat)
-            for key in keys:
-                c = seen[key]
-                out[Action("play", "", (name(K[c], M[c]),))] = ("play", c)
-        else:
-            for key in keys:
-                out[Action("play", "", (CODES[key],))] = ("play", seen[key])
+        name = self._namer(seat)
+        out = {}
+        for key in sorted(seen, key=lambda key: (key & 63, key)):
+            c = seen[key]
+            out[Action("play", "", (name(K[c], M[c]),))] = c
         return out
-
 
     def _declare_actions(self, seat: int) -> dict[Action, Move]:
         rules = self.rules
@@ -500,63 +571,35 @@ class Deal:
         trump = self._trump
         room = self._decl_count < rules.melds_scored_per_trick
         if room:
-            groups: dict[int, list[tuple[int, list[int]]]] = {}
+            # cheap rejection on card counts alone, before any grouping by history:
+            # have[n] is a bit set of the kinds held at least n times (hands are sorted by kind)
+            have = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+            by_rank = [0] * 8
+            prev, run = -1, 0
             for c in hand:
-                k, m = K[c], M[c]
-                glist = groups.setdefault(k, [])
-                for gm, ids in glist:
-                    if gm == m:
-                        ids.append(c)
+                k = K[c]
+                run = run + 1 if k == prev else 1
+                prev = k
+                if run < 10:
+                    have[run] |= 1 << k
+                by_rank[k & 7] += 1
+            possible = []
+            for item, needs, rank_needs in _plan(rules, trump):
+                for n, kinds in needs:
+                    if have[n] & kinds != kinds:
                         break
                 else:
-                    glist.append((m, [c]))
-            for glist in groups.values():
-                glist.sort(key=lambda g: g[0])
-            name = self._namer(seat)
-            blocked = blocked_masks(rules)
-            melds = list(active_melds(rules))
-            if rules.seven_of_trumps and trump is not None and rules.second_seven_scores == "declare":
-                melds.append(SEVEN_MELD)
-            if rules.two_trump_sevens and trump is not None:
-                melds.append(TWO_SEVENS)
-            for meld in melds:
-                block = blocked[meld]
-                for req in slots(rules, meld, trump):
-                    per_slot = []
-                    for kinds, count in req:
-                        cand = [
-                            (k, gm, ids)
-                            for k in kinds
-                            for gm, ids in groups.get(k, ())
-                            if not gm & block
-                        ]
-                        ways = [
-                            w for w in choose([(i, len(g[2])) for i, g in enumerate(cand)], count)
-                        ]
-                        if not ways:
+                    for r, n in rank_needs:
+                        if by_rank[r] < n:
                             break
-                        per_slot.append((cand, ways))
                     else:
-                        for combo in product(*(ways for _, ways in per_slot)):
-                            ids: list[int] = []
-                            refs: list[str] = []
-                            fresh = False
-                            for (cand, _), takes in zip(per_slot, combo, strict=True):
-                                for (k, gm, gids), n in zip(cand, takes, strict=True):
-                                    if n:
-                                        ids.extend(gids[:n])
-                                        refs.extend([name(k, gm)] * n)
-                                        fresh = fresh or not gm
-                            if fresh:
-                                out[Action("meld", MELDS[meld].name, tuple(refs))] = (
-                                    "meld",
-                                    meld,
-                                    tuple(ids),
-                                )
+                        possible.append(item)
+            if possible:
+                self._enumerate_melds(seat, possible, out)
             if (
                 rules.carte_blanche
                 and not self._carte_blanche_done()
-                and not any(rank_of(K[c]) in COURT_RANKS for c in hand)
+                and not any(K[c] & 7 in COURT_RANKS for c in hand)
             ):
                 out[Action("meld", "carte-blanche", ())] = ("meld", CARTE_BLANCHE, ())
         if (
@@ -565,9 +608,9 @@ class Deal:
             and trump is not None
             and not self._exchanged
             and (room or not rules.seven_exchange_counts_as_meld)
-            and K[self._turn_up] != make_kind(trump, SEVEN)
+            and K[self._turn_up] != trump * 8 + SEVEN
         ):
-            seven = make_kind(trump, SEVEN)
+            seven = trump * 8 + SEVEN
             for c in hand:
                 if K[c] == seven and not M[c]:
                     out[Action("exchange", "", (CODES[seven],))] = ("exchange", c)
@@ -575,6 +618,47 @@ class Deal:
         if out:
             out[PASS] = ("pass",)
         return out
+
+    def _enumerate_melds(
+        self, seat: int, possible: list[_PlanItem], out: dict[Action, Move]
+    ) -> None:
+        """Every distinct way to form each possible meld from the seat's cards."""
+        K, M = self._kinds, self._mask
+        # interchangeable cards: same kind, same history; concealed (history 0) first
+        groups: dict[int, list[tuple[int, list[int]]]] = {}
+        for c in self.hands[seat]:
+            k, m = K[c], M[c]
+            glist = groups.setdefault(k, [])
+            for gm, ids in glist:
+                if gm == m:
+                    ids.append(c)
+                    break
+            else:
+                glist.append((m, [c]))
+        for glist in groups.values():
+            glist.sort(key=lambda g: g[0])
+        name = self._namer(seat)
+        for meld, mname, block, req in possible:
+            per_slot = []
+            for kinds, n in req:
+                cand = [(k, gm, ids) for k in kinds for gm, ids in groups.get(k, ()) if not gm & block]
+                ways = list(choose([(i, len(g[2])) for i, g in enumerate(cand)], n))
+                if not ways:
+                    break
+                per_slot.append((cand, ways))
+            else:
+                for combo in product(*(ways for _, ways in per_slot)):
+                    ids: list[int] = []
+                    refs: list[str] = []
+                    fresh = False
+                    for (cand, _), takes in zip(per_slot, combo, strict=True):
+                        for (k, gm, gids), t in zip(cand, takes, strict=True):
+                            if t:
+                                ids.extend(gids[:t])
+                                refs.extend([name(k, gm)] * t)
+                                fresh = fresh or not gm
+                    if fresh:  # at least one card comes from the concealed hand
+                        out[Action("meld", mname, tuple(refs))] = ("meld", meld, tuple(ids))
 
     def _carte_blanche_done(self) -> bool:
         return any(what == "meld carte-blanche" for _, _, what, _ in self._events)
@@ -590,19 +674,21 @@ class Deal:
         legal = self._legal
         if legal is None:
             legal = self._legal = self._compute_legal()
-        if isinstance(action, str):
-            action = Action.parse(action)
-        elif not isinstance(action, Action):
-            raise IllegalAction(f"not an action: {action!r}")
+        if type(action) is not Action:
+            if isinstance(action, str):
+                action = Action.parse(action)
+            elif not isinstance(action, Action):
+                raise IllegalAction(f"not an action: {action!r}")
         move = legal.get(action)
         if move is None:
             action, move = self._resolve(action, legal)
         self._legal = None
-        self._history.append(str(action))
+        self._history.append(action)
+        if type(move) is int:
+            self._play(move)
+            return
         verb = move[0]
-        if verb == "play":
-            self._play(move[1])
-        elif verb == "meld":
+        if verb == "meld":
             self._meld(move[1], move[2])
         elif verb == "exchange":
             self._exchange(move[1])
@@ -685,7 +771,8 @@ class Deal:
         K = self._kinds
         k = K[cid]
         if (
-            self._stage == 1
+            k & 7 == SEVEN
+            and self._stage == 1
             and rules.second_seven_scores == "play"
             and rules.seven_of_trumps
             and self._trump is not None
@@ -701,39 +788,43 @@ class Deal:
         if len(trick) < n:
             self._to_move = (seat + 1) % n
             return
-        # resolve the trick
+        # resolve the trick: the highest trump, else the highest card of the suit led; of two
+        # equal cards the first played wins
         win_seat, win_card = trick[0]
         best = K[win_card]
-        for s, c in trick[1:]:
-            if self._beats(K[c], best):
-                best, win_seat, win_card = K[c], s, c
-        self._tricks.append((self._leader, tuple(c for _, c in trick), win_seat))
+        trump = self._trump
+        for i in range(1, n):
+            s, c = trick[i]
+            kc = K[c]
+            if (kc >> 3 == best >> 3 and kc & 7 < best & 7) or (
+                kc >> 3 == trump and best >> 3 != trump
+            ):
+                best, win_seat, win_card = kc, s, c
+        self._tricks.append((self._leader, tuple([c for _, c in trick]), win_seat))
         self._trick = []
         if (
-            self._stage == 1
+            best & 7 == SEVEN
+            and self._stage == 1
             and rules.second_seven_scores == "win-trick"
             and rules.seven_of_trumps
             and self._trump is not None
             and best == make_kind(self._trump, SEVEN)
         ):
             self._score(win_seat, 0, rules.seven_of_trumps, f"seven won {CODES[best]}")
-        scoring = rules.trick_scoring
-        if scoring != "none":
-            ranks = [K[c] & 7 for _, c in trick]
-            if scoring == "brisques":
-                value = 10 * sum(1 for r in ranks if r in BRISQUE_RANKS)
-            elif scoring == "card-points":
-                value = sum(CARD_POINTS[r] for r in ranks)
-            else:
-                value = 10 + 10 * sum(1 for r in ranks if r in BRISQUE_RANKS)
+        per_rank, per_trick = _trick_values(rules)
+        value = per_trick + sum([per_rank[K[c] & 7] for _, c in trick])
+        if value:
             self._pts[rules.side_of(win_seat)][1] += value
         self._leader = win_seat
         self._to_move = win_seat
         if self._stage == 1:
             self._decl_count = 0
             self._exchanged = False
-            won = sum(1 for _, _, w in self._tricks if w == win_seat)
-            if won >= rules.min_tricks_before_declaring:
+            if (
+                not rules.min_tricks_before_declaring
+                or sum(1 for _, _, w in self._tricks if w == win_seat)
+                >= rules.min_tricks_before_declaring
+            ):
                 legal = self._declare_actions(win_seat)
                 if legal:
                     self._phase = DECLARE
@@ -773,7 +864,7 @@ class Deal:
         hand = self.hands[seat]
         hand.remove(cid)
         up = self._turn_up
-        hand.append(up)
+        insort(hand, up)
         self._known[up] = True
         self._turn_up = cid
         self._exchanged = True
@@ -803,7 +894,7 @@ class Deal:
                 c = self._turn_up  # type: ignore[assignment]
                 self._turn_up = None
                 self._known[c] = True
-            self.hands[seat].append(c)
+            insort(self.hands[seat], c)
         self._phase = PLAY
         self._to_move = winner
         if not stock and self._turn_up is None:
@@ -859,7 +950,7 @@ class Deal:
             points=tuple(self.points),
             declared_this_trick=self._decl_count,
             exchanged_this_trick=self._exchanged,
-            history=tuple(self._history),
+            history=tuple(str(a) for a in self._history),
             legal=legal,
         )
 
@@ -883,7 +974,7 @@ class Deal:
     ) -> Deal:
         rules = obs.rules
         n = rules.players
-        d = cls._blank(rules, obs.dealer, tuple(pack(rules.packs)))
+        d = cls._blank(rules, obs.dealer, _kinds_of(rules))
         copies = [0] * NUM_KINDS
         pool_left = [rules.packs] * NUM_KINDS
 
@@ -891,7 +982,7 @@ class Deal:
             if pool_left[k] <= 0:
                 raise ValueError(f"inconsistent position: too many {CODES[k]}")
             pool_left[k] -= 1
-            cid = k + NUM_KINDS * copies[k]
+            cid = k * rules.packs + copies[k]
             copies[k] += 1
             return cid
 
@@ -947,6 +1038,8 @@ class Deal:
                 raise ValueError(f"inconsistent position: seat {seat} hand size")
         if any(pool_left):
             raise ValueError("inconsistent position: the cards do not make up the pack")
+        for h in d.hands:
+            h.sort()
         d._stock = stock[::-1]
         d._trump = None if obs.trump is None else SUITS.index(obs.trump)
         d._leader = obs.leader
@@ -955,23 +1048,15 @@ class Deal:
         d._stage = obs.stage
         d._decl_count = obs.declared_this_trick
         d._exchanged = obs.exchanged_this_trick
-        d._history = list(obs.history)
+        d._history = [Action.parse(a) for a in obs.history]
         d._events = list(obs.events)
         for _, seat, what, pts in obs.events:
             part = 3 if what.startswith("turn-up") else 2 if what == "last trick" else 0
             d._pts[rules.side_of(seat)][part] += pts
         K = d._kinds
+        per_rank, per_trick = _trick_values(rules)
         for _, cs, w in d._tricks:
-            ranks = [K[c] & 7 for c in cs]
-            if rules.trick_scoring == "brisques":
-                value = 10 * sum(1 for r in ranks if r in BRISQUE_RANKS)
-            elif rules.trick_scoring == "card-points":
-                value = sum(CARD_POINTS[r] for r in ranks)
-            elif rules.trick_scoring == "greek-per-trick":
-                value = 10 + 10 * sum(1 for r in ranks if r in BRISQUE_RANKS)
-            else:
-                value = 0
-            d._pts[rules.side_of(w)][1] += value
+            d._pts[rules.side_of(w)][1] += per_trick + sum(per_rank[K[c] & 7] for c in cs)
         return d
 
     # --- position strings ------------------------------------------------------------------------
