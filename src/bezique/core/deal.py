@@ -23,7 +23,6 @@ from .cards import (
     SEVEN,
     SUITS,
     code,
-    pack,
     parse_card,
     rank_of,
     sort_key,
@@ -39,12 +38,12 @@ from .melds import (
     SEVEN_MELD,
     TRIPLE_BEZIQUE,
     TWO_SEVENS,
+    Slot,
     active_melds,
     blocked_masks,
     choose,
     meld_score,
     profile_mask,
-    Slot,
     profile_names,
     slots,
 )
@@ -174,6 +173,24 @@ class Deal:
     """The seed it was shuffled from (None for a stacked or rebuilt deal)."""
     initial: tuple[tuple[tuple[str, ...], ...], str | None, tuple[str, ...]] | None
     """The cards as dealt: (hands, turn-up, stock in draw order); None for a rebuilt deal."""
+    _kinds: tuple[int, ...]
+    _mask: list[int]
+    _known: list[bool]
+    _stock: list[int]
+    _turn_up: int | None
+    _trump: int | None
+    _trick: list[tuple[int, int]]
+    _tricks: list[tuple[int, tuple[int, ...], int]]
+    _events: list[tuple[int, int, str, int]]
+    _history: list[Action]
+    _pts: list[list[int]]
+    _leader: int
+    _to_move: int | None
+    _phase: str
+    _stage: int
+    _decl_count: int
+    _exchanged: bool
+    _legal: dict[Action, Move] | None
 
     # --- construction ------------------------------------------------------------------------
     @classmethod
@@ -407,7 +424,10 @@ class Deal:
         return self.rules.side_of(seat)
 
     def _tricks_immediate(self) -> bool:
-        return self.rules.brisque_timing == "immediate" or self.rules.trick_scoring == "greek-per-trick"
+        return (
+            self.rules.brisque_timing == "immediate"
+            or self.rules.trick_scoring == "greek-per-trick"
+        )
 
     # --- copying -------------------------------------------------------------------------------
     def clone(self) -> Deal:
@@ -629,9 +649,9 @@ class Deal:
         for c in self.hands[seat]:
             k, m = K[c], M[c]
             glist = groups.setdefault(k, [])
-            for gm, ids in glist:
+            for gm, members in glist:
                 if gm == m:
-                    ids.append(c)
+                    members.append(c)
                     break
             else:
                 glist.append((m, [c]))
@@ -641,7 +661,9 @@ class Deal:
         for meld, mname, block, req in possible:
             per_slot = []
             for kinds, n in req:
-                cand = [(k, gm, ids) for k in kinds for gm, ids in groups.get(k, ()) if not gm & block]
+                cand = [
+                    (k, gm, ids) for k in kinds for gm, ids in groups.get(k, ()) if not gm & block
+                ]
                 ways = list(choose([(i, len(g[2])) for i, g in enumerate(cand)], n))
                 if not ways:
                     break
@@ -684,7 +706,7 @@ class Deal:
             action, move = self._resolve(action, legal)
         self._legal = None
         self._history.append(action)
-        if type(move) is int:
+        if isinstance(move, int):
             self._play(move)
             return
         verb = move[0]
@@ -734,7 +756,11 @@ class Deal:
             if self._stage == 2 or self.rules.stage1_must_follow_suit:
                 return (
                     f"{card} may not be played now: the follower must "
-                    + ("follow suit, head the trick, or trump" if self._stage == 2 else "follow suit")
+                    + (
+                        "follow suit, head the trick, or trump"
+                        if self._stage == 2
+                        else "follow suit"
+                    )
                     + f"; legal: {options}"
                 )
             return f"'{action}' is not legal now; legal: {options}"
@@ -745,8 +771,10 @@ class Deal:
                 and self._kinds[self._turn_up] == make_kind(self._trump, SEVEN)
             ):
                 return "the seven of trumps has already been exchanged (only one exchange a hand)"
-            return f"'{action}' is not legal now: only a concealed seven of trumps may be exchanged, " \
+            return (
+                f"'{action}' is not legal now: only a concealed seven of trumps may be exchanged, "
                 f"once a trick is won, before drawing; legal: {options}"
+            )
         if action.verb == "meld":
             if self._decl_count >= self.rules.melds_scored_per_trick:
                 return "no more declarations may score on this trick: pass"
@@ -888,7 +916,12 @@ class Deal:
             seat = (winner + i) % n
             if stock:
                 c = stock.pop()
-                if not stock and self._turn_up is not None and i == 0 and self.rules.reveal_last_draw:
+                if (
+                    not stock
+                    and self._turn_up is not None
+                    and i == 0
+                    and self.rules.reveal_last_draw
+                ):
                     self._known[c] = True
             else:
                 c = self._turn_up  # type: ignore[assignment]
@@ -943,9 +976,7 @@ class Deal:
             tables=tuple(tables),
             known=tuple(known_cards),
             trick=tuple((s, CODES[K[c]]) for s, c in self._trick),
-            tricks=tuple(
-                (ld, tuple(CODES[K[c]] for c in cs), w) for ld, cs, w in self._tricks
-            ),
+            tricks=tuple((ld, tuple(CODES[K[c]] for c in cs), w) for ld, cs, w in self._tricks),
             events=tuple(self._events),
             points=tuple(self.points),
             declared_this_trick=self._decl_count,
@@ -1010,9 +1041,7 @@ class Deal:
             if own_known:
                 raise ValueError("inconsistent position: known cards missing from the hand")
         d._trick = [(s, take(parse_card(c))) for s, c in obs.trick]
-        d._tricks = [
-            (ld, tuple(take(k) for k in kinds_of(cs)), w) for ld, cs, w in obs.tricks
-        ]
+        d._tricks = [(ld, tuple(take(k) for k in kinds_of(cs)), w) for ld, cs, w in obs.tricks]
         d._turn_up = take(parse_card(obs.turn_up)) if obs.turn_up else None
         # the unseen cards
         if hidden is not None:
@@ -1067,9 +1096,7 @@ class Deal:
         hands = "/".join(
             ",".join(
                 CODES[k]
-                for k in sorted(
-                    (K[c] for c in h if not M[c] and not self._known[c]), key=sort_key
-                )
+                for k in sorted((K[c] for c in h if not M[c] and not self._known[c]), key=sort_key)
             )
             for h in self.hands
         )
@@ -1088,8 +1115,7 @@ class Deal:
         obs = _observation_fields(fields_, None)
         try:
             hands = [
-                [parse_card(c) for c in part.split(",") if c]
-                for part in hidden["hands"].split("/")
+                [parse_card(c) for c in part.split(",") if c] for part in hidden["hands"].split("/")
             ]
             deck = [parse_card(c) for c in hidden["deck"].split(",") if c]
         except ValueError as e:
@@ -1127,7 +1153,11 @@ def _refs_match(given: tuple[str, ...], legal: tuple[str, ...]) -> bool:
             lcard, lwhere = split_ref(ref)
             if lcard != card:
                 continue
-            if where == lwhere or (where == "table" and lwhere) or (not where and lwhere != "table"):
+            if (
+                where == lwhere
+                or (where == "table" and lwhere)
+                or (not where and lwhere != "table")
+            ):
                 del left[i]
                 break
         else:

@@ -129,9 +129,7 @@ def blocked_masks(rules: Rules) -> tuple[int, ...]:
         if m.klass in ("S", "X"):
             bits = sum(1 << o.id for o in MELDS if o.klass == m.klass)
         elif rules.meld_reuse == "by-class":
-            bits = sum(
-                1 << o.id for o in MELDS if o.klass == m.klass and o.level >= m.level
-            )
+            bits = sum(1 << o.id for o in MELDS if o.klass == m.klass and o.level >= m.level)
         else:
             score = meld_score(rules, m.id)
             bits = sum(
@@ -157,9 +155,7 @@ def bezique_kinds(rules: Rules, trump: int | None) -> tuple[int, int] | None:
 @cache
 def active_melds(rules: Rules) -> tuple[int, ...]:
     """Meld kinds worth points under these rules (the sevens and carte blanche excepted)."""
-    return tuple(
-        m.id for m in MELDS if m.klass not in ("S", "X") and meld_score(rules, m.id) > 0
-    )
+    return tuple(m.id for m in MELDS if m.klass not in ("S", "X") and meld_score(rules, m.id) > 0)
 
 
 def slots(rules: Rules, meld: int, trump: int | None) -> Iterator[list[Slot]]:

@@ -57,7 +57,9 @@ class Action(NamedTuple):
             raise IllegalAction(f"an action is text such as 'play QS': got {text!r}")
         words = text.split()
         if not words:
-            raise IllegalAction("empty action: expected e.g. 'play QS', 'meld bezique QS JD' or 'pass'")
+            raise IllegalAction(
+                "empty action: expected e.g. 'play QS', 'meld bezique QS JD' or 'pass'"
+            )
         verb = words[0].lower()
         if verb not in VERBS:
             raise IllegalAction(
@@ -70,7 +72,9 @@ class Action(NamedTuple):
             return PASS
         if verb == "meld":
             if len(words) < 2:
-                raise IllegalAction(f"'meld' needs a meld kind, e.g. 'meld bezique QS JD': got {text!r}")
+                raise IllegalAction(
+                    f"'meld' needs a meld kind, e.g. 'meld bezique QS JD': got {text!r}"
+                )
             meld = words[1].lower()
             if meld not in MELD_BY_NAME:
                 raise IllegalAction(

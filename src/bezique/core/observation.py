@@ -118,10 +118,29 @@ def _encode(o: Observation, extra: dict[str, str] | None = None) -> str:
     return FORMAT + "|" + "|".join(f"{k}={v}" for k, v in parts.items())
 
 
-_FIELDS = (
-    "rules seat dealer phase to stage lead trump up stock hand sizes tables known trick tricks "
-    "events points declared exchanged history"
-).split()
+_FIELDS = [
+    "rules",
+    "seat",
+    "dealer",
+    "phase",
+    "to",
+    "stage",
+    "lead",
+    "trump",
+    "up",
+    "stock",
+    "hand",
+    "sizes",
+    "tables",
+    "known",
+    "trick",
+    "tricks",
+    "events",
+    "points",
+    "declared",
+    "exchanged",
+    "history",
+]
 
 
 def _decode(text: str) -> tuple[dict[str, str], dict[str, str]]:
@@ -139,7 +158,7 @@ def _decode(text: str) -> tuple[dict[str, str], dict[str, str]]:
     missing = [k for k in _FIELDS if k not in out]
     if missing:
         raise ValueError(f"position string lacks field(s): {', '.join(missing)}")
-    hidden = {k: out.pop(k) for k in ("hands", "deck") if k in out}
+    hidden: dict[str, str] = {k: out.pop(k) for k in ("hands", "deck") if k in out}
     unknown = [k for k in out if k not in _FIELDS]
     if unknown:
         raise ValueError(f"unknown field(s) in position string: {', '.join(unknown)}")

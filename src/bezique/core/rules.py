@@ -55,7 +55,9 @@ class Rules:
     stage2_must_head: bool = _opt(
         True, "in the last tricks a follower must beat the winning card if able"
     )
-    stage2_must_trump: bool = _opt(True, "in the last tricks a follower void in the suit led must trump")
+    stage2_must_trump: bool = _opt(
+        True, "in the last tricks a follower void in the suit led must trump"
+    )
     reveal_last_draw: bool = _opt(
         False, "the winner of the last stage-1 trick shows the card drawn from the stock"
     )
