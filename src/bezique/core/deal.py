@@ -84,7 +84,10 @@ _PlanEntry = tuple[_PlanItem, tuple[tuple[int, int], ...], list[tuple[int, int]]
 
 def _kinds_of(rules: Rules) -> tuple[int, ...]:
     """Kind of each card id: ids run kind by kind, ``packs`` copies each."""
-    return tuple(i // rules.packs for i in range(rules.cards))
+    kinds: tuple[int, ...] | None = rules.__dict__.get("_kinds")
+    if kinds is None:
+        kinds = rules.__dict__["_kinds"] = tuple(i // rules.packs for i in range(rules.cards))
+    return kinds
 
 
 def _trick_values(rules: Rules) -> tuple[tuple[int, ...], int]:
@@ -664,7 +667,10 @@ class Deal:
                 cand = [
                     (k, gm, ids) for k in kinds for gm, ids in groups.get(k, ()) if not gm & block
                 ]
-                ways = list(choose([(i, len(g[2])) for i, g in enumerate(cand)], n))
+                if len(cand) == 1:  # the usual case: one way or none
+                    ways = [(n,)] if len(cand[0][2]) >= n else []
+                else:
+                    ways = list(choose([(i, len(g[2])) for i, g in enumerate(cand)], n))
                 if not ways:
                     break
                 per_slot.append((cand, ways))
