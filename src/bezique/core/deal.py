@@ -32,11 +32,13 @@ from .cards import (
     kind as make_kind,
 )
 from .melds import (
-    CARTE_BLANCHE,
+    DOUBLE_ROYAL_MARRIAGE,
     MELD_BY_NAME,
     MELDS,
     SEVEN_MELD,
     TRIPLE_BEZIQUE,
+    TRUMP_FIXING,
+    TRUMP_SEQUENCE,
     TWO_SEVENS,
     Slot,
     active_melds,
@@ -47,7 +49,7 @@ from .melds import (
     profile_names,
     slots,
 )
-from .notation import PASS, Action, IllegalAction, parse_ref, split_ref
+from .notation import PARTNER, PASS, Action, IllegalAction, parse_ref, split_ref
 from .observation import Observation, _decode, _encode
 from .rules import Rules
 
@@ -116,6 +118,12 @@ def _plan(rules: Rules, trump: int | None) -> list[_PlanEntry]:
     if plan is None:
         blocked = blocked_masks(rules)
         melds = list(active_melds(rules))
+        if trump is None:
+            # trump not fixed yet: a marriage (or, if allowed, a sequence) declared now fixes it
+            if rules.trump_double_marriage and DOUBLE_ROYAL_MARRIAGE not in melds:
+                melds.append(DOUBLE_ROYAL_MARRIAGE)
+            if not rules.sequence_fixes_trump and TRUMP_SEQUENCE in melds:
+                melds.remove(TRUMP_SEQUENCE)
         if rules.seven_of_trumps and trump is not None and rules.second_seven_scores == "declare":
             melds.append(SEVEN_MELD)
         if rules.two_trump_sevens and trump is not None:
@@ -148,6 +156,7 @@ class Deal:
         "_events",
         "_exchanged",
         "_history",
+        "_instances",
         "_kinds",
         "_known",
         "_leader",
@@ -186,6 +195,7 @@ class Deal:
     _tricks: list[tuple[int, tuple[int, ...], int]]
     _events: list[tuple[int, int, str, int]]
     _history: list[Action]
+    _instances: list[tuple[int, int, tuple[int, ...]]]
     _pts: list[list[int]]
     _leader: int
     _to_move: int | None
@@ -278,6 +288,7 @@ class Deal:
         d._tricks = []
         d._events = []
         d._history = []
+        d._instances = []
         d._pts = [[0, 0, 0, 0] for _ in range(rules.sides)]  # melds, tricks, last, bonuses
         d._decl_count = 0
         d._exchanged = False
@@ -313,6 +324,8 @@ class Deal:
         d._phase = PLAY
         if turn_up is not None:
             d._turn_up_bonus(kinds[turn_up])
+        if rules.carte_blanche:
+            d._carte_blanche([(d._leader + i) % n for i in range(n)], None)
         return d
 
     def _turn_up_bonus(self, k: int) -> None:
@@ -388,6 +401,8 @@ class Deal:
     @property
     def points(self) -> list[int]:
         """Points per side so far; brisques counted at the end of the hand are added then."""
+        if self.rules.brisques_only_to_settle:  # the match uses them to settle the game
+            return [m + lt + b for m, _, lt, b in self._pts]
         count_tricks = self._phase == OVER or self._tricks_immediate()
         return [m + lt + b + (t if count_tricks else 0) for m, t, lt, b in self._pts]
 
@@ -451,6 +466,7 @@ class Deal:
         d._tricks = self._tricks[:]
         d._events = self._events[:]
         d._history = self._history[:]
+        d._instances = self._instances[:]
         d._pts = [p[:] for p in self._pts]
         d._leader = self._leader
         d._to_move = self._to_move
@@ -495,7 +511,9 @@ class Deal:
         if self._phase == PLAY:
             return self._play_actions(self._to_move)  # type: ignore[arg-type]
         if self._phase == DECLARE:
-            return self._declare_actions(self._to_move)  # type: ignore[arg-type]
+            # a world rebuilt from another seat's view may leave the declarer nothing to
+            # declare: then it can only pass
+            return self._declare_actions(self._to_move) or {PASS: ("pass",)}  # type: ignore[arg-type]
         return {}
 
     def _beats(self, k: int, best: int) -> bool:
@@ -619,12 +637,6 @@ class Deal:
                         possible.append(item)
             if possible:
                 self._enumerate_melds(seat, possible, out)
-            if (
-                rules.carte_blanche
-                and not self._carte_blanche_done()
-                and not any(K[c] & 7 in COURT_RANKS for c in hand)
-            ):
-                out[Action("meld", "carte-blanche", ())] = ("meld", CARTE_BLANCHE, ())
         if (
             rules.seven_of_trumps
             and self._turn_up is not None
@@ -638,6 +650,15 @@ class Deal:
                 if K[c] == seven and not M[c]:
                     out[Action("exchange", "", (CODES[seven],))] = ("exchange", c)
                     break
+        if (
+            rules.partner_declaring == "winner-or-partner"
+            and rules.partnerships
+            and seat == self._leader
+            and not self._decl_count
+            and not self._exchanged
+        ):
+            # offered whatever the partner holds, so the list reveals nothing of that hand
+            out[PARTNER] = ("partner",)
         if out:
             out[PASS] = ("pass",)
         return out
@@ -667,6 +688,7 @@ class Deal:
                 cand = [
                     (k, gm, ids) for k in kinds for gm, ids in groups.get(k, ()) if not gm & block
                 ]
+                ways: list[tuple[int, ...]]
                 if len(cand) == 1:  # the usual case: one way or none
                     ways = [(n,)] if len(cand[0][2]) >= n else []
                 else:
@@ -688,8 +710,41 @@ class Deal:
                     if fresh:  # at least one card comes from the concealed hand
                         out[Action("meld", mname, tuple(refs))] = ("meld", meld, tuple(ids))
 
-    def _carte_blanche_done(self) -> bool:
-        return any(what == "meld carte-blanche" for _, _, what, _ in self._events)
+    def _carte_blanche(self, order: list[int], drawn: list[int] | None) -> None:
+        """Score carte blanche where it is due (RULES.md 2.1, 2.5): after the deal (``drawn``
+        None) or after a round of draws (``drawn[seat]`` the card each seat drew)."""
+        rules, K = self.rules, self._kinds
+
+        def blank(seat: int) -> bool:
+            return not any(K[c] & 7 in COURT_RANKS for c in self.hands[seat])
+
+        def show(seat: int) -> None:
+            for c in self.hands[seat]:
+                if not self._mask[c]:
+                    self._known[c] = True
+            self._score(seat, 0, rules.carte_blanche, "carte blanche")
+
+        events = [(s, what) for _, s, what, _ in self._events if what.startswith("carte blanche")]
+        if not rules.carte_blanche_repeat:
+            if not events:
+                for seat in order:
+                    if blank(seat):
+                        show(seat)
+                        break
+            return
+        for seat in order:
+            if drawn is None:
+                if blank(seat):
+                    show(seat)
+                continue
+            mine = [what for s, what in events if s == seat]
+            if mine and mine[-1] == "carte blanche":
+                c = drawn[seat]
+                if K[c] & 7 in COURT_RANKS:
+                    self._events.append((len(self._tricks), seat, "carte blanche ends", 0))
+                else:
+                    self._known[c] = True
+                    self._score(seat, 0, rules.carte_blanche, "carte blanche")
 
     # --- applying actions ----------------------------------------------------------------------
     def apply(self, action: Action | str) -> None:
@@ -709,7 +764,10 @@ class Deal:
                 raise IllegalAction(f"not an action: {action!r}")
         move = legal.get(action)
         if move is None:
-            action, move = self._resolve(action, legal)
+            action = Action.parse(str(action))  # refuses a malformed Action built by hand
+            move = legal.get(action)
+            if move is None:
+                action, move = self._resolve(action, legal)
         self._legal = None
         self._history.append(action)
         if isinstance(move, int):
@@ -720,6 +778,9 @@ class Deal:
             self._meld(move[1], move[2])
         elif verb == "exchange":
             self._exchange(move[1])
+        elif verb == "partner":
+            self._to_move = (self._leader + 2) % self.rules.players
+            self._continue_declaring()
         else:
             self._draw()
 
@@ -734,11 +795,15 @@ class Deal:
             raise IllegalAction(
                 f"seat {seat} won the trick and must declare or pass before anyone plays"
             )
-        matches = [
-            (a, m)
+        scored = [
+            (loose, a, m)
             for a, m in legal.items()
-            if a.verb == want and a.meld == action.meld and _refs_match(action.cards, a.cards)
+            if a.verb == want
+            and a.meld == action.meld
+            and (loose := _refs_match(action.cards, a.cards)) is not None
         ]
+        best = min((loose for loose, _, _ in scored), default=0)
+        matches = [(a, m) for loose, a, m in scored if loose == best]
         if len(matches) == 1:
             return matches[0]
         if len(matches) > 1:
@@ -814,6 +879,8 @@ class Deal:
             and not self._mask[cid]
         ):
             self._score(seat, 0, rules.seven_of_trumps, f"seven played {CODES[k]}")
+        if self._mask[cid] and rules.meld_reforming:
+            self._break_melds(cid)
         self._mask[cid] = 0
         self._known[cid] = False
         trick = self._trick
@@ -871,6 +938,22 @@ class Deal:
             self._phase = OVER
             self._to_move = None
 
+    def _break_melds(self, cid: int) -> None:
+        """Re-forming (Rubicon): a meld one of whose cards is played no longer holds its other
+        cards, which may score in that meld again with a like card added."""
+        broken = [inst for inst in self._instances if cid in inst[2]]
+        self._instances = [inst for inst in self._instances if cid not in inst[2]]
+        for _, _, ids in broken:
+            for c in ids:
+                if c != cid:
+                    mask = 0
+                    for _, meld, others in self._instances:
+                        if c in others:
+                            mask |= 1 << meld
+                    self._mask[c] = mask
+                    if not mask:  # back among the concealed cards, but everyone has seen it
+                        self._known[c] = True
+
     def _meld(self, meld: int, ids: tuple[int, ...]) -> None:
         seat = self._to_move
         assert seat is not None
@@ -880,12 +963,14 @@ class Deal:
         for c in ids:
             M[c] |= bit
         points = meld_score(rules, meld)
-        if meld == CARTE_BLANCHE:
-            for c in self.hands[seat]:
-                if not M[c]:
-                    self._known[c] = True
+        if self._trump is None and meld in TRUMP_FIXING:
+            self._trump = self._kinds[ids[0]] >> 3
+            if meld == DOUBLE_ROYAL_MARRIAGE and rules.trump_double_marriage:
+                points = rules.trump_double_marriage
+        if rules.meld_reforming:
+            self._instances.append((seat, meld, ids))
         cards = " ".join(CODES[self._kinds[c]] for c in ids)
-        self._score(seat, 0, points, f"meld {MELDS[meld].name}" + (f" {cards}" if cards else ""))
+        self._score(seat, 0, points, f"meld {MELDS[meld].name} {cards}")
         self._decl_count += 1
         if meld == TRIPLE_BEZIQUE and rules.triple_bezique_wins_game:
             self._events.append((len(self._tricks), seat, "wins the game", 0))
@@ -918,6 +1003,7 @@ class Deal:
         winner = self._leader
         n = self.rules.players
         stock = self._stock
+        drawn = [0] * n
         for i in range(n):
             seat = (winner + i) % n
             if stock:
@@ -934,8 +1020,11 @@ class Deal:
                 self._turn_up = None
                 self._known[c] = True
             insort(self.hands[seat], c)
+            drawn[seat] = c
         self._phase = PLAY
         self._to_move = winner
+        if self.rules.carte_blanche and (stock or self._turn_up is not None):
+            self._carte_blanche([(winner + i) % n for i in range(n)], drawn)
         if not stock and self._turn_up is None:
             # stage 2: declared cards go back into the hands, still known to everyone
             self._stage = 2
@@ -956,6 +1045,9 @@ class Deal:
 
         def codes(ids: Iterable[int]) -> tuple[str, ...]:
             return tuple(CODES[k] for k in sorted((K[c] for c in ids), key=sort_key))
+
+        def ref(c: int) -> str:
+            return CODES[K[c]] + "@" + "+".join(profile_names(M[c]))
 
         tables = []
         known_cards = []
@@ -989,6 +1081,12 @@ class Deal:
             exchanged_this_trick=self._exchanged,
             history=tuple(str(a) for a in self._history),
             legal=legal,
+            live_melds=tuple(
+                sorted(
+                    (s, MELDS[meld].name, tuple(sorted(ref(c) for c in ids)))
+                    for s, meld, ids in self._instances
+                )
+            ),
         )
 
     def resample(self, seat: int, rng: RngLike = None) -> Deal:
@@ -1075,6 +1173,7 @@ class Deal:
             raise ValueError("inconsistent position: the cards do not make up the pack")
         for h in d.hands:
             h.sort()
+        K0 = d._kinds
         d._stock = stock[::-1]
         d._trump = None if obs.trump is None else SUITS.index(obs.trump)
         d._leader = obs.leader
@@ -1084,6 +1183,19 @@ class Deal:
         d._decl_count = obs.declared_this_trick
         d._exchanged = obs.exchanged_this_trick
         d._history = [Action.parse(a) for a in obs.history]
+        for seat, name, refs in obs.live_melds:
+            ids: list[int] = []
+            for r in refs:
+                card, where = split_ref(r)
+                k, m = parse_card(card), profile_mask(where.split("+"))
+                found = next(
+                    (c for c in d.hands[seat] if K0[c] == k and d._mask[c] == m and c not in ids),
+                    None,
+                )
+                if found is None:
+                    raise ValueError(f"inconsistent position: meld {name} {r} not on the table")
+                ids.append(found)
+            d._instances.append((seat, MELD_BY_NAME[name].id, tuple(ids)))
         d._events = list(obs.events)
         for _, seat, what, pts in obs.events:
             part = 3 if what.startswith("turn-up") else 2 if what == "last trick" else 0
@@ -1148,27 +1260,37 @@ def _check_dealer(rules: Rules, dealer: int) -> None:
         raise ValueError(f"dealer must be a seat from 0 to {rules.players - 1}: got {dealer!r}")
 
 
-def _refs_match(given: tuple[str, ...], legal: tuple[str, ...]) -> bool:
-    """Can the references typed be read as the legal ones (in any order)?"""
+def _refs_match(given: tuple[str, ...], legal: tuple[str, ...]) -> int | None:
+    """Can the references typed be read as the legal ones (in any order)?  ``QS@table`` takes
+    any declared copy; a bare ``QS`` a concealed copy first, then a declared one.  None if
+    not; else how many bare codes had to be read as declared copies."""
     if len(given) != len(legal):
-        return False
-    left = list(legal)
-    for g in sorted(given, key=lambda r: "@" not in r):  # the most specific first
-        card, where = split_ref(g)
-        for i, ref in enumerate(left):
-            lcard, lwhere = split_ref(ref)
-            if lcard != card:
-                continue
-            if (
-                where == lwhere
-                or (where == "table" and lwhere)
-                or (not where and lwhere != "table")
-            ):
-                del left[i]
-                break
-        else:
-            return False
-    return True
+        return None
+    left = [split_ref(r) for r in legal]
+    specific = [split_ref(g) for g in given if "@" in g]
+    bare = [g for g in given if "@" not in g]
+    for card, where in specific:
+        i = next(
+            (
+                i
+                for i, (lc, lw) in enumerate(left)
+                if lc == card and (lw == where or (where == "table" and lw))
+            ),
+            None,
+        )
+        if i is None:
+            return None
+        del left[i]
+    loose = 0
+    for card in bare:
+        i = next((i for i, (lc, lw) in enumerate(left) if lc == card and not lw), None)
+        if i is None:
+            loose += 1
+            i = next((i for i, (lc, _) in enumerate(left) if lc == card), None)
+        if i is None:
+            return None
+        del left[i]
+    return loose
 
 
 def _observation_fields(f: dict[str, str], legal: tuple[str, ...] | None) -> Observation:
@@ -1199,18 +1321,31 @@ def _observation_fields(f: dict[str, str], legal: tuple[str, ...] | None) -> Obs
 
         def trick_item(t: str) -> tuple[int, tuple[str, ...], int]:
             ld, cs, w = t.split(":")
-            return int(ld), cards(cs.replace(".", ",")), int(w)
+            return seat(ld), cards(cs.replace(".", ",")), seat(w)
 
         def event(t: str) -> tuple[int, int, str, int]:
             a, b, what, p = t.split(":")
-            return int(a), int(b), what, int(p)
+            return int(a), seat(b), what, int(p)
 
         phase = f["phase"]
         if phase not in (PLAY, DECLARE, OVER):
             raise ValueError(f"bad phase {phase!r}")
         trump = None if f["trump"] == "-" else f["trump"]
-        if trump is not None and trump not in SUITS:
+        if trump is not None and (len(trump) != 1 or trump not in SUITS):
             raise ValueError(f"bad trump {trump!r}")
+
+        def seat(v: str | int) -> int:
+            s = int(v)
+            if not 0 <= s < n:
+                raise ValueError(f"no seat {s}")
+            return s
+
+        def counts(v: str, length: int, what: str) -> tuple[int, ...]:
+            out = tuple(int(x) for x in v.split(","))
+            if len(out) != length:
+                raise ValueError(f"{what} needs {length} numbers, got {len(out)}")
+            return out
+
         dealer = seat_or_none(f["dealer"], "")
         leader = seat_or_none(f["lead"], "")
         assert dealer is not None and leader is not None
@@ -1226,20 +1361,24 @@ def _observation_fields(f: dict[str, str], legal: tuple[str, ...] | None) -> Obs
             turn_up=None if f["up"] == "-" else code(parse_card(f["up"])),
             stock_size=int(f["stock"]),
             hand=cards(f["hand"]),
-            hand_sizes=tuple(int(x) for x in f["sizes"].split(",")),
+            hand_sizes=counts(f["sizes"], n, "sizes"),
             tables=per_seat(f["tables"], refs),
             known=per_seat(f["known"], cards),
             trick=tuple(
-                (int(s), code(parse_card(c)))
+                (seat(s), code(parse_card(c)))
                 for s, c in (t.split(":") for t in f["trick"].split(",") if t)
             ),
             tricks=tuple(trick_item(t) for t in f["tricks"].split(",") if t),
             events=tuple(event(t) for t in f["events"].split(";") if t),
-            points=tuple(int(x) for x in f["points"].split(",")),
+            points=counts(f["points"], rules.sides, "points"),
             declared_this_trick=int(f["declared"]),
             exchanged_this_trick=f["exchanged"] == "1",
             history=tuple(str(Action.parse(a)) for a in f["history"].split(",") if a),
             legal=legal or (),
+            live_melds=tuple(
+                (seat(a), b, tuple(parse_ref(r) for r in c.split(".")))
+                for a, b, c in (t.split(":") for t in f["melds"].split(";") if t)
+            ),
         )
     except (ValueError, IllegalAction, AssertionError) as e:
         raise ValueError(f"bad position string: {e}") from None

@@ -49,10 +49,23 @@ _KINDS: Final = (
     ("bezique", "B", 1, "bezique"),
     ("double-bezique", "B", 2, "double_bezique"),
     ("triple-bezique", "B", 3, "triple_bezique"),
+    ("quadruple-bezique", "B", 4, "quadruple_bezique"),
+    ("quintuple-bezique", "B", 5, "quintuple_bezique"),
     ("four-aces", "C", 1, "four_aces"),
+    ("four-tens", "C", 1, "four_tens"),
     ("four-kings", "C", 1, "four_kings"),
     ("four-queens", "C", 1, "four_queens"),
     ("four-jacks", "C", 1, "four_jacks"),
+    ("four-trump-aces", "C", 2, "four_trump_aces"),
+    ("four-trump-tens", "C", 2, "four_trump_tens"),
+    ("four-trump-kings", "C", 2, "four_trump_kings"),
+    ("four-trump-queens", "C", 2, "four_trump_queens"),
+    ("four-trump-jacks", "C", 2, "four_trump_jacks"),
+    ("five-trump-aces", "C", 3, "five_trump_aces"),
+    ("five-trump-tens", "C", 3, "five_trump_tens"),
+    ("five-trump-kings", "C", 3, "five_trump_kings"),
+    ("five-trump-queens", "C", 3, "five_trump_queens"),
+    ("five-trump-jacks", "C", 3, "five_trump_jacks"),
     ("seven", "S", 1, "seven_of_trumps"),
     ("two-sevens", "S", 1, "two_trump_sevens"),
     ("carte-blanche", "X", 1, "carte_blanche"),
@@ -74,16 +87,47 @@ MELD_BY_NAME: Final = {m.name: m for m in MELDS}
     BEZIQUE,
     DOUBLE_BEZIQUE,
     TRIPLE_BEZIQUE,
+    QUADRUPLE_BEZIQUE,
+    QUINTUPLE_BEZIQUE,
     FOUR_ACES,
+    FOUR_TENS,
     FOUR_KINGS,
     FOUR_QUEENS,
     FOUR_JACKS,
+    FOUR_TRUMP_ACES,
+    FOUR_TRUMP_TENS,
+    FOUR_TRUMP_KINGS,
+    FOUR_TRUMP_QUEENS,
+    FOUR_TRUMP_JACKS,
+    FIVE_TRUMP_ACES,
+    FIVE_TRUMP_TENS,
+    FIVE_TRUMP_KINGS,
+    FIVE_TRUMP_QUEENS,
+    FIVE_TRUMP_JACKS,
     SEVEN_MELD,
     TWO_SEVENS,
     CARTE_BLANCHE,
 ) = range(len(MELDS))
 
-QUARTET_RANK: Final = {FOUR_ACES: ACE, FOUR_KINGS: KING, FOUR_QUEENS: QUEEN, FOUR_JACKS: JACK}
+QUARTET_RANK: Final = {
+    FOUR_ACES: ACE,
+    FOUR_TENS: TEN,
+    FOUR_KINGS: KING,
+    FOUR_QUEENS: QUEEN,
+    FOUR_JACKS: JACK,
+}
+_TRUMP_SETS: Final = {
+    FOUR_TRUMP_ACES: (ACE, 4),
+    FOUR_TRUMP_TENS: (TEN, 4),
+    FOUR_TRUMP_KINGS: (KING, 4),
+    FOUR_TRUMP_QUEENS: (QUEEN, 4),
+    FOUR_TRUMP_JACKS: (JACK, 4),
+    FIVE_TRUMP_ACES: (ACE, 5),
+    FIVE_TRUMP_TENS: (TEN, 5),
+    FIVE_TRUMP_KINGS: (KING, 5),
+    FIVE_TRUMP_QUEENS: (QUEEN, 5),
+    FIVE_TRUMP_JACKS: (JACK, 5),
+}
 _MARRIAGE_COPIES: Final = {
     MARRIAGE: 1,
     ROYAL_MARRIAGE: 1,
@@ -92,8 +136,16 @@ _MARRIAGE_COPIES: Final = {
     TRIPLE_MARRIAGE: 3,
     TRIPLE_ROYAL_MARRIAGE: 3,
 }
-_BEZIQUE_COPIES: Final = {BEZIQUE: 1, DOUBLE_BEZIQUE: 2, TRIPLE_BEZIQUE: 3}
+_BEZIQUE_COPIES: Final = {
+    BEZIQUE: 1,
+    DOUBLE_BEZIQUE: 2,
+    TRIPLE_BEZIQUE: 3,
+    QUADRUPLE_BEZIQUE: 4,
+    QUINTUPLE_BEZIQUE: 5,
+}
 _ROYAL: Final = frozenset({ROYAL_MARRIAGE, DOUBLE_ROYAL_MARRIAGE, TRIPLE_ROYAL_MARRIAGE})
+#: Melds that fix trump when declared before trump is known (games without a turn-up).
+TRUMP_FIXING: Final = frozenset({ROYAL_MARRIAGE, DOUBLE_ROYAL_MARRIAGE, TRUMP_SEQUENCE})
 
 Slot = tuple[tuple[int, ...], int]
 """A requirement: ``count`` cards, each of one of the listed kinds."""
@@ -162,16 +214,10 @@ def slots(rules: Rules, meld: int, trump: int | None) -> Iterator[list[Slot]]:
     """Every way the meld can be formed in terms of card kinds, one requirement list each."""
     if meld in _MARRIAGE_COPIES:
         n = _MARRIAGE_COPIES[meld]
-        if trump is None:
-            return
-        suits = [trump] if meld in _ROYAL else [s for s in range(4) if s != trump]
-        for s in suits:
+        for s in _suits(meld in _ROYAL, trump):
             yield [((kind(s, KING),), n), ((kind(s, QUEEN),), n)]
     elif meld in (TRUMP_SEQUENCE, PLAIN_SEQUENCE):
-        if trump is None:
-            return
-        suits = [trump] if meld == TRUMP_SEQUENCE else [s for s in range(4) if s != trump]
-        for s in suits:
+        for s in _suits(meld == TRUMP_SEQUENCE, trump):
             yield [((kind(s, r),), 1) for r in (ACE, TEN, KING, QUEEN, JACK)]
     elif meld in _BEZIQUE_COPIES:
         pair = bezique_kinds(rules, trump)
@@ -184,8 +230,20 @@ def slots(rules: Rules, meld: int, trump: int | None) -> Iterator[list[Slot]]:
             yield [((kind(s, r),), 1) for s in range(4)]
         else:
             yield [(tuple(kind(s, r) for s in range(4)), 4)]
+    elif meld in _TRUMP_SETS:
+        if trump is not None:
+            r, n = _TRUMP_SETS[meld]
+            yield [((kind(trump, r),), n)]
     elif meld in (SEVEN_MELD, TWO_SEVENS) and trump is not None:
         yield [((kind(trump, SEVEN),), 1 if meld == SEVEN_MELD else 2)]
+
+
+def _suits(in_trumps: bool, trump: int | None) -> list[int]:
+    """Suits a marriage or sequence can be in.  While trump is not fixed, a meld "in trumps"
+    may be in any suit (declaring it fixes trump) and no meld is in a plain suit yet."""
+    if trump is None:
+        return [0, 1, 2, 3] if in_trumps else []
+    return [trump] if in_trumps else [s for s in range(4) if s != trump]
 
 
 def choose(groups: list[tuple[int, int]], count: int) -> Iterator[tuple[int, ...]]:

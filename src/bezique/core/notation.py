@@ -8,6 +8,7 @@
     meld bezique QS JD      declare: the meld kind, then the cards that form it
     exchange 7H             swap the seven of trumps for the turn-up
     pass                    make no declaration
+    partner                 hand the declaration to the partner (partnership option)
 
 Copies of a card are interchangeable while concealed, but a declared copy remembers the melds it
 has scored in, and that decides where it may score again.  When the declared copies of one card
@@ -22,7 +23,7 @@ from typing import NamedTuple
 from .cards import code, parse_card
 from .melds import MELD_BY_NAME, MELDS
 
-VERBS = ("play", "meld", "exchange", "pass")
+VERBS = ("play", "meld", "exchange", "pass", "partner")
 
 
 class IllegalAction(ValueError):
@@ -64,12 +65,12 @@ class Action(NamedTuple):
         if verb not in VERBS:
             raise IllegalAction(
                 f"unknown action {words[0]!r} in {text!r}: an action starts with "
-                "play, meld, exchange or pass"
+                "play, meld, exchange, pass or partner"
             )
-        if verb == "pass":
+        if verb in ("pass", "partner"):
             if len(words) > 1:
-                raise IllegalAction(f"'pass' takes nothing after it: got {text!r}")
-            return PASS
+                raise IllegalAction(f"'{verb}' takes nothing after it: got {text!r}")
+            return PASS if verb == "pass" else PARTNER
         if verb == "meld":
             if len(words) < 2:
                 raise IllegalAction(
@@ -95,6 +96,7 @@ class Action(NamedTuple):
 
 
 PASS = Action("pass")
+PARTNER = Action("partner")
 
 
 def parse_ref(text: str) -> str:

@@ -59,6 +59,9 @@ class Observation:
     """Every action of the deal so far, in notation."""
     legal: tuple[str, ...]
     """The legal actions in notation when this seat is to move, else empty."""
+    live_melds: tuple[tuple[int, str, tuple[str, ...]], ...] = ()
+    """With meld re-forming: the melds on the table none of whose cards has been played,
+    as (seat, meld, cards)."""
 
     @property
     def is_over(self) -> bool:
@@ -112,6 +115,7 @@ def _encode(o: Observation, extra: dict[str, str] | None = None) -> str:
         "declared": str(o.declared_this_trick),
         "exchanged": "1" if o.exchanged_this_trick else "0",
         "history": _join(list(o.history)),
+        "melds": ";".join(f"{s}:{m}:{'.'.join(cs)}" for s, m, cs in o.live_melds),
     }
     if extra:
         parts.update(extra)
@@ -140,6 +144,7 @@ _FIELDS = [
     "declared",
     "exchanged",
     "history",
+    "melds",
 ]
 
 

@@ -24,6 +24,7 @@ the problem is (``deals[1].actions[14]: ...``).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 from collections.abc import Iterator, Mapping, Sequence
@@ -97,26 +98,20 @@ class GameRecord:
         return {
             "format": FORMAT,
             "rules": str(self.rules),
-            "players": list(self.players),
+            "players": _plain(self.players),
             "kind": self.kind,
             "seed": self.seed,
             "deals": [
                 {
                     "dealer": d.dealer,
                     "seed": d.seed,
-                    "cards": None
-                    if d.cards is None
-                    else {
-                        "hands": [list(h) for h in d.cards["hands"]],
-                        "turn_up": d.cards["turn_up"],
-                        "stock": list(d.cards["stock"]),
-                    },
-                    "actions": list(d.actions),
-                    "points": None if d.points is None else list(d.points),
+                    "cards": _plain(d.cards),
+                    "actions": _plain(d.actions),
+                    "points": _plain(d.points),
                 }
                 for d in self.deals
             ],
-            "scores": list(self.scores),
+            "scores": _plain(self.scores),
             "winner": self.winner,
             "meta": {k: self.meta[k] for k in sorted(self.meta)},
         }
@@ -149,7 +144,9 @@ class GameRecord:
         try:
             data = json.loads(text, object_pairs_hook=_JSONObject.build)
         except json.JSONDecodeError as e:
-            raise RecordError(f"line {e.lineno}, column {e.colno}: not valid JSON: {e.msg}") from None
+            raise RecordError(
+                f"line {e.lineno}, column {e.colno}: not valid JSON: {e.msg}"
+            ) from None
         except (UnicodeDecodeError, RecursionError, ValueError) as e:
             raise RecordError(f"not valid JSON: {e}") from None
         return cls.from_dict(data)
@@ -184,7 +181,7 @@ class GameRecord:
     def validate(self) -> GameRecord:
         """Check a record built in Python as :meth:`from_json` checks a file; returns it with
         the actions in standard notation.  Raises :class:`RecordError`."""
-        return _check(self, None)
+        return GameRecord.from_dict(self.to_dict())
 
     # --- replaying -----------------------------------------------------------------------------
     def replay(self) -> Match | Deal:
@@ -296,8 +293,9 @@ class _Replay:
     """Plays a record through the engine, raising RecordError at the first thing that is wrong
     with how a deal is dealt or with an action."""
 
-    def __init__(self, record: GameRecord) -> None:
+    def __init__(self, record: GameRecord, given: _Given | None = None) -> None:
         self.record = record
+        self.given = given
         self.match: Match | None = None
         self.deal: Deal | None = None
 
@@ -337,7 +335,10 @@ class _Replay:
     def _start(self, i: int, drec: DealRecord, where: str) -> Deal:
         rules = self.record.rules
         if not isinstance(drec.dealer, int) or not 0 <= drec.dealer < rules.players:
-            _fail(f"{where}.dealer", f"must be a seat from 0 to {rules.players - 1}: got {drec.dealer!r}")
+            _fail(
+                f"{where}.dealer",
+                f"must be a seat from 0 to {rules.players - 1}: got {drec.dealer!r}",
+            )
         if self.record.kind == "deal":
             if drec.seed is not None:
                 deal = Deal.new(rules, seed=drec.seed, dealer=drec.dealer)
@@ -356,13 +357,14 @@ class _Replay:
                 _fail(where, "give the shuffle seed or the cards as dealt")
         else:
             deal = self._match_deal(i, where)
-            if drec.seed != self.match_seed(i):
+            given = self.given
+            if (given is None or given.deal_seeds[i]) and drec.seed != self.match_seed(i):
                 _fail(
                     f"{where}.seed",
                     f"the match seed {self.record.seed} deals deal {i} with seed "
                     f"{self.match_seed(i)}, but the record says {drec.seed}",
                 )
-            if drec.dealer != deal.dealer:
+            if (given is None or given.dealers[i]) and drec.dealer != deal.dealer:
                 _fail(
                     f"{where}.dealer",
                     f"in this match seat {deal.dealer} deals deal {i}, but the record says "
@@ -372,7 +374,7 @@ class _Replay:
             assert deal.initial is not None
             hands, turn_up, stock = deal.initial
             dealt = {"hands": [list(h) for h in hands], "turn_up": turn_up, "stock": list(stock)}
-            if drec.cards != dealt:
+            if _plain(drec.cards) != dealt:
                 _fail(f"{where}.cards", f"differ from the cards that seed {deal.seed} deals")
         return deal
 
@@ -384,7 +386,10 @@ class _Replay:
         rec = self.record
         if i == 0:
             if not isinstance(rec.seed, int) or isinstance(rec.seed, bool):
-                _fail("seed", f"a match record needs the match seed (a whole number): got {rec.seed!r}")
+                _fail(
+                    "seed",
+                    f"a match record needs the match seed (a whole number): got {rec.seed!r}",
+                )
             self.match = Match(rec.rules, seed=rec.seed)
             return self.match.deal
         match = self.match
@@ -392,7 +397,9 @@ class _Replay:
         if not match.deal.is_over:
             _fail(where, f"deals[{i - 1}] is not finished, so no deal can follow it")
         if match.winner is not None:
-            _fail(where, f"the match was won by side {match.winner} in deals[{i - 1}]: no more deals")
+            _fail(
+                where, f"the match was won by side {match.winner} in deals[{i - 1}]: no more deals"
+            )
         return match.next_deal()
 
 
@@ -408,13 +415,9 @@ class _Given:
     winner: bool = True
 
 
-def _check(record: GameRecord, given: _Given | None) -> GameRecord:
+def _check(record: GameRecord, given: _Given) -> GameRecord:
     """Replay a record, check its results and return it with standard notation and every
     result that was left out filled in."""
-    n = len(record.deals)
-    if given is None:
-        given = _Given([True] * n, [True] * n, [True] * n)
-        _parse(record.to_dict())  # the type checks a file gets
     replay = _Replay(record, given)
     actions: list[list[str]] = [[] for _ in record.deals]
     deals: list[Deal] = []
@@ -440,9 +443,11 @@ def _check(record: GameRecord, given: _Given | None) -> GameRecord:
         _fail("scores", _differ(record.scores, scores, ""))
     if given.winner and record.winner != winner:
         if record.kind == "deal":
-            _fail("winner", f"a single deal has no match winner: must be null, got {record.winner!r}")
+            _fail(
+                "winner", f"a single deal has no match winner: must be null, got {record.winner!r}"
+            )
         _fail("winner", _differ(record.winner, winner, "the match is not decided"))
-    return _replace(record, deals=tuple(out), scores=scores, winner=winner)
+    return dataclasses.replace(record, deals=tuple(out), scores=scores, winner=winner)
 
 
 def _differ(said: Any, replayed: Any, none_means: str) -> str:
@@ -452,21 +457,6 @@ def _differ(said: Any, replayed: Any, none_means: str) -> str:
         return json.dumps(list(v) if isinstance(v, tuple) else v)
 
     return f"the record says {show(said)} but the replay gives {show(replayed)}"
-
-
-def _replace(record: GameRecord, **changes: Any) -> GameRecord:
-    values = {
-        "rules": record.rules,
-        "players": record.players,
-        "kind": record.kind,
-        "seed": record.seed,
-        "deals": record.deals,
-        "scores": record.scores,
-        "winner": record.winner,
-        "meta": record.meta,
-    }
-    values.update(changes)
-    return GameRecord(**values)
 
 
 # --- parsing -------------------------------------------------------------------------------------
@@ -480,7 +470,12 @@ class _JSONObject(dict[str, Any]):
         obj = cls(pairs)
         if len(obj) != len(pairs):
             seen: set[str] = set()
-            obj.duplicates = tuple(k for k, _ in pairs if k in seen or seen.add(k))
+            dups = []
+            for k, _ in pairs:
+                if k in seen:
+                    dups.append(k)
+                seen.add(k)
+            obj.duplicates = tuple(dups)
         return obj
 
 
@@ -504,15 +499,17 @@ def _kind_of(value: Any) -> str:
     return repr(value)
 
 
-def _object(value: Any, where: str, required: tuple[str, ...], allowed: tuple[str, ...]) -> dict[str, Any]:
-    label = where or "the record"
+def _object(
+    value: Any, where: str, required: tuple[str, ...], allowed: tuple[str, ...] | None
+) -> dict[str, Any]:
+    """Check a JSON object: its keys (any, when ``allowed`` is None), each at most once."""
     if not isinstance(value, dict):
-        _fail(where or "record", f"{label} must be a JSON object: got {_kind_of(value)}")
+        _fail(where, f"must be a JSON object: got {_kind_of(value)}")
     dups = getattr(value, "duplicates", ())
     if dups:
-        _fail(where or "record", f"key {dups[0]!r} appears twice")
+        _fail(where, f"key {dups[0]!r} appears twice")
     for key in value:
-        if key not in allowed:
+        if allowed is not None and key not in allowed:
             _fail(_join(where, key), f"unknown key; allowed: {', '.join(allowed)}")
     for key in required:
         if key not in value:
@@ -521,7 +518,7 @@ def _object(value: Any, where: str, required: tuple[str, ...], allowed: tuple[st
 
 
 def _join(where: str, key: str) -> str:
-    return f"{where}.{key}" if where else key
+    return key if where == "record" else f"{where}.{key}"
 
 
 def _int(value: Any, where: str) -> int:
@@ -554,8 +551,9 @@ def _ints(value: Any, where: str, count: int, what: str) -> tuple[int, ...]:
 
 
 def _card(value: Any, where: str) -> str:
+    text = _text(value, where)
     try:
-        return code(parse_card(_text(value, where)))
+        return code(parse_card(text))
     except ValueError as e:
         _fail(where, str(e))
 
@@ -574,7 +572,7 @@ def _parse(data: Any) -> tuple[GameRecord, _Given]:
             f"expected {FORMAT!r}, got {fmt!r}"
             + (": a different version of the record format" if newer else ""),
         )
-    top = _object(data, "", ("format", "rules", "kind", "deals"), _TOP_KEYS)
+    top = _object(data, "record", ("format", "rules", "kind", "deals"), _TOP_KEYS)
     try:
         rules = Rules.from_string(_text(top["rules"], "rules"))
     except RecordError:
@@ -589,7 +587,11 @@ def _parse(data: Any) -> tuple[GameRecord, _Given]:
     if kind == "match" and seed is None:
         _fail("seed", "a match record needs the match seed (a whole number)")
     if kind == "deal" and seed is not None:
-        _fail("seed", "a single-deal record has no match seed (the deal's seed is deals[0].seed): must be null")
+        _fail(
+            "seed",
+            "a single-deal record has no match seed (the deal's own seed goes in "
+            "deals[0].seed): must be null",
+        )
     if "players" in top:
         names = _list(top["players"], "players")
         if len(names) != rules.players:
@@ -619,7 +621,8 @@ def _parse(data: Any) -> tuple[GameRecord, _Given]:
         if kind == "deal" and deal_seed is None and cards is None:
             _fail(where, "give the shuffle seed or the cards as dealt")
         actions = tuple(
-            _text(a, f"{where}.actions[{j}]") for j, a in enumerate(_list(d["actions"], f"{where}.actions"))
+            _text(a, f"{where}.actions[{j}]")
+            for j, a in enumerate(_list(d["actions"], f"{where}.actions"))
         )
         points = d.get("points")
         if points is not None:
@@ -637,7 +640,7 @@ def _parse(data: Any) -> tuple[GameRecord, _Given]:
         _fail("winner", f"must be a side from 0 to {rules.sides - 1}, or null: got {winner}")
     meta: dict[str, str] = {}
     if "meta" in top and top["meta"] is not None:
-        m = _object(top["meta"], "meta", (), tuple(top["meta"]) if isinstance(top["meta"], dict) else ())
+        m = _object(top["meta"], "meta", (), None)
         meta = {k: _text(v, f"meta.{k}") for k, v in m.items()}
     record = GameRecord(rules, players, kind, seed, tuple(deals), scores, winner, meta)
     return record, given
@@ -649,12 +652,26 @@ def _cards(value: Any, where: str, rules: Rules) -> dict[str, Any]:
     if len(hands_raw) != rules.players:
         _fail(f"{where}.hands", f"{len(hands_raw)} hands for {rules.players} seats")
     hands = [
-        [_card(x, f"{where}.hands[{s}][{k}]") for k, x in enumerate(_list(h, f"{where}.hands[{s}]"))]
+        [
+            _card(x, f"{where}.hands[{s}][{k}]")
+            for k, x in enumerate(_list(h, f"{where}.hands[{s}]"))
+        ]
         for s, h in enumerate(hands_raw)
     ]
     turn_up = None if c["turn_up"] is None else _card(c["turn_up"], f"{where}.turn_up")
-    stock = [_card(x, f"{where}.stock[{k}]") for k, x in enumerate(_list(c["stock"], f"{where}.stock"))]
+    stock = [
+        _card(x, f"{where}.stock[{k}]") for k, x in enumerate(_list(c["stock"], f"{where}.stock"))
+    ]
     return {"hands": hands, "turn_up": turn_up, "stock": stock}
+
+
+def _plain(value: Any) -> Any:
+    """Tuples as lists, all the way down, for JSON."""
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
 
 
 # --- pretty JSON ---------------------------------------------------------------------------------
@@ -664,7 +681,10 @@ def _pretty(value: Any, depth: int) -> str:
     pad = "  " * (depth + 1)
     end = "  " * depth
     if isinstance(value, dict) and value:
-        items = [f"{pad}{json.dumps(k, ensure_ascii=False)}: {_pretty(v, depth + 1)}" for k, v in value.items()]
+        items = [
+            f"{pad}{json.dumps(k, ensure_ascii=False)}: {_pretty(v, depth + 1)}"
+            for k, v in value.items()
+        ]
         return "{\n" + ",\n".join(items) + "\n" + end + "}"
     if isinstance(value, list) and value:
         if any(isinstance(v, dict | list) for v in value):

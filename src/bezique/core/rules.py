@@ -44,6 +44,12 @@ class Rules:
         "(black trump ace +20, red +12, a 7 gives the dealer +10 and the others -5)",
         ("none", "seven", "greek-club"),
     )
+    sequence_fixes_trump: bool = _opt(
+        False, "without a turn-up, a sequence declared before any marriage fixes trump too"
+    )
+    trump_double_marriage: int = _opt(
+        0, "without a turn-up, a double marriage (K K Q Q) that fixes trump scores this"
+    )
     first_lead_seat: str = _opt(
         "left", "who leads the first trick: the dealer's left or right", ("left", "right")
     )
@@ -67,6 +73,17 @@ class Rules:
         0, "tricks a player must have won before declaring at all"
     )
     melds_scored_per_trick: int = _opt(1, "melds that may be scored after one trick won")
+    partner_declaring: str = _opt(
+        "winner-only",
+        "in a partnership game, who may declare after a trick: the winner only, or the winner "
+        "or (if the winner hands it over) the winner's partner",
+        ("winner-only", "winner-or-partner"),
+    )
+    meld_reforming: bool = _opt(
+        False,
+        "a meld may score again once one of its cards has been played and a like card is "
+        "added (Rubicon)",
+    )
     meld_reuse: str = _opt(
         "by-class",
         "by-class: a card may score again in a meld of another class (marriages and sequences; "
@@ -88,10 +105,23 @@ class Rules:
     bezique: int = _opt(40, "bezique (Q♠ J♦)")
     double_bezique: int = _opt(500, "both beziques on the table together")
     triple_bezique: int = _opt(0, "three beziques on the table together")
+    quadruple_bezique: int = _opt(0, "four beziques on the table together")
+    quintuple_bezique: int = _opt(0, "five beziques on the table together")
     four_aces: int = _opt(100, "any four aces")
     four_kings: int = _opt(80, "any four kings")
     four_queens: int = _opt(60, "any four queens")
     four_jacks: int = _opt(40, "any four jacks")
+    four_tens: int = _opt(0, "any four tens")
+    four_trump_aces: int = _opt(0, "four aces of trumps")
+    four_trump_tens: int = _opt(0, "four tens of trumps")
+    four_trump_kings: int = _opt(0, "four kings of trumps")
+    four_trump_queens: int = _opt(0, "four queens of trumps")
+    four_trump_jacks: int = _opt(0, "four jacks of trumps")
+    five_trump_aces: int = _opt(0, "five aces of trumps")
+    five_trump_tens: int = _opt(0, "five tens of trumps")
+    five_trump_kings: int = _opt(0, "five kings of trumps")
+    five_trump_queens: int = _opt(0, "five queens of trumps")
+    five_trump_jacks: int = _opt(0, "five jacks of trumps")
     trump_sequence: int = _opt(250, "A 10 K Q J of trumps")
     plain_sequence: int = _opt(0, "A 10 K Q J of a plain suit (extra meld)")
     double_common_marriage: int = _opt(0, "K K Q Q of a plain suit as one meld (extra meld)")
@@ -99,7 +129,16 @@ class Rules:
     triple_common_marriage: int = _opt(0, "K K K Q Q Q of a plain suit as one meld")
     triple_royal_marriage: int = _opt(0, "K K K Q Q Q of trumps as one meld")
     two_trump_sevens: int = _opt(0, "both sevens of trumps as one meld (extra meld)")
-    carte_blanche: int = _opt(0, "a hand without K, Q or J, shown (extra meld)")
+    carte_blanche: int = _opt(
+        0,
+        "a hand without K, Q or J scores this, shown automatically (extra meld); once a deal, "
+        "to the first player found with one after the deal or a draw",
+    )
+    carte_blanche_repeat: bool = _opt(
+        False,
+        "carte blanche only for the hand as dealt, but it scores again for each non-court card "
+        "its holder draws, until a court card is drawn (Rubicon)",
+    )
 
     # --- seven of trumps ---------------------------------------------------------------------
     seven_of_trumps: int = _opt(10, "a seven of trumps declared or exchanged for the turn-up")
@@ -140,6 +179,29 @@ class Rules:
         ("none", "russian", "victorian"),
     )
     show_stock_count: bool = _opt(True, "players may see how many cards the stock holds")
+    deal_scoring: str = _opt(
+        "cumulative",
+        "cumulative: deals add up to the target; per-deal: each deal is a game, paid out with "
+        "the game bonus or the rubicon",
+        ("cumulative", "per-deal"),
+    )
+    brisques_only_to_settle: bool = _opt(
+        False,
+        "per-deal games: brisques count only to break a tie or to escape the rubicon (and then "
+        "for both players)",
+    )
+    game_bonus: int = _opt(500, "per-deal games: the winner scores this plus the difference")
+    rubicon_threshold: int = _opt(1000, "per-deal games: a loser under this is rubiconed")
+    rubicon_bonus: int = _opt(
+        1000, "per-deal games: a rubicon pays this plus both scores plus the brisque bonus"
+    )
+    rubicon_brisque_bonus: int = _opt(320, "per-deal games: added to a rubicon for the brisques")
+    small_loser_bonus: int = _opt(
+        100, "per-deal games: extra for the winner when the loser has under 100"
+    )
+    round_to_hundreds: bool = _opt(
+        False, "per-deal games: fractions of 100 are dropped unless needed to decide the winner"
+    )
 
     # ------------------------------------------------------------------------------------------
     _PRESETS: ClassVar[dict[str, dict[str, Any]]] = {"classic": {}}
@@ -175,6 +237,13 @@ class Rules:
                 raise ValueError(f"option {f.name} must be true or false: got {value!r}")
             if want is int and value < 0:
                 raise ValueError(f"option {f.name} cannot be negative: got {value}")
+            if want is tuple and (
+                not isinstance(value, tuple)
+                or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+            ):
+                raise ValueError(
+                    f"option {f.name} must be a list of whole numbers such as (3,2,3): got {value!r}"
+                )
         if self.players not in (2, 3, 4):
             raise ValueError(f"players must be 2, 3 or 4: got {self.players}")
         if self.partnerships and self.players != 4:

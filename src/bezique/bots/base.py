@@ -1,0 +1,109 @@
+"""The bot protocol, shaped like ``chess.engine``: a :class:`Limit` on the thinking, a
+:class:`PlayResult` with the action and what the bot has to say about it, and :class:`Bot`.
+
+A bot only ever sees an :class:`~bezique.core.observation.Observation`, never a
+:class:`~bezique.core.deal.Deal`; it answers with one of ``observation.legal``.
+"""
+
+from __future__ import annotations
+
+import zlib
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import TypedDict
+
+from ..core.notation import Action
+from ..core.observation import Observation
+
+
+@dataclass(frozen=True)
+class Limit:
+    """How long a bot may think.  ``None`` everywhere means the bot's own default."""
+
+    time: float | None = None
+    """Seconds of thinking per decision."""
+    iterations: int | None = None
+    """Search iterations (playouts, nodes, determinizations: whatever the bot counts)."""
+
+    def __post_init__(self) -> None:
+        if self.time is not None and not self.time > 0:
+            raise ValueError(f"Limit.time must be a positive number of seconds: got {self.time!r}")
+        if self.iterations is not None and (
+            isinstance(self.iterations, bool)
+            or not isinstance(self.iterations, int)
+            or self.iterations < 1
+        ):
+            raise ValueError(
+                f"Limit.iterations must be a positive whole number: got {self.iterations!r}"
+            )
+
+
+class InfoDict(TypedDict, total=False):
+    """What a bot may report about its choice; every key is optional."""
+
+    value: float
+    """The bot's estimate of the chosen action (in its own units)."""
+    visits: int
+    nps: float
+    """Nodes (or playouts) per second."""
+    pv: list[str]
+    """Principal variation, in notation."""
+    scores: dict[str, float]
+    """The bot's score of each legal action it considered, by notation."""
+    reason: str
+    """A short explanation in words."""
+
+
+@dataclass(frozen=True)
+class PlayResult:
+    """A bot's answer: the action chosen and any extra information."""
+
+    action: Action
+    info: InfoDict = field(default_factory=lambda: InfoDict())
+
+
+class Bot(ABC):
+    """A computer player.  Subclasses implement :meth:`play`; :meth:`choose` is its action."""
+
+    name: str = "bot"
+    """The registry name of the bot (``'simple'``)."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+        """The seed the bot was built with; equal seeds and observations give equal choices."""
+
+    @abstractmethod
+    def play(self, observation: Observation, limit: Limit | None = None) -> PlayResult:
+        """Choose an action for the observing seat, which must be to move."""
+
+    def choose(self, observation: Observation, limit: Limit | None = None) -> Action:
+        """The action :meth:`play` chooses."""
+        return self.play(observation, limit).action
+
+    def close(self) -> None:
+        """Release whatever the bot holds (nothing, for in-process bots)."""
+
+    def __enter__(self) -> Bot:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name!r} seed={self.seed}>"
+
+
+def legal_actions(observation: Observation) -> list[Action]:
+    """The observation's legal actions, parsed; ``ValueError`` when the seat is not to move."""
+    if not observation.legal:
+        who = "nobody" if observation.to_move is None else f"seat {observation.to_move}"
+        raise ValueError(f"seat {observation.seat} has no decision to make here ({who} is to move)")
+    return [Action.parse(text) for text in observation.legal]
+
+
+def observation_rng_seed(seed: int | None, observation: Observation) -> int:
+    """A number that depends only on a bot's seed and the observation (not on call order)."""
+    o = observation
+    text = f"{seed}|{o.rules}|{o.seat}|{o.dealer}|{o.turn_up}|{','.join(o.history)}|"
+    text += ",".join(o.hand)
+    return zlib.crc32(text.encode())

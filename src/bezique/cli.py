@@ -1,0 +1,214 @@
+"""The ``bezique`` command: play against the computer, replay a record, read the rules.
+
+::
+
+    bezique play [--variant classic] [--option key=value ...] [--opponent simple|random]
+                 [--seed N] [--save FILE] [--name NAME] [--seat N]
+    bezique replay FILE [--seat N | --all]
+    bezique rules [PRESET] [--option key=value ...] [--options]
+    bezique bots
+
+Wrong arguments (an unknown preset, option, value, bot or a bad record) give a one-line error
+and exit status 2.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, NoReturn
+
+import typer
+from rich.console import Console
+from rich.text import Text
+
+from . import __version__
+from .core.rules import Rules
+
+app = typer.Typer(
+    name="bezique",
+    help="Bezique, the card game: play against the computer, replay games, read the rules.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+OptionList = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--option",
+        "-o",
+        metavar="KEY=VALUE",
+        help="Change a rule option, e.g. --option target=1500 (repeat for more; "
+        "`bezique rules --options` lists them).",
+    ),
+]
+
+
+def _console() -> Console:
+    return Console(highlight=False)
+
+
+def fail(message: str) -> NoReturn:
+    """Print a one-line error to stderr and exit with status 2."""
+    Console(stderr=True, highlight=False).print(
+        Text.assemble(("error: ", "bold red"), " ".join(message.split())), soft_wrap=True
+    )
+    raise typer.Exit(2)
+
+
+def build_rules(variant: str, options: list[str] | None) -> Rules:
+    """A preset (or rules string) with ``key=value`` options, read as ``Rules.from_string``
+    reads them."""
+    pairs = []
+    for item in options or []:
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip() or not value.strip():
+            fail(f"--option {item!r}: expected KEY=VALUE, e.g. --option target=1500")
+        if any(ch in key for ch in "(),"):
+            fail(f"--option {item!r}: bad option name {key.strip()!r}")
+        pairs.append(f"{key.strip()}={value.strip()}")
+    text = variant.strip()
+    if pairs:
+        body = ",".join(pairs)
+        text = f"{text[:-1]},{body})" if text.endswith(")") else f"{text}({body})"
+    try:
+        return Rules.from_string(text)
+    except ValueError as e:
+        fail(str(e))
+
+
+def _version(value: bool) -> None:
+    if value:
+        print(f"bezique {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_version, is_eager=True, help="Show the version."),
+    ] = False,
+) -> None:
+    """Bezique, the card game."""
+
+
+@app.command()
+def play(
+    variant: Annotated[
+        str, typer.Option("--variant", "-v", help="Preset to play (see `bezique rules`).")
+    ] = "classic",
+    option: OptionList = None,
+    opponent: Annotated[
+        str, typer.Option("--opponent", help="Computer player: simple or random.")
+    ] = "simple",
+    seed: Annotated[
+        int | None, typer.Option("--seed", help="Seed for the cut and the shuffles.")
+    ] = None,
+    save: Annotated[
+        Path | None,
+        typer.Option("--save", help="Write the game record to FILE after every deal and on quit."),
+    ] = None,
+    name: Annotated[
+        str, typer.Option("--name", help="Your name in the game and the record.")
+    ] = "You",
+    seat: Annotated[
+        int, typer.Option("--seat", help="Your seat (0 or 1 in the two-handed game).")
+    ] = 0,
+) -> None:
+    """Play a match against the computer in the terminal."""
+    from .bots import names as bot_names
+    from .tui.game import TerminalGame
+
+    rules = build_rules(variant, option)
+    if opponent.strip().lower() not in bot_names():
+        fail(f"unknown opponent {opponent!r}; choose one of: {', '.join(bot_names())}")
+    if not 0 <= seat < rules.players:
+        fail(f"--seat must be a seat from 0 to {rules.players - 1}: got {seat}")
+    if seed is not None and seed < 0:
+        fail(f"--seed must not be negative: got {seed}")
+    game = TerminalGame(
+        rules,
+        opponent=opponent.strip().lower(),
+        seed=seed,
+        seat=seat,
+        name=name,
+        save=save,
+        console=_console(),
+    )
+    raise typer.Exit(game.run())
+
+
+@app.command()
+def replay(
+    file: Annotated[Path, typer.Argument(help="A game record written by `bezique play --save`.")],
+    seat: Annotated[
+        int | None, typer.Option("--seat", help="Show the game as this seat saw it (default 0).")
+    ] = None,
+    show_all: Annotated[
+        bool, typer.Option("--all", help="Show every hand, not one seat's view.")
+    ] = False,
+) -> None:
+    """Step through a game record: Enter next, b back, a number to jump, q quit."""
+    from .core.records import GameRecord, RecordError
+    from .tui.replay import Replayer
+
+    if show_all and seat is not None:
+        fail("give either --seat or --all, not both")
+    try:
+        record = GameRecord.read(file)
+    except RecordError as e:
+        fail(str(e))
+    except (OSError, ValueError) as e:
+        fail(f"{file}: {e}")
+    try:
+        replayer = Replayer(record, seat=None if show_all else (seat or 0), console=_console())
+    except ValueError as e:
+        fail(f"{file}: {e}")
+    raise typer.Exit(replayer.run())
+
+
+@app.command()
+def rules(
+    preset: Annotated[
+        str, typer.Argument(help="A preset name, or a rules string such as classic(target=1500).")
+    ] = "classic",
+    option: OptionList = None,
+    options: Annotated[
+        bool, typer.Option("--options", help="List every option, its value and its meaning.")
+    ] = False,
+) -> None:
+    """Print the rules of a preset in plain words."""
+    from .tui.rules_text import render_options, render_rules
+
+    chosen = build_rules(preset, option)
+    console = _console()
+    console.print(render_options(chosen) if options else render_rules(chosen))
+    if not options:
+        console.print(
+            Text(
+                f"Presets: {', '.join(Rules.presets())}.  "
+                "`bezique rules PRESET --options` lists the options.",
+                style="dim",
+            )
+        )
+
+
+@app.command("bots")
+def list_bots() -> None:
+    """List the computer players."""
+    from .bots import about, names
+
+    console = _console()
+    for n in names():
+        console.print(Text.assemble((f"{n:<10}", "bold"), about(n)))
+
+
+def main() -> None:
+    """Entry point of the ``bezique`` command."""
+    app()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

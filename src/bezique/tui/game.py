@@ -1,0 +1,357 @@
+"""A match against the computer in the terminal: the input loop around :mod:`.render`.
+
+Every picture is drawn from ``deal.observation(seat)`` of the human's seat, and each computer
+player gets only its own observation.  Input comes through ``ask(prompt) -> str``, so tests can
+drive a whole match with scripted lines; ``EOFError`` from it quits (saving first).
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import secrets
+from collections.abc import Callable
+from pathlib import Path
+
+from rich.console import Console
+from rich.text import Text
+
+from .. import __version__
+from ..bots import Bot, make
+from ..core.cards import parse_card
+from ..core.match import Match
+from ..core.notation import IllegalAction
+from ..core.observation import Observation
+from ..core.rules import Rules
+from .render import (
+    hand_text,
+    log_lines,
+    render_deal_end,
+    render_observation,
+    render_scores,
+    side_names,
+    table_text,
+)
+from .rules_text import render_rules
+
+Ask = Callable[[str], str]
+"""Reads one line of input after showing a prompt (``input`` is one)."""
+
+HELP = """\
+[bold]How to answer[/bold]
+  a number          choose that line of the list of legal actions
+  notation          type the action: play QS · play 10D · meld bezique QS JD ·
+                    meld marriage KH QH · exchange 7H · pass
+  a card alone      QS means play QS
+  Cards are a rank (A, 10 or T, K, Q, J, 9, 8, 7) and a suit (S, H, D, C), upper or lower case.
+  A declared card is played from the table with @table (play QS@table) when you also hold
+  a concealed one; the list shows which is which.
+
+[bold]Commands[/bold]
+  hand     your hand and your declared cards
+  score    points of this deal and the match
+  log      every trick and score of this deal
+  rules    the rules of this game
+  help     this text
+  quit     stop playing (asks first; saves the game if --save was given)"""
+
+
+class QuitGame(Exception):
+    """The player chose to stop."""
+
+
+class TerminalGame:
+    """One match between a person at the terminal and computer players.
+
+    ``ask`` reads a line (default: the console's input); ``clear``: clear the screen before
+    each picture (default: when the console is a terminal).
+    """
+
+    def __init__(
+        self,
+        rules: Rules | None = None,
+        *,
+        opponent: str = "simple",
+        seed: int | None = None,
+        seat: int = 0,
+        name: str = "You",
+        save: str | os.PathLike[str] | None = None,
+        console: Console | None = None,
+        ask: Ask | None = None,
+        clear: bool | None = None,
+    ) -> None:
+        self.rules = rules if rules is not None else Rules.preset("classic")
+        n = self.rules.players
+        if not isinstance(seat, int) or not 0 <= seat < n:
+            raise ValueError(f"--seat must be a seat from 0 to {n - 1}: got {seat}")
+        self.seat = seat
+        self.seed = seed if seed is not None else secrets.randbelow(2**31)
+        self.match = Match(self.rules, seed=self.seed)
+        self.opponent = opponent
+        self.bots: dict[int, Bot] = {
+            s: make(opponent, seed=self.seed + 1 + s) for s in range(n) if s != seat
+        }
+        self.names = _names(self.rules, seat, name.strip() or "You")
+        self.save_path = Path(save) if save is not None else None
+        self.console = console if console is not None else Console(highlight=False)
+        self._ask = ask
+        self.clear = self.console.is_terminal if clear is None else clear
+        self.saved_ok: bool | None = None
+
+    # --- input and output ------------------------------------------------------------------------
+    def ask(self, prompt: str) -> str:
+        """One line of input (``EOFError`` when there is no more)."""
+        if self._ask is not None:
+            return self._ask(prompt)
+        return self.console.input(Text(prompt, style="bold"))
+
+    def say(self, message: str, style: str = "") -> None:
+        """Print a line of plain text (no markup)."""
+        self.console.print(Text(message, style=style))
+
+    def error(self, message: str) -> None:
+        """Print a short error for a wrong entry."""
+        self.console.print(Text("✗ ", style="bold red") + Text(message, style="red"))
+
+    def save(self) -> None:
+        """Write the game record, if a file was given."""
+        if self.save_path is None:
+            return
+        try:
+            from ..core.records import record_match
+
+            meta = {
+                "program": f"bezique {__version__} play",
+                "opponent": self.opponent,
+                "date": datetime.date.today().isoformat(),
+            }
+            record_match(self.match, players=self.names, meta=meta).write(self.save_path)
+            self.saved_ok = True
+        except (OSError, ValueError, ImportError) as e:
+            self.saved_ok = False
+            self.error(f"could not save the game to {self.save_path}: {e}")
+
+    # --- the match -----------------------------------------------------------------------------
+    def run(self) -> int:
+        """Play the match to its end (or until the player quits); the exit status."""
+        try:
+            self._intro()
+            while True:
+                self._play_deal()
+                self.save()
+                self._deal_over()
+                winner = self.match.winner
+                if winner is not None:
+                    self._match_over(winner)
+                    return 0
+                line = self._read("Press Enter for the next deal (or type quit): ")
+                if line.strip().lower() in ("quit", "q", "exit") and self._confirm_quit():
+                    raise QuitGame
+                self.match.next_deal()
+        except QuitGame:
+            self.save()
+            self.say("Game stopped.", "bold")
+            if self.save_path is not None and self.saved_ok:
+                self.say(f"Saved to {self.save_path}.")
+            return 0
+        except KeyboardInterrupt:
+            self.save()
+            self.say("\nInterrupted.", "bold")
+            return 130
+
+    def _intro(self) -> None:
+        sides = side_names(self.rules, self.names)
+        self.console.print(
+            Text.assemble(
+                (f"Bezique ({self.rules}): ", "bold"),
+                " against ".join(sides),
+                f", first to {self.rules.target}.  Type help at any prompt.  Seed {self.seed}.",
+            )
+        )
+        cut = getattr(self.match, "cut", None)
+        if cut:
+            dealer = self.match.first_dealer
+            self.say(
+                "Cut for deal: "
+                + ", ".join(f"{self.names[s]} {c}" for s, c in enumerate(cut))
+                + f"; {self.names[dealer]} deals first."
+            )
+
+    def _read(self, prompt: str) -> str:
+        try:
+            return self.ask(prompt)
+        except EOFError:
+            self.say("")
+            raise QuitGame from None
+
+    def _confirm_quit(self) -> bool:
+        extra = " The game will be saved." if self.save_path is not None else ""
+        answer = self._read(f"Really quit?{extra} [y/N] ")
+        return answer.strip().lower() in ("y", "yes")
+
+    def _play_deal(self) -> None:
+        deal = self.match.deal
+        while not deal.is_over:
+            seat = deal.to_move
+            assert seat is not None
+            if seat == self.seat:
+                self._human_turn()
+            else:
+                obs = deal.observation(seat)
+                deal.apply(self.bots[seat].choose(obs))
+
+    def observation(self) -> Observation:
+        """The human seat's view of the current deal."""
+        return self.match.deal.observation(self.seat)
+
+    def _show(self, obs: Observation) -> None:
+        if self.clear:
+            self.console.clear()
+        self.console.print(
+            render_observation(
+                obs,
+                self.names,
+                scores=self.match.scores,
+                deal_number=len(self.match.deals),
+            )
+        )
+
+    def _human_turn(self) -> None:
+        deal = self.match.deal
+        obs = self.observation()
+        self._show(obs)
+        n = len(obs.legal)
+        while True:
+            line = self._read(f"Your choice (1-{n}, notation, or help): ").strip()
+            word = line.lower()
+            if not line:
+                self.error(f"type a number from 1 to {n}, an action such as 'play QS', or help")
+                continue
+            if word in ("help", "?", "h"):
+                self.console.print(HELP)
+                continue
+            if word in ("quit", "exit", "q"):
+                if self._confirm_quit():
+                    raise QuitGame
+                continue
+            if word == "hand":
+                self.console.print(Text.assemble(("Hand   ", "bold"), hand_text(obs.hand)))
+                self.console.print(
+                    Text.assemble(("Table  ", "bold"), table_text(obs.tables[self.seat]))
+                )
+                continue
+            if word in ("score", "scores"):
+                self.console.print(render_scores(obs, self.names, self.match.scores))
+                continue
+            if word in ("log", "history"):
+                for entry in log_lines(obs, self.names) or [Text("No tricks yet.")]:
+                    self.console.print(entry)
+                continue
+            if word == "rules":
+                self.console.print(render_rules(self.rules))
+                continue
+            if word == "board":
+                self._show(obs)
+                continue
+            if line.isdigit():
+                i = int(line)
+                if not 1 <= i <= n:
+                    self.error(f"there is no choice {i}: choose 1 to {n}")
+                    continue
+                action = obs.legal[i - 1]
+            else:
+                action = _as_action(line)
+            try:
+                deal.apply(action)
+            except (IllegalAction, ValueError) as e:
+                self.error(_short(str(e)))
+                continue
+            return
+
+    def _deal_over(self) -> None:
+        deal = self.match.deal
+        obs = deal.observation(self.seat)
+        self.console.print(
+            render_observation(
+                obs, self.names, scores=self.match.scores, deal_number=len(self.match.deals), log=3
+            )
+        )
+        self.console.print(render_deal_end(obs, deal.result, self.names, scores=self.match.scores))
+        if self.save_path is not None and self.saved_ok:
+            self.say(f"Game saved to {self.save_path}.", "dim")
+
+    def _match_over(self, winner: int) -> None:
+        sides = side_names(self.rules, self.names)
+        scores = self.match.scores
+        others = ", ".join(f"{sides[s]} {scores[s]}" for s in range(len(sides)) if s != winner)
+        won = self.rules.side_of(self.seat) == winner
+        self.console.print(
+            Text(
+                f"\n{sides[winner]} win{'' if sides[winner] == 'You' else 's'} the match "
+                f"with {scores[winner]} ({others}).",
+                style="bold green" if won else "bold yellow",
+            )
+        )
+        self.say("Well played!" if won else "Better luck next time.")
+
+
+def _names(rules: Rules, seat: int, name: str) -> list[str]:
+    n = rules.players
+    if n == 2:
+        return [name if s == seat else "Computer" for s in range(n)]
+    out = []
+    count = 0
+    for s in range(n):
+        if s == seat:
+            out.append(name)
+            continue
+        count += 1
+        partner = rules.partnerships and rules.side_of(s) == rules.side_of(seat)
+        out.append("Partner" if partner else f"Computer {count}")
+    return out
+
+
+def _as_action(line: str) -> str:
+    """Typed text as notation: a card alone means playing it."""
+    words = line.split()
+    if len(words) == 1:
+        try:
+            parse_card(words[0].partition("@")[0])
+        except ValueError:
+            return line
+        return "play " + words[0]
+    return line
+
+
+def _short(message: str, limit: int = 200) -> str:
+    """An engine message cut to a readable length."""
+    message = " ".join(message.split())
+    return message if len(message) <= limit else message[: limit - 1] + "…"
+
+
+def play_match(
+    rules: Rules,
+    *,
+    opponent: str = "simple",
+    seed: int | None = None,
+    seat: int = 0,
+    name: str = "You",
+    save: str | os.PathLike[str] | None = None,
+    console: Console | None = None,
+    ask: Ask | None = None,
+) -> int:
+    """Play a match in the terminal; the exit status."""
+    game = TerminalGame(
+        rules,
+        opponent=opponent,
+        seed=seed,
+        seat=seat,
+        name=name,
+        save=save,
+        console=console,
+        ask=ask,
+    )
+    return game.run()
+
+
+__all__ = ["HELP", "Ask", "QuitGame", "TerminalGame", "play_match"]

@@ -1,0 +1,452 @@
+"""Pictures of a deal, as pure functions of an :class:`~bezique.core.observation.Observation`.
+
+Nothing here reads a :class:`~bezique.core.deal.Deal` or asks for input: each function takes a
+seat's view (and, where it helps, names and match scores the caller knows) and returns a rich
+renderable or plain text.  Hidden cards cannot show because they are not in the view; the one
+exception is ``reveal``, which a replay of a finished game passes to show every hand.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Mapping, Sequence
+
+from rich.console import Console, Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from ..core.cards import RANKS, SUIT_SYMBOLS, SUITS, parse_card
+from ..core.deal import SideResult
+from ..core.melds import MELD_BY_NAME, meld_score
+from ..core.notation import Action
+from ..core.observation import Observation
+from ..core.rules import Rules
+
+SUIT_STYLES = {"S": "bold", "H": "bold red", "D": "bold red", "C": "bold"}
+"""Rich styles of the suits: red suits red."""
+BRISQUE = "AT"
+
+
+# --- cards ---------------------------------------------------------------------------------------
+def card_label(code: str) -> str:
+    """``'QS'`` -> ``'Q♠'``, ``'TD'`` -> ``'10♦'``."""
+    c = code.partition("@")[0]
+    rank, suit = c[0], c[1]
+    return ("10" if rank == "T" else rank) + SUIT_SYMBOLS[SUITS.index(suit)]
+
+
+def card_text(code: str) -> Text:
+    """A card in its suit's colour."""
+    c = code.partition("@")[0]
+    return Text(card_label(c), style=SUIT_STYLES[c[1]])
+
+
+def cards_text(codes: Sequence[str], sep: str = " ") -> Text:
+    """Cards in a row."""
+    return Text(sep).join(card_text(c) for c in codes)
+
+
+def hand_text(codes: Sequence[str]) -> Text:
+    """A hand sorted by suit (S H D C) and rank, the suits set apart."""
+    by_suit: dict[str, list[str]] = {s: [] for s in SUITS}
+    for c in codes:
+        by_suit[c[1]].append(c)
+    groups = [
+        cards_text(sorted(cs, key=lambda c: RANKS.index(c[0]))) for cs in by_suit.values() if cs
+    ]
+    return Text("   ").join(groups) if groups else Text("–", style="dim")
+
+
+def table_text(refs: Sequence[str]) -> Text:
+    """Declared cards (``CODE@meld+meld``), grouped by the melds they have scored in."""
+    if not refs:
+        return Text("–", style="dim")
+    groups: dict[str, list[str]] = {}
+    for ref in refs:
+        card, _, where = ref.partition("@")
+        groups.setdefault(where, []).append(card)
+    parts = []
+    for where, cards in groups.items():
+        t = cards_text(cards)
+        if where:
+            t.append(" (" + ", ".join(where.split("+")) + ")", style="dim")
+        parts.append(t)
+    return Text("  ·  ").join(parts)
+
+
+def notation_text(text: str) -> Text:
+    """An action or event text with its card codes shown as coloured cards."""
+    out = Text()
+    for i, word in enumerate(text.split()):
+        if i:
+            out.append(" ")
+        try:
+            parse_card(word.partition("@")[0])
+            is_card = len(word.partition("@")[0]) == 2
+        except ValueError:
+            is_card = False
+        if is_card:
+            out.append_text(card_text(word))
+            if "@" in word:
+                where = word.partition("@")[2]
+                out.append(" from the table" if where == "table" else f" ({where})", style="dim")
+        else:
+            out.append(word)
+    return out
+
+
+# --- names -------------------------------------------------------------------------------------
+def seat_names(rules: Rules, names: Sequence[str] | None) -> list[str]:
+    """A name per seat (``Seat 0``... when none are given)."""
+    n = rules.players
+    given = list(names or [])
+    return [given[s] if s < len(given) and given[s] else f"Seat {s}" for s in range(n)]
+
+
+def side_names(rules: Rules, names: Sequence[str] | None) -> list[str]:
+    """A name per scoring side: the seat's name, or the partners' names joined."""
+    seats = seat_names(rules, names)
+    return [
+        " & ".join(seats[s] for s in range(rules.players) if rules.side_of(s) == side)
+        for side in range(rules.sides)
+    ]
+
+
+def does(name: str, verb: str) -> str:
+    """``'Ann leads'``, but ``'You lead'``."""
+    return f"{name} {verb}" if name == "You" else f"{name} {verb}s"
+
+
+# --- actions and events ------------------------------------------------------------------------
+def action_points(rules: Rules, action: str) -> int | None:
+    """Points a declaration scores at once (None for plays and passes)."""
+    a = Action.parse(action)
+    if a.verb == "exchange":
+        return rules.seven_of_trumps
+    if a.verb == "meld" and a.meld in MELD_BY_NAME:
+        return meld_score(rules, MELD_BY_NAME[a.meld].id)
+    return None
+
+
+def action_text(obs: Observation, action: str) -> Text:
+    """A legal action in words, with the points it scores."""
+    a = Action.parse(action)
+    if a.verb == "pass":
+        return Text("pass") + Text("  (declare nothing; draw)", style="dim")
+    out = notation_text(action)
+    if a.verb == "exchange" and obs.turn_up:
+        out.append(" for ")
+        out.append_text(card_text(obs.turn_up))
+    points = action_points(obs.rules, action)
+    if points:
+        out.append(f"  +{points}", style="bold green")
+    return out
+
+
+def event_text(what: str) -> Text:
+    """A scoring event of :attr:`Observation.events` in words."""
+    words = what.split()
+    head, rest = words[0] if words else "", " ".join(words[1:])
+    if head == "meld" and words[1:]:
+        meld = words[1].replace("-", " ")
+        return Text(f"declared {meld} ") + notation_text(" ".join(words[2:]))
+    if head == "exchange":
+        return Text("exchanged ") + notation_text(rest) + Text(" for the turn-up")
+    if head == "turn-up":
+        return Text("dealer's turn-up ") + notation_text(rest)
+    if what == "last trick":
+        return Text("took the last trick")
+    if head == "seven" and words[1:2] == ["played"]:
+        return Text("played the seven of trumps ") + notation_text(" ".join(words[2:]))
+    if head == "seven" and words[1:2] == ["won"]:
+        return Text("won a trick with the seven of trumps ") + notation_text(" ".join(words[2:]))
+    return notation_text(what)
+
+
+def points_text(points: int) -> Text:
+    """``+40`` in green, ``-5`` in red."""
+    return Text(f"{points:+d}", style="bold green" if points >= 0 else "bold red")
+
+
+def trick_line(obs: Observation, number: int, names: Sequence[str] | None = None) -> Text:
+    """One completed trick (1-based ``number``): who played what, and who won it."""
+    seats = seat_names(obs.rules, names)
+    leader, cards, winner = obs.tricks[number - 1]
+    n = obs.rules.players
+    out = Text.assemble((f"Trick {number:>2}: ", "dim"))
+    for i, c in enumerate(cards):
+        if i:
+            out.append(", ")
+        out.append(seats[(leader + i) % n] + " ")
+        out.append_text(card_text(c))
+    out.append("  → taken by ")
+    out.append(seats[winner], style="bold")
+    brisques = sum(1 for c in cards if c[0] in BRISQUE)
+    if brisques and obs.rules.trick_scoring in ("brisques", "greek-per-trick"):
+        out.append(f" ({brisques} brisque{'s' if brisques > 1 else ''})", style="dim")
+    return out
+
+
+def log_lines(obs: Observation, names: Sequence[str] | None = None) -> list[Text]:
+    """The story of the deal so far: every completed trick and every score, in order."""
+    seats = seat_names(obs.rules, names)
+    by_trick: dict[int, list[tuple[int, str, int]]] = {}
+    for t, seat, what, points in obs.events:
+        by_trick.setdefault(t, []).append((seat, what, points))
+    out: list[Text] = []
+
+    def scores(t: int) -> None:
+        for seat, what, points in by_trick.get(t, ()):
+            line = Text("    ")
+            line.append(seats[seat], style="bold")
+            line.append(" ")
+            line.append_text(event_text(what))
+            line.append(" ")
+            line.append_text(points_text(points))
+            out.append(line)
+
+    scores(0)
+    for i in range(1, len(obs.tricks) + 1):
+        out.append(trick_line(obs, i, names))
+        scores(i)
+    return out
+
+
+# --- the whole view --------------------------------------------------------------------------
+def status_text(obs: Observation) -> Text:
+    """Trump, turn-up, stock and trick count on one line."""
+    out = Text()
+    out.append("Trump ")
+    if obs.trump:
+        out.append(SUIT_SYMBOLS[SUITS.index(obs.trump)], style=SUIT_STYLES[obs.trump])
+    else:
+        out.append("not fixed yet", style="dim")
+    if obs.rules.turn_up:
+        out.append("   Turn-up ")
+        out.append_text(card_text(obs.turn_up) if obs.turn_up else Text("taken", style="dim"))
+    if obs.rules.show_stock_count:
+        out.append(f"   Stock {obs.stock_size}")
+    total = obs.rules.tricks
+    done = len(obs.tricks)
+    if obs.phase == "over":
+        out.append(f"   All {total} tricks played")
+    else:
+        out.append(f"   Trick {min(done + 1, total)} of {total}")
+    return out
+
+
+def stage_text(obs: Observation) -> Text:
+    """What the stage of the deal allows, in a few words."""
+    rules = obs.rules
+    if obs.phase == "over":
+        return Text("")
+    if obs.stage == 1:
+        duty = "follow suit if you can" if rules.stage1_must_follow_suit else "play any card"
+        return Text(f"Stage 1: {duty}; the trick's winner may declare", style="dim")
+    duties = ["follow suit"]
+    if rules.stage2_must_head:
+        duties.append("beat the trick if you can")
+    if rules.stage2_must_trump:
+        duties.append("trump if void")
+    return Text("Stage 2: " + ", ".join(duties) + "; no declaring", style="dim")
+
+
+def trick_text(obs: Observation, names: Sequence[str] | None = None) -> Text:
+    """The trick on the table now."""
+    seats = seat_names(obs.rules, names)
+    if not obs.trick:
+        if obs.to_move is None:
+            return Text("–", style="dim")
+        verb = "declare" if obs.phase == "declare" else "lead"
+        return Text(does(seats[obs.to_move], verb), style="dim")
+    out = Text()
+    for i, (seat, c) in enumerate(obs.trick):
+        if i:
+            out.append(", ")
+        out.append(seats[seat] + (" led " if i == 0 else " played "))
+        out.append_text(card_text(c))
+    return out
+
+
+def prompt_text(obs: Observation, names: Sequence[str] | None = None) -> Text:
+    """What the observing seat is asked to do."""
+    if obs.phase == "over":
+        return Text("The deal is over.")
+    if not obs.my_turn:
+        seats = seat_names(obs.rules, names)
+        return Text(does(seats[obs.to_move] if obs.to_move is not None else "Nobody", "move") + ".")
+    if obs.phase == "declare":
+        return Text("You won the trick: declare, exchange the seven, or pass.", style="bold")
+    if not obs.trick:
+        return Text("Your lead.", style="bold")
+    return Text("Your turn to play to the trick.", style="bold")
+
+
+def legal_table(obs: Observation) -> Text:
+    """The legal actions, numbered from 1, one a line."""
+    width = len(str(len(obs.legal)))
+    lines = [
+        Text.assemble((f"{i:>{width}}  ", "bold cyan"), action_text(obs, action))
+        for i, action in enumerate(obs.legal, 1)
+    ]
+    return Text("\n").join(lines)
+
+
+def render_observation(
+    obs: Observation,
+    names: Sequence[str] | None = None,
+    *,
+    scores: Sequence[int] | None = None,
+    deal_number: int | None = None,
+    log: int = 8,
+    reveal: Mapping[int, Sequence[str]] | None = None,
+    show_legal: bool = True,
+    title: str | None = None,
+) -> RenderableType:
+    """The whole picture of one seat's view.
+
+    ``names``: a name per seat; ``scores``: the match totals per side; ``log``: how many lines
+    of the deal's story to show; ``reveal``: concealed cards to show for other seats (replays).
+    """
+    rules = obs.rules
+    seats = seat_names(rules, names)
+    sides = side_names(rules, names)
+    order = [s for s in range(rules.players) if s != obs.seat]
+    if obs.seat is not None:
+        order.append(obs.seat)
+    if obs.phase == "over":
+        order = []
+    labels = {s: seats[s] + (" (dealer)" if s == obs.dealer else "") for s in order}
+    width = max([len("This deal"), *(len(v) for v in labels.values())]) + 2
+    rows: list[Text] = []
+
+    def row(label: str | Text, content: Text, style: str = "bold") -> None:
+        text = label.plain if isinstance(label, Text) else label
+        rows.append(Text.assemble((text.ljust(width), style), content))
+
+    if scores is not None:
+        row(
+            "Match",
+            Text("   ").join(
+                Text(f"{sides[s]} {scores[s]}") for s in range(min(len(scores), len(sides)))
+            )
+            + Text(f"   (game {rules.target})", style="dim"),
+        )
+    row("This deal", Text("   ").join(Text(f"{sides[s]} {p}") for s, p in enumerate(obs.points)))
+    rows.append(status_text(obs))
+    if obs.phase != "over":
+        rows.append(stage_text(obs))
+    for s in order:
+        rows.append(Text(""))
+        me = s == obs.seat
+        if me:
+            rows.append(Text(labels[s], style="bold cyan"))
+        else:
+            row(labels[s], Text(f"{obs.hand_sizes[s]} cards in hand", style="dim"))
+        row("  table", table_text(obs.tables[s]), "")
+        if not me and obs.known[s]:
+            row("  known", cards_text(obs.known[s]), "")
+        if me:
+            row("  hand", hand_text(obs.hand), "bold")
+        elif reveal is not None and s in reveal:
+            row("  hand", hand_text(list(reveal[s])), "")
+    if order:
+        rows.append(Text(""))
+        row("Trick", trick_text(obs, names))
+    parts: list[RenderableType] = list(rows)
+    story = log_lines(obs, names)
+    if log and story:
+        parts.append(Text(""))
+        parts.extend(story[-log:])
+    if obs.phase != "over" and obs.seat is not None and show_legal:
+        parts.append(Text(""))
+        parts.append(prompt_text(obs, names))
+        if show_legal and obs.legal:
+            parts.append(legal_table(obs))
+    head = title or (
+        f"Bezique · {rules}" + (f" · deal {deal_number}" if deal_number is not None else "")
+    )
+    return Panel(Group(*parts), title=head, title_align="left", expand=False)
+
+
+def render_deal_end(
+    obs: Observation,
+    result: Sequence[SideResult] | None,
+    names: Sequence[str] | None = None,
+    *,
+    scores: Sequence[int] | None = None,
+) -> RenderableType:
+    """The summary of a finished deal: declarations, tricks, last trick and totals per side."""
+    rules = obs.rules
+    sides = side_names(rules, names)
+    seats = seat_names(rules, names)
+    table = Table(title="End of the deal", title_justify="left", expand=False)
+    table.add_column("")
+    for name in sides:
+        table.add_column(name, justify="right")
+    if result is not None:
+        trick_label = {
+            "brisques": "Brisques",
+            "card-points": "Card points",
+            "greek-per-trick": "Tricks",
+        }.get(rules.trick_scoring, "Tricks")
+        table.add_row("Declarations", *[str(r.melds) for r in result])
+        table.add_row(trick_label, *[str(r.tricks) for r in result])
+        table.add_row("Last trick", *[str(r.last_trick) for r in result])
+        if any(r.bonuses for r in result):
+            table.add_row("Bonuses", *[str(r.bonuses) for r in result])
+    table.add_row(
+        Text("Deal points", style="bold"), *[Text(str(p), style="bold") for p in obs.points]
+    )
+    if scores is not None:
+        table.add_row(
+            Text("Match total", style="bold"), *[Text(str(s), style="bold") for s in scores]
+        )
+    lines: list[RenderableType] = [table]
+    melds = [(seat, what, p) for _, seat, what, p in obs.events]
+    if melds:
+        lines.append(Text("Scores made in the deal:", style="bold"))
+        for seat, what, p in melds:
+            lines.append(
+                Text("  " + seats[seat] + " ") + event_text(what) + Text(" ") + points_text(p)
+            )
+    if obs.tricks:
+        lines.append(Text("Last trick: ") + trick_line(obs, len(obs.tricks), names))
+    return Group(*lines)
+
+
+def render_scores(
+    obs: Observation, names: Sequence[str] | None = None, scores: Sequence[int] | None = None
+) -> Text:
+    """Deal points and match totals on two lines."""
+    sides = side_names(obs.rules, names)
+    out = Text("This deal: ") + Text("   ").join(
+        Text(f"{sides[s]} {p}") for s, p in enumerate(obs.points)
+    )
+    if scores is not None:
+        out += Text("\nMatch:     ") + Text("   ").join(
+            Text(f"{sides[s]} {p}") for s, p in enumerate(scores)
+        )
+        out.append(f"   (game {obs.rules.target})", style="dim")
+    return out
+
+
+def to_text(renderable: RenderableType, width: int = 100) -> str:
+    """Plain text of a renderable, without colours."""
+    buf = io.StringIO()
+    console = Console(file=buf, width=width, color_system=None, force_terminal=False)
+    console.print(renderable)
+    return buf.getvalue()
+
+
+def text(
+    obs: Observation,
+    names: Sequence[str] | None = None,
+    *,
+    scores: Sequence[int] | None = None,
+    reveal: Mapping[int, Sequence[str]] | None = None,
+    width: int = 100,
+) -> str:
+    """The picture of :func:`render_observation` as plain text."""
+    return to_text(render_observation(obs, names, scores=scores, reveal=reveal), width)

@@ -1,0 +1,305 @@
+"""The rules of a game in plain words, written from a :class:`~bezique.core.rules.Rules` value.
+
+Every number comes from the rules value itself, so ``bezique rules classic`` and
+``bezique rules classic --option target=1500`` tell the truth about the game that will be played.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.padding import Padding
+from rich.table import Table
+from rich.text import Text
+
+from ..core.melds import MELDS, meld_score
+from ..core.rules import Rules
+
+_PAIRING = {
+    "spade-queen-diamond-jack": "the queen of spades and the jack of diamonds, whatever is trump",
+    "opposite-colour": "the queen of trumps and the jack of the suit of the other colour "
+    "(spades: J♦, hearts: J♣, diamonds: J♠, clubs: J♥)",
+    "same-colour": "the queen of trumps and the jack of the other suit of the same colour "
+    "(spades: J♣, hearts: J♦, diamonds: J♥, clubs: J♠)",
+}
+
+
+def _get(rules: Rules, name: str, default: Any) -> Any:
+    return getattr(rules, name, default)
+
+
+def meld_rows(rules: Rules) -> list[tuple[str, str, int]]:
+    """(meld name, what it is, points) for every meld that scores under these rules."""
+    docs = Rules.option_docs()
+    rows = []
+    for m in MELDS:
+        if m.klass == "S" and m.name == "seven":
+            continue  # told apart, with the exchange
+        try:
+            points = meld_score(rules, m.id)
+        except AttributeError:
+            continue
+        if points <= 0:
+            continue
+        what = docs.get(m.score_option, "").split(" [")[0].replace(" (extra meld)", "")
+        if m.name == "bezique":
+            what = _PAIRING.get(rules.bezique_pairing, what)
+        rows.append((m.name.replace("-", " "), what, points))
+    return rows
+
+
+_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+def _n(count: int, word: str, capital: bool = False) -> str:
+    number = _WORDS[count] if 0 <= count < len(_WORDS) else str(count)
+    if capital:
+        number = number[:1].upper() + number[1:]
+    return f"{number} {word}" + ("" if count == 1 else "s")
+
+
+def rules_sections(rules: Rules) -> list[tuple[str, list[str]]]:
+    """The rules as (heading, sentences) sections."""
+    r = rules
+    out: list[tuple[str, list[str]]] = []
+
+    # players and cards
+    players = _n(r.players, "player", True)
+    if r.partnerships:
+        players += ", in two partnerships: seats 0 and 2 against seats 1 and 3"
+    stock = r.stock_cards - (1 if r.turn_up else 0)
+    out.append(
+        (
+            "Players and cards",
+            [
+                players + ".",
+                f"{_n(r.packs, 'pack', True)} of 32 cards (A 10 K Q J 9 8 7 in each suit) shuffled "
+                f"together: {r.cards} cards.",
+                "Cards rank A, 10, K, Q, J, 9, 8, 7: the ten is above the king.",
+                f"Each player is dealt {r.hand_size} cards, in packets of "
+                f"{'-'.join(str(p) for p in r.deal_packets)}; "
+                f"{stock} cards are left face down as the stock.",
+            ],
+        )
+    )
+
+    # trump
+    trump: list[str] = []
+    if r.turn_up:
+        trump.append(
+            "The next card is turned face up and its suit is trump. The stock lies across it, "
+            "so it is the last card drawn."
+        )
+        bonus = r.turn_up_bonus
+        if bonus == "seven":
+            trump.append("If the turn-up is a seven, the dealer scores 10 at once.")
+        elif bonus == "greek-club":
+            trump.append(
+                "Turn-up bonuses: a black ace gives the dealer 20, a red ace 12; a seven gives the "
+                "dealer 10 and every other player -5."
+            )
+    else:
+        fix = "the first marriage"
+        if _get(r, "sequence_fixes_trump", False):
+            fix += " or sequence"
+        trump.append(f"There is no turn-up: {fix} declared fixes the trump suit.")
+        extra = _get(r, "trump_double_marriage", 0)
+        if extra:
+            trump.append(f"A double marriage that fixes trump scores {extra}.")
+    out.append(("Trump", trump))
+
+    # play
+    lead = "dealer's left" if r.first_lead_seat == "left" else "dealer's right"
+    play = [
+        f"The player on the {lead} leads to the first trick; the winner of each trick leads "
+        "to the next.",
+        "The highest trump wins the trick, or else the highest card of the suit led; of two "
+        "identical cards the one played first wins.",
+    ]
+    if r.stage1_must_follow_suit:
+        play.append("While the stock lasts (stage 1), a player must follow suit if able.")
+    else:
+        play.append(
+            "While the stock lasts (stage 1) you may play any card: there is no need to follow "
+            "suit, to trump or to win."
+        )
+    play.append(
+        "After each trick the winner may declare, then draws the top card of the stock, and "
+        "the others draw in turn."
+    )
+    if r.reveal_last_draw:
+        play.append("The winner of the last stage-1 trick shows the card drawn.")
+    out.append(("Play", play))
+
+    # declaring
+    decl = [
+        "Only the winner of a trick may declare, before drawing, by laying the cards face up on "
+        "the table. They stay part of the hand and may be played from there.",
+        f"{_n(r.melds_scored_per_trick, 'declaration', True)} may score for each trick won; other "
+        "melds may be declared after later tricks if their cards are still held.",
+        "Every declaration must put at least one new card from the hand on the table.",
+    ]
+    if r.min_tricks_before_declaring:
+        decl.append(
+            f"A player must have won {_n(r.min_tricks_before_declaring, 'trick')} before declaring."
+        )
+    if r.meld_reuse == "by-class":
+        decl.append(
+            "A card may score again in a meld of another class (marriages and sequences; "
+            "beziques; fours of a kind), and within its class only in a higher meld (a marriage "
+            "may grow into a sequence, a bezique into a double bezique), never the other way."
+        )
+    else:
+        decl.append("A card may score again only in a meld of another kind that scores more.")
+    if _get(r, "meld_reforming", False):
+        decl.append(
+            "A meld may score again once one of its cards has been played and a like card added."
+        )
+    if r.partnerships and _get(r, "partner_declaring", "winner-only") == "winner-or-partner":
+        decl.append("The winner of a trick may let the partner declare instead.")
+    out.append(("Declaring", decl))
+
+    # seven of trumps
+    sevens: list[str] = []
+    if r.seven_of_trumps:
+        if r.turn_up:
+            sevens.append(
+                "After winning a trick, the holder of the seven of trumps may exchange it for "
+                f"the turn-up and score {r.seven_of_trumps}"
+                + (
+                    "; the exchange is that trick's declaration."
+                    if r.seven_exchange_counts_as_meld
+                    else "; a meld may be declared on the same trick."
+                )
+            )
+        when = {
+            "declare": "when declared after winning a trick",
+            "play": "when it is played to a stage-1 trick",
+            "win-trick": "when it wins a stage-1 trick",
+        }.get(r.second_seven_scores, r.second_seven_scores)
+        sevens.append(
+            f"A seven of trumps that is not exchanged scores {r.seven_of_trumps} {when}. In "
+            "stage 2 it scores nothing."
+        )
+    else:
+        sevens.append("The seven of trumps scores nothing.")
+    out.append(("Seven of trumps", sevens))
+
+    # stage 2
+    duty = "follow suit"
+    if r.stage2_must_head:
+        duty += " and, if able, beat the card winning the trick"
+    if r.stage2_must_trump:
+        duty += "; a player who cannot follow suit must trump"
+        duty += " (beating any trump already played, if able)" if r.stage2_must_head else ""
+    stage2 = [
+        "When the stock and the turn-up are gone, the declared cards go back into the hands "
+        f"and the last {_n(r.hand_size, 'trick')} are played out with no more declarations.",
+        f"Now a player must {duty}; a player who can do none of that may play any card.",
+    ]
+    out.append(("Stage 2: the last tricks", stage2))
+
+    # scoring
+    scoring: list[str] = []
+    ts = r.trick_scoring
+    when = (
+        " as the tricks are won" if r.brisque_timing == "immediate" else " at the end of the deal"
+    )
+    if ts == "brisques":
+        scoring.append(f"Each ace and ten won in tricks (a brisque) scores 10, counted{when}.")
+    elif ts == "card-points":
+        scoring.append(f"Cards won in tricks score A 11, 10 10, K 4, Q 3, J 2, counted{when}.")
+    elif ts == "greek-per-trick":
+        scoring.append("Each trick won scores 10, plus 10 for each ace and ten in it.")
+    else:
+        scoring.append("Cards won in tricks score nothing.")
+    if _get(r, "brisques_only_to_settle", False):
+        scoring.append("Brisques count only to break a tie or to escape the rubicon.")
+    if r.last_trick_bonus:
+        scoring.append(f"The winner of the last trick scores {r.last_trick_bonus}.")
+    out.append(("Scoring", scoring))
+
+    # the game
+    game: list[str] = []
+    if _get(r, "deal_scoring", "cumulative") == "per-deal":
+        game.append(
+            f"Each deal is a game. The higher score wins {_get(r, 'game_bonus', 500)} plus the "
+            "difference between the scores."
+        )
+        game.append(
+            f"A loser with under {_get(r, 'rubicon_threshold', 1000)} is rubiconed: the winner "
+            f"scores {_get(r, 'rubicon_bonus', 1000)} plus both scores plus "
+            f"{_get(r, 'rubicon_brisque_bonus', 320)}."
+        )
+        small = _get(r, "small_loser_bonus", 0)
+        if small:
+            game.append(f"If the loser has under 100, the winner scores {small} more.")
+    else:
+        game.append(
+            f"Deals are played until a side reaches {r.target} points, checked at the end of a "
+            "deal."
+        )
+        if r.both_reach_target == "last-trick-winner":
+            game.append("If more than one side gets there, the taker of the last trick wins.")
+        else:
+            game.append(
+                "If more than one side gets there, the higher score wins (a tie: the taker of "
+                "the last trick)."
+            )
+    if r.triple_bezique_wins_game:
+        game.append("A triple bezique wins the game outright.")
+    out.append(("The game", game))
+    return out
+
+
+def render_rules(rules: Rules) -> RenderableType:
+    """The rules as headed paragraphs with the meld table."""
+    parts: list[RenderableType] = [Text(f"Bezique: {rules}", style="bold underline"), Text("")]
+    for heading, sentences in rules_sections(rules):
+        parts.append(Text(heading, style="bold"))
+        parts.append(Text(" ".join(sentences)))
+        parts.append(Text(""))
+        if heading == "Declaring":
+            table = Table(title="Melds", title_justify="left", title_style="bold")
+            table.add_column("Meld")
+            table.add_column("Cards")
+            table.add_column("Points", justify="right")
+            for name, what, points in meld_rows(rules):
+                table.add_row(name, what, str(points))
+            if rules.seven_of_trumps:
+                table.add_row("seven", "the seven of trumps", str(rules.seven_of_trumps))
+            parts.append(table)
+            parts.append(Text(""))
+    return Group(*parts)
+
+
+def _value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, tuple):
+        return "(" + ",".join(_value(v) for v in value) + ")"
+    return str(value)
+
+
+def render_options(rules: Rules) -> RenderableType:
+    """Every option: its name, its value in these rules, and what it means."""
+    changed = rules.differences()
+    parts: list[RenderableType] = [Text(f"Options of {rules}", style="bold underline"), Text("")]
+    for name, doc in Rules.option_docs().items():
+        line = Text.assemble((name, "bold cyan"), " = ")
+        line.append(
+            _value(getattr(rules, name)), style="bold yellow" if name in changed else "bold"
+        )
+        if name in changed:
+            line.append("  (changed)", style="yellow")
+        parts.append(line)
+        parts.append(Padding(Text(doc), (0, 0, 0, 4)))
+    parts.append(Text(""))
+    parts.append(
+        Text(
+            "Change any of them with --option name=value (e.g. --option target=1500).",
+            style="dim",
+        )
+    )
+    return Group(*parts)

@@ -1,0 +1,140 @@
+"""The conformance suite (tests/conformance.py) over every preset and some classic variations.
+
+Every name in ``Rules.presets()`` is picked up automatically.  The number of deals per preset
+is ``BEZIQUE_CONFORMANCE_DEALS`` (default 50; each variation gets an eighth of it); for many
+thousands, use ``python scripts/conformance.py --deals 20000``.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import conformance
+from bezique import Deal, Observation, Rules
+
+DEALS = int(os.environ.get("BEZIQUE_CONFORMANCE_DEALS", "50"))
+VARIATION_DEALS = max(2, DEALS // 8)
+
+
+@pytest.mark.parametrize("name", Rules.presets())
+def test_preset_conforms(name: str) -> None:
+    rules = Rules.preset(name)
+    stats = conformance.assert_conformance(rules, range(DEALS), round_trip_every=4)
+    assert stats.deals == DEALS
+    assert stats.steps >= DEALS * rules.tricks * rules.players
+
+
+VARIATIONS = conformance.variation_rule_sets()
+
+
+@pytest.mark.parametrize(
+    ("index", "rules"), list(enumerate(r for _, r in VARIATIONS)), ids=[n for n, _ in VARIATIONS]
+)
+def test_classic_variation_conforms(index: int, rules: Rules) -> None:
+    first = 1000 * (index + 1)  # other deals than the preset's, and than the other variations'
+    seeds = range(first, first + VARIATION_DEALS)
+    stats = conformance.assert_conformance(rules, seeds, round_trip_every=4)
+    assert stats.deals == VARIATION_DEALS
+
+
+# --- the suite must be able to fail ----------------------------------------------------------
+
+
+def _midgame(seed: int = 3, steps: int = 20) -> Deal:
+    deal = Deal.new(Rules.preset("classic"), seed=seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        deal.apply(rng.choice(deal.legal_actions()))
+    return deal
+
+
+def test_card_check_catches_a_duplicated_card() -> None:
+    deal = _midgame()
+    conformance.check_cards(deal)
+    deal._stock[0] = deal.hands[0][0]
+    with pytest.raises(AssertionError, match="is in"):
+        conformance.check_cards(deal)
+
+
+def test_secrecy_checks_catch_a_leak(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An observation that shows the opponent's concealed cards fails both secrecy checks."""
+    real = Deal.observation
+
+    def leaky(self: Deal, seat: int | None) -> Observation:
+        obs = real(self, seat)
+        other = 1 - (seat or 0)
+        hidden = tuple(sorted(conformance.CODES[self._kinds[c]] for c in self.hands[other]))
+        known = list(obs.known)
+        known[other] = hidden
+        return Observation(**{**obs.__dict__, "known": tuple(known)})
+
+    deal = _midgame()
+    rng = random.Random(0)
+    conformance.check_observation(deal, 0)
+    assert conformance.check_secrecy(deal, 0, rng)
+    monkeypatch.setattr(Deal, "observation", leaky)
+    with pytest.raises(AssertionError):
+        conformance.check_observation(deal, 0)
+    with pytest.raises(AssertionError, match="changes with cards it has not seen"):
+        for _ in range(5):  # a shuffle may, rarely, leave the opponent's hand as it was
+            conformance.check_secrecy(deal, 0, rng)
+
+
+def test_illegal_check_catches_an_accepted_action(monkeypatch: pytest.MonkeyPatch) -> None:
+    deal = _midgame()
+    rng = random.Random(0)
+    real = Deal.apply
+
+    def lax(self: Deal, action: object) -> None:
+        if action == "xyzzy":
+            action = self.legal_actions()[0]
+        real(self, action)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Deal, "apply", lax)
+    with pytest.raises(AssertionError, match="xyzzy"):
+        conformance.check_illegal(deal, rng)
+
+
+def test_failures_are_gathered_with_a_reproduction(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(conformance, "trick_total", lambda rules: -1)
+    stats = conformance.check_deals(Rules.preset("classic"), [5], round_trip_every=1000)
+    [points] = [msg for kind, msg in stats.failures.items() if kind.startswith("points:")]
+    assert "trick points total" in points
+    assert "Deal.new(rules, seed=5, dealer=1)" in points
+
+
+# --- notation round-trips, as a property -------------------------------------------------------
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+@given(
+    seed=st.integers(min_value=0, max_value=2**32 - 1),
+    dealer=st.integers(min_value=0, max_value=1),
+    choices=st.lists(st.integers(min_value=0, max_value=10**6), min_size=0, max_size=90),
+)
+def test_strings_round_trip(seed: int, dealer: int, choices: list[int]) -> None:
+    """At every step of a deal played by the chosen indices, the position string and every
+    seat's observation string read back to equal values."""
+    deal = Deal.new(Rules.preset("classic"), seed=seed, dealer=dealer)
+    for pick in [*choices, None]:
+        text = deal.position()
+        again = Deal.from_position(text)
+        assert again == deal
+        assert again.position() == text
+        for seat in (0, 1, None):
+            obs = deal.observation(seat)
+            assert Observation.from_string(obs.to_string()) == obs
+        if pick is None or deal.is_over:
+            break
+        legal = deal.legal_actions()
+        deal.apply(legal[pick % len(legal)])

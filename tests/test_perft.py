@@ -1,0 +1,50 @@
+"""Perft-style counts: the number of legal action sequences to each depth from a few deals,
+recounted and compared with tests/data/perft.txt (written by scripts/make_perft.py)."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "tests" / "data" / "perft.txt"
+
+
+def _load_script() -> ModuleType:
+    name = "make_perft"
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / "make_perft.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses look their module up while the class is built
+    spec.loader.exec_module(module)
+    return module
+
+
+make_perft = _load_script()
+CASES = make_perft.parse(DATA.read_text(encoding="utf-8"))
+
+
+def test_file_has_the_scripts_cases() -> None:
+    """The file holds every case the script defines, each counted to the script's depth."""
+    assert [c.name for c in CASES] == [c.name for c in make_perft.cases()], (
+        "tests/data/perft.txt is stale: run `python scripts/make_perft.py`"
+    )
+    for case in CASES:
+        assert sorted(case.counts) == list(range(1, make_perft.DEPTH + 1)), case.name
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_perft(case: Any) -> None:
+    counts = make_perft.perft(case.build(), max(case.counts))
+    got = dict(enumerate(counts, start=1))
+    assert got == case.counts, (
+        f"perft counts of {case.name} changed: file {case.counts}, now {got}. If the rules "
+        "change is intended, run `python scripts/make_perft.py` and commit tests/data/perft.txt."
+    )
