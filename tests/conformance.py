@@ -277,21 +277,26 @@ def check_points(deal: Deal) -> None:
         assert [r.melds + r.last_trick + r.bonuses for r in result] == by_events, (
             "result does not match the scoring events"
         )
-        assert [r.tricks for r in result] == tricks, "trick points do not match the tricks won"
-        assert sum(r.tricks for r in result) == trick_total(rules), (
-            f"trick points total {sum(r.tricks for r in result)}; expected {trick_total(rules)}"
+        assert [r.tricks + r.brisques for r in result] == tricks, "trick points do not match the tricks won"
+        won = sum(r.tricks + r.brisques for r in result)
+        assert won == trick_total(rules), (
+            f"trick points total {won}; expected {trick_total(rules)}"
         )
+        if rules.brisques_only_to_settle:  # kept aside to settle a per-deal game
+            assert all(r.tricks == 0 for r in result), "settling brisques counted as points"
         last = [0] * sides
         last[rules.side_of(deal.last_trick_winner)] = rules.last_trick_bonus  # type: ignore[arg-type]
         assert [r.last_trick for r in result] == last, "last-trick bonus misplaced"
-        from_tricks = sum(r.tricks + r.last_trick for r in result)
+        from_tricks = sum(r.tricks + r.brisques + r.last_trick for r in result)
         assert from_tricks == trick_total(rules) + rules.last_trick_bonus, (
             f"tricks and last trick make {from_tricks}, not "
             f"{trick_total(rules)} + {rules.last_trick_bonus}"
         )
-        assert sum(deal.points) == sum(by_events) + trick_total(rules)
+        counted = 0 if rules.brisques_only_to_settle else trick_total(rules)
+        assert sum(deal.points) == sum(by_events) + counted
     else:
         assert deal.result is None, "a result before the end"
+        immediate = immediate and not rules.brisques_only_to_settle
         want = [e + t for e, t in zip(by_events, tricks, strict=True)] if immediate else by_events
         assert deal.points == want, f"points {deal.points}; events and tricks give {want}"
 

@@ -14,7 +14,6 @@ and exit status 2.
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Annotated, NoReturn
 
@@ -211,4 +210,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    main()

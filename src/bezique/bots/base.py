@@ -82,6 +82,7 @@ class Bot(ABC):
 
     def close(self) -> None:
         """Release whatever the bot holds (nothing, for in-process bots)."""
+        return None
 
     def __enter__(self) -> Bot:
         return self

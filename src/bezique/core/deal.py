@@ -70,10 +70,12 @@ class SideResult:
     last_trick: int
     bonuses: int
     """Turn-up bonuses (may be negative)."""
+    brisques: int = 0
+    """Brisques that count only to settle a per-deal game (Rubicon), not in the total."""
 
     @property
     def total(self) -> int:
-        """All of it."""
+        """The side's points for the deal (what :attr:`Deal.points` says at the end)."""
         return self.melds + self.tricks + self.last_trick + self.bonuses
 
 
@@ -411,6 +413,8 @@ class Deal:
         """Per side, the breakdown of the points; None until the deal is over."""
         if self._phase != OVER:
             return None
+        if self.rules.brisques_only_to_settle:
+            return [SideResult(m, 0, lt, b, t) for m, t, lt, b in self._pts]
         return [SideResult(m, t, lt, b) for m, t, lt, b in self._pts]
 
     @property
@@ -1028,6 +1032,7 @@ class Deal:
         if not stock and self._turn_up is None:
             # stage 2: declared cards go back into the hands, still known to everyone
             self._stage = 2
+            self._instances = []
             M, known = self._mask, self._known
             for h in self.hands:
                 for c in h:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 
 from .cards import RANKS, rank_of
 from .deal import Deal
@@ -76,11 +77,15 @@ class Match:
 
     @property
     def scores(self) -> list[int]:
-        """Match totals per side: every finished deal (the current one once it is over)."""
+        """Match totals per side: every finished deal (the current one once it is over).
+
+        With per-deal scoring (Rubicon and its family) a deal is a game, and each finished
+        deal adds its payout (:func:`settle`) to the winner."""
         totals = [0] * self.rules.sides
         for d in self.deals:
             if d.is_over:
-                for side, p in enumerate(d.points):
+                points = settle(d).payout if self.rules.deal_scoring == "per-deal" else d.points
+                for side, p in enumerate(points):
                     totals[side] += p
         for i, side, p, _ in self.adjustments:
             if self.deals[i].is_over:
@@ -96,6 +101,8 @@ class Match:
         for _, seat, what, _ in deal.events:
             if what == "wins the game":
                 return self.rules.side_of(seat)
+        if self.rules.deal_scoring == "per-deal":
+            return settle(deal).winner
         totals = self.scores
         reached = [s for s, t in enumerate(totals) if t >= self.rules.target]
         if len(reached) <= 1:
@@ -128,3 +135,57 @@ class Match:
 
     def __repr__(self) -> str:
         return f"<Match {self.rules} deal {len(self.deals)} scores {self.scores}>"
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """How a per-deal game (Rubicon, Chinese, eight-pack) is paid out."""
+
+    scores: tuple[int, ...]
+    """The scores that decided it (brisques included if they had to be counted)."""
+    brisques_counted: bool
+    winner: int | None
+    """The winning side (None for a tie)."""
+    rubicon: bool
+    """The loser stayed under the rubicon threshold."""
+    payout: tuple[int, ...]
+    """What each side scores for the game."""
+
+
+def settle(deal: Deal) -> Settlement:
+    """Pay out a finished deal played as a game (RULES.md 2.5-2.7).
+
+    The higher score wins the game bonus plus the difference.  A loser under the rubicon
+    threshold is rubiconed: the winner scores the rubicon bonus plus both scores plus the
+    brisque bonus.  A loser under 100 gives the winner 100 more.  Where brisques count only to
+    settle, they are counted (for both) to break a tie or to lift the loser over the threshold.
+    """
+    rules = deal.rules
+    result = deal.result
+    if result is None:
+        raise ValueError("the deal is not over")
+    base = [r.total for r in result]
+    with_brisques = [r.total + r.brisques for r in result]
+    scores, counted = base, not rules.brisques_only_to_settle
+    if rules.brisques_only_to_settle:
+        low = min(base)
+        if base[0] == base[1] or (
+            low < rules.rubicon_threshold
+            and with_brisques[base.index(low)] >= rules.rubicon_threshold
+        ):
+            scores, counted = with_brisques, True
+    if scores[0] == scores[1]:
+        return Settlement(tuple(scores), counted, None, False, (0, 0))
+    win = 0 if scores[0] > scores[1] else 1
+    w, lose = scores[win], scores[1 - win]
+    if rules.round_to_hundreds and w // 100 != lose // 100:
+        w, lose = w // 100 * 100, lose // 100 * 100
+    rubicon = lose < rules.rubicon_threshold
+    if rubicon:
+        pay = rules.rubicon_bonus + w + lose + rules.rubicon_brisque_bonus
+    else:
+        pay = rules.game_bonus + w - lose
+    if lose < 100:
+        pay += rules.small_loser_bonus
+    payout = (pay, 0) if win == 0 else (0, pay)
+    return Settlement(tuple(scores), counted, win, rubicon, payout)

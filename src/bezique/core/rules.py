@@ -204,11 +204,128 @@ class Rules:
     )
 
     # ------------------------------------------------------------------------------------------
-    _PRESETS: ClassVar[dict[str, dict[str, Any]]] = {"classic": {}}
+    _PRESETS: ClassVar[dict[str, dict[str, Any]]] = {
+        "classic": {},
+        "three": {"players": 3, "packs": 3, "target": 1500, "triple_bezique": 1500},
+        "four": {
+            "players": 4,
+            "partnerships": True,
+            "packs": 3,
+            "target": 1500,
+            "triple_bezique": 1500,
+        },
+        "no-trump": {"turn_up": False, "seven_of_trumps": 0, "trump_double_marriage": 50},
+        "rubicon": {
+            "packs": 4,
+            "hand_size": 9,
+            "deal_packets": (3, 3, 3),
+            "turn_up": False,
+            "sequence_fixes_trump": True,
+            "seven_of_trumps": 0,
+            "last_trick_bonus": 50,
+            "plain_sequence": 150,
+            "triple_bezique": 1500,
+            "quadruple_bezique": 4500,
+            "carte_blanche": 50,
+            "carte_blanche_repeat": True,
+            "meld_reforming": True,
+            "deal_scoring": "per-deal",
+            "brisques_only_to_settle": True,
+        },
+        "chinese": {
+            "packs": 6,
+            "hand_size": 12,
+            "deal_packets": (3, 3, 3, 3),
+            "turn_up": False,
+            "sequence_fixes_trump": True,
+            "seven_of_trumps": 0,
+            "last_trick_bonus": 250,
+            "plain_sequence": 150,
+            "triple_bezique": 1500,
+            "quadruple_bezique": 4500,
+            "four_trump_aces": 1000,
+            "four_trump_tens": 900,
+            "four_trump_kings": 800,
+            "four_trump_queens": 600,
+            "four_trump_jacks": 400,
+            "carte_blanche": 250,
+            "carte_blanche_repeat": True,
+            "meld_reforming": True,
+            "trick_scoring": "none",
+            "deal_scoring": "per-deal",
+            "game_bonus": 1000,
+            "rubicon_threshold": 3000,
+            "rubicon_brisque_bonus": 0,
+        },
+        "eight-pack": {
+            "packs": 8,
+            "hand_size": 13,
+            "deal_packets": (3, 3, 3, 4),
+            "turn_up": False,
+            "sequence_fixes_trump": True,
+            "seven_of_trumps": 0,
+            "last_trick_bonus": 250,
+            "plain_sequence": 150,
+            "bezique": 50,
+            "triple_bezique": 1500,
+            "quadruple_bezique": 4500,
+            "quintuple_bezique": 9000,
+            "four_trump_aces": 1000,
+            "four_trump_tens": 900,
+            "four_trump_kings": 800,
+            "four_trump_queens": 600,
+            "four_trump_jacks": 400,
+            "five_trump_aces": 2000,
+            "five_trump_tens": 1800,
+            "five_trump_kings": 1600,
+            "five_trump_queens": 1200,
+            "five_trump_jacks": 800,
+            "meld_reforming": True,
+            "trick_scoring": "none",
+            "deal_scoring": "per-deal",
+            "game_bonus": 1000,
+            "rubicon_threshold": 5000,
+            "rubicon_brisque_bonus": 0,
+        },
+        "russian": {
+            "trick_scoring": "card-points",
+            "brisque_timing": "immediate",
+            "stage1_must_follow_suit": True,
+            "stage2_must_head": False,
+            "two_trump_sevens": 20,
+            "double_common_marriage": 40,
+            "double_royal_marriage": 80,
+            "plain_sequence": 100,
+            "penalty_scheme": "russian",
+        },
+        "greek": {
+            "turn_up_bonus": "greek-club",
+            "carte_blanche": 250,
+            "last_trick_bonus": 250,
+            "trick_scoring": "greek-per-trick",
+        },
+    }
+    # Presets played "as the base game for that player count" (RULES.md 2.4).
+    _BY_PLAYERS: ClassVar[dict[str, dict[int, str]]] = {
+        "no-trump": {2: "classic", 3: "three", 4: "four"}
+    }
     _ALIASES: ClassVar[dict[str, str]] = {
         "classic2": "classic",
         "two-handed": "classic",
         "standard": "classic",
+        "three-handed": "three",
+        "four-handed": "four",
+        "partnership": "four",
+        "fourpartners": "four",
+        "notrump": "no-trump",
+        "sans-trump": "no-trump",
+        "six-pack": "chinese",
+        "sixpack": "chinese",
+        "eightpack": "eight-pack",
+        "8-pack": "eight-pack",
+        "russiancardpoints": "russian",
+        "russian-card-points": "russian",
+        "greek-club": "greek",
     }
     # RULES.md's switch names for the extra melds, with the scores they switch on.
     _SWITCHES: ClassVar[dict[str, dict[str, int]]] = {
@@ -265,6 +382,8 @@ class Rules:
             raise ValueError("melds_scored_per_trick must be at least 1")
         if self.target < 1:
             raise ValueError("target must be at least 1")
+        if self.deal_scoring == "per-deal" and self.sides != 2:
+            raise ValueError("per-deal scoring (a deal is a game) needs two sides")
 
     # --- derived -----------------------------------------------------------------------------
     @property
@@ -332,8 +451,16 @@ class Rules:
                 + (f" (did you mean {hint[0]!r}?)" if hint else "")
                 + f"; presets: {', '.join(cls._PRESETS)}"
             )
-        base = cls(name=key, **cls._PRESETS[key])
+        base = cls(name=key, **cls._preset_values(key, options.get("players")))
         return base.replace(**options) if options else base
+
+    @classmethod
+    def _preset_values(cls, key: str, players: Any = None) -> dict[str, Any]:
+        by_players = cls._BY_PLAYERS.get(key)
+        if by_players is None:
+            return cls._PRESETS[key]
+        base = by_players.get(players if isinstance(players, int) else 2, "classic")
+        return {**cls._PRESETS[base], **cls._PRESETS[key]}
 
     def replace(self, **options: Any) -> Rules:
         """A copy with options changed by name; unknown names and bad values raise ValueError."""
@@ -366,12 +493,19 @@ class Rules:
 
     def differences(self) -> dict[str, Any]:
         """Options whose value differs from this rule set's preset."""
-        base = type(self)(name=self.name, **self._PRESETS.get(self.name, {}))
-        return {
-            f.name: getattr(self, f.name)
-            for f in fields(self)
-            if f.name != "name" and getattr(self, f.name) != getattr(base, f.name)
-        }
+        known = self.name in self._PRESETS
+        # a preset played "as the base game for that player count" takes its other defaults
+        # from that count, so only the count itself needs saying
+        plain = type(self)(name=self.name, **(self._preset_values(self.name) if known else {}))
+        base = type(self)(
+            name=self.name, **(self._preset_values(self.name, self.players) if known else {})
+        )
+        out = {}
+        for f in fields(self):
+            ref = plain if f.name == "players" else base
+            if f.name != "name" and getattr(self, f.name) != getattr(ref, f.name):
+                out[f.name] = getattr(self, f.name)
+        return out
 
     def __str__(self) -> str:
         diff = self.differences()

@@ -24,6 +24,7 @@ from ..core.notation import IllegalAction
 from ..core.observation import Observation
 from ..core.rules import Rules
 from .render import (
+    does,
     hand_text,
     log_lines,
     render_deal_end,
@@ -97,6 +98,8 @@ class TerminalGame:
         self._ask = ask
         self.clear = self.console.is_terminal if clear is None else clear
         self.saved_ok: bool | None = None
+        self.notes: list[Text] = []
+        """Lines to show under the next picture (the screen is cleared before each one)."""
 
     # --- input and output ------------------------------------------------------------------------
     def ask(self, prompt: str) -> str:
@@ -148,6 +151,10 @@ class TerminalGame:
                 if line.strip().lower() in ("quit", "q", "exit") and self._confirm_quit():
                     raise QuitGame
                 self.match.next_deal()
+                dealer = self.match.deal.dealer
+                self.notes.append(
+                    Text(f"Deal {len(self.match.deals)}: {self.names[dealer]} dealt.", style="bold")
+                )
         except QuitGame:
             self.save()
             self.say("Game stopped.", "bold")
@@ -161,7 +168,7 @@ class TerminalGame:
 
     def _intro(self) -> None:
         sides = side_names(self.rules, self.names)
-        self.console.print(
+        self.notes.append(
             Text.assemble(
                 (f"Bezique ({self.rules}): ", "bold"),
                 " against ".join(sides),
@@ -171,10 +178,12 @@ class TerminalGame:
         cut = getattr(self.match, "cut", None)
         if cut:
             dealer = self.match.first_dealer
-            self.say(
-                "Cut for deal: "
-                + ", ".join(f"{self.names[s]} {c}" for s, c in enumerate(cut))
-                + f"; {self.names[dealer]} deals first."
+            self.notes.append(
+                Text(
+                    "Cut for deal: "
+                    + ", ".join(f"{self.names[s]} {c}" for s, c in enumerate(cut))
+                    + f"; {does(self.names[dealer], 'deal')} first."
+                )
             )
 
     def _read(self, prompt: str) -> str:
@@ -207,14 +216,20 @@ class TerminalGame:
     def _show(self, obs: Observation) -> None:
         if self.clear:
             self.console.clear()
+        # as much of the deal's story as the screen has room for
+        log = max(3, min(12, self.console.size.height - 22)) if self.clear else 8
         self.console.print(
             render_observation(
                 obs,
                 self.names,
                 scores=self.match.scores,
                 deal_number=len(self.match.deals),
+                log=log,
             )
         )
+        for note in self.notes:
+            self.console.print(note)
+        self.notes.clear()
 
     def _human_turn(self) -> None:
         deal = self.match.deal
@@ -264,18 +279,24 @@ class TerminalGame:
             try:
                 deal.apply(action)
             except (IllegalAction, ValueError) as e:
-                self.error(_short(str(e)))
+                self.error(self._personal(_short(str(e))))
                 continue
             return
+
+    def _personal(self, message: str) -> str:
+        """An engine message about this seat, addressed to the player."""
+        me = f"seat {self.seat} "
+        message = message.replace(me + "does not", "you do not").replace(me, "you ")
+        return message[:1].upper() + message[1:]
 
     def _deal_over(self) -> None:
         deal = self.match.deal
         obs = deal.observation(self.seat)
-        self.console.print(
-            render_observation(
-                obs, self.names, scores=self.match.scores, deal_number=len(self.match.deals), log=3
-            )
-        )
+        if self.clear:
+            self.console.clear()
+        self.console.print(Text(f"Deal {len(self.match.deals)} is over.", style="bold underline"))
+        for line in log_lines(obs, self.names)[-4:]:
+            self.console.print(line)
         self.console.print(render_deal_end(obs, deal.result, self.names, scores=self.match.scores))
         if self.save_path is not None and self.saved_ok:
             self.say(f"Game saved to {self.save_path}.", "dim")
@@ -287,8 +308,7 @@ class TerminalGame:
         won = self.rules.side_of(self.seat) == winner
         self.console.print(
             Text(
-                f"\n{sides[winner]} win{'' if sides[winner] == 'You' else 's'} the match "
-                f"with {scores[winner]} ({others}).",
+                f"\n{does(sides[winner], 'win')} the match with {scores[winner]} ({others}).",
                 style="bold green" if won else "bold yellow",
             )
         )

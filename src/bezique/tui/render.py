@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 from collections.abc import Mapping, Sequence
 
+from rich.columns import Columns
 from rich.console import Console, Group, RenderableType
 from rich.panel import Panel
 from rich.table import Table
@@ -70,7 +71,8 @@ def table_text(refs: Sequence[str]) -> Text:
     for where, cards in groups.items():
         t = cards_text(cards)
         if where:
-            t.append(" (" + ", ".join(where.split("+")) + ")", style="dim")
+            melds = (m.replace("-", " ") for m in where.split("+"))
+            t.append(" (" + ", ".join(melds) + ")", style="dim")
         parts.append(t)
     return Text("  ·  ").join(parts)
 
@@ -114,8 +116,8 @@ def side_names(rules: Rules, names: Sequence[str] | None) -> list[str]:
 
 
 def does(name: str, verb: str) -> str:
-    """``'Ann leads'``, but ``'You lead'``."""
-    return f"{name} {verb}" if name == "You" else f"{name} {verb}s"
+    """``'Ann leads'``, but ``'You lead'`` and ``'Ann & Bob lead'``."""
+    return f"{name} {verb}" if name == "You" or " & " in name else f"{name} {verb}s"
 
 
 # --- actions and events ------------------------------------------------------------------------
@@ -154,7 +156,7 @@ def event_text(what: str) -> Text:
     if head == "exchange":
         return Text("exchanged ") + notation_text(rest) + Text(" for the turn-up")
     if head == "turn-up":
-        return Text("dealer's turn-up ") + notation_text(rest)
+        return Text("dealt and turned up ") + notation_text(rest)
     if what == "last trick":
         return Text("took the last trick")
     if head == "seven" and words[1:2] == ["played"]:
@@ -277,20 +279,24 @@ def prompt_text(obs: Observation, names: Sequence[str] | None = None) -> Text:
         seats = seat_names(obs.rules, names)
         return Text(does(seats[obs.to_move] if obs.to_move is not None else "Nobody", "move") + ".")
     if obs.phase == "declare":
-        return Text("You won the trick: declare, exchange the seven, or pass.", style="bold")
+        verbs = {a.split()[0] for a in obs.legal}
+        what = "declare, exchange the seven, or pass" if "exchange" in verbs else "declare or pass"
+        return Text(f"You won the trick: {what}.", style="bold")
     if not obs.trick:
         return Text("Your lead.", style="bold")
     return Text("Your turn to play to the trick.", style="bold")
 
 
-def legal_table(obs: Observation) -> Text:
-    """The legal actions, numbered from 1, one a line."""
+def legal_table(obs: Observation) -> RenderableType:
+    """The legal actions, numbered from 1: plays side by side, declarations one a line."""
     width = len(str(len(obs.legal)))
-    lines = [
-        Text.assemble((f"{i:>{width}}  ", "bold cyan"), action_text(obs, action))
+    items = [
+        Text.assemble((f"{i:>{width}} ", "bold cyan"), action_text(obs, action))
         for i, action in enumerate(obs.legal, 1)
     ]
-    return Text("\n").join(lines)
+    if all(a.startswith("play ") for a in obs.legal):
+        return Columns(items, padding=(0, 3))
+    return Text("\n").join(items)
 
 
 def render_observation(

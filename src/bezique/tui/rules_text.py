@@ -194,7 +194,8 @@ def rules_sections(rules: Rules) -> list[tuple[str, list[str]]]:
         duty += "; a player who cannot follow suit must trump"
         duty += " (beating any trump already played, if able)" if r.stage2_must_head else ""
     stage2 = [
-        "When the stock and the turn-up are gone, the declared cards go back into the hands "
+        f"When the stock{' and the turn-up are' if r.turn_up else ' is'} gone, the declared "
+        "cards go back into the hands "
         f"and the last {_n(r.hand_size, 'trick')} are played out with no more declarations.",
         f"Now a player must {duty}; a player who can do none of that may play any card.",
     ]
