@@ -318,13 +318,22 @@ def test_bad_field_values_raise_value_error(key: str, value: str, view: int | st
     ],
 )
 def test_rules_string_round_trips(options: dict[str, object]) -> None:
+    built = 0
     for name in Rules.presets():
-        rules = Rules.preset(name, **options)
+        try:
+            rules = Rules.preset(name, **options)
+        except ValueError as e:  # e.g. partnerships with 3 players: refused, with the reason
+            assert any(w in str(e) for w in ("players", "packs", "partnerships", "sides")), e
+            continue
+        built += 1
         text = str(rules)
         assert Rules.from_string(text) == rules
         assert str(Rules.from_string(text)) == text
-        if options:
+        if rules != Rules.preset(name):  # an option that changes the preset is written out
             assert text.startswith(name + "(")
+        else:
+            assert text == name
+    assert built >= len(Rules.presets()) // 2
 
 
 def test_rules_string_names_every_changed_option() -> None:
