@@ -97,7 +97,7 @@ def test_action_fields() -> None:
         ("play", "exactly one card"),
         ("play QS JD", "exactly one card"),
         ("exchange", "exactly one card"),
-        ("play XX", "not a card: 'XX'"),
+        ("play ZZ", "not a card: 'ZZ'"),
         ("play 11S", "not a card"),
         ("play Q", "not a card"),
         ("meld", "needs a meld kind"),

@@ -24,6 +24,9 @@ class Limit:
     """Seconds of thinking per decision."""
     iterations: int | None = None
     """Search iterations (playouts, nodes, determinizations: whatever the bot counts)."""
+    nodes: int | None = None
+    """Engine steps a search may take (actions applied in the worlds it searches): a budget
+    that keeps choices reproducible yet follows how long the rest of the deal is."""
 
     def __post_init__(self) -> None:
         if self.time is not None and not self.time > 0:
@@ -36,6 +39,10 @@ class Limit:
             raise ValueError(
                 f"Limit.iterations must be a positive whole number: got {self.iterations!r}"
             )
+        if self.nodes is not None and (
+            isinstance(self.nodes, bool) or not isinstance(self.nodes, int) or self.nodes < 1
+        ):
+            raise ValueError(f"Limit.nodes must be a positive whole number: got {self.nodes!r}")
 
 
 class InfoDict(TypedDict, total=False):

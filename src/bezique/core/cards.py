@@ -27,6 +27,9 @@ RANK_NAMES: Final = ("ace", "ten", "king", "queen", "jack", "nine", "eight", "se
 SPADES, HEARTS, DIAMONDS, CLUBS = 0, 1, 2, 3
 ACE, TEN, KING, QUEEN, JACK, NINE, EIGHT, SEVEN = range(8)
 NUM_KINDS: Final = 32
+#: The suitless wild card of the old Russian game ("шприц"), code ``XX``.
+WILD: Final = 32
+ALL_KINDS: Final = 33
 
 #: Card points of the Russian count (A 11, 10 10, K 4, Q 3, J 2, others 0), by rank.
 CARD_POINTS: Final = (11, 10, 4, 3, 2, 0, 0, 0)
@@ -51,8 +54,9 @@ def rank_of(k: Kind) -> int:
     return k & 7
 
 
-CODES: Final = tuple(r + s for s in SUITS for r in RANKS)
-"""``CODES[kind]`` is the two-character code of a card kind, e.g. ``CODES[3] == 'QS'``."""
+CODES: Final = (*(r + s for s in SUITS for r in RANKS), "XX")
+"""``CODES[kind]`` is the two-character code of a card kind, e.g. ``CODES[3] == 'QS'``;
+``CODES[WILD] == 'XX'``."""
 
 _BY_CODE: dict[str, Kind] = {code: k for k, code in enumerate(CODES)}
 
@@ -63,7 +67,10 @@ def code(k: Kind) -> str:
 
 
 def pretty(k: Kind) -> str:
-    """The code with a suit symbol and ``10`` for the ten (``'Q♠'``, ``'10♦'``)."""
+    """The code with a suit symbol and ``10`` for the ten (``'Q♠'``, ``'10♦'``); ``★`` for
+    the wild card."""
+    if k == WILD:
+        return "★"
     rank = RANKS[rank_of(k)]
     return ("10" if rank == "T" else rank) + SUIT_SYMBOLS[suit_of(k)]
 
@@ -74,6 +81,8 @@ def parse_card(text: str) -> Kind:
     Accepts ``QS``, ``qs``, ``10D``, ``TD``, ``Q♠``.  Raises ``ValueError`` naming the bad text.
     """
     t = text.strip().upper()
+    if t in ("★", "*"):
+        return WILD
     for i, sym in enumerate(SUIT_SYMBOLS):
         t = t.replace(sym, SUITS[i])
     if t.startswith("10"):
@@ -96,9 +105,13 @@ def parse_suit(text: str) -> int:
     raise ValueError(f"not a suit: {text!r} (one of S H D C)")
 
 
-def pack(packs: int) -> list[Kind]:
-    """The kinds of ``packs`` piquet packs, in pack order (every kind ``packs`` times)."""
-    return [k for _ in range(packs) for k in range(NUM_KINDS)]
+def pack(packs: int, ranks: str = RANKS, extra_nines: int = 0, wild_cards: int = 0) -> list[Kind]:
+    """The kinds of a whole pack in pack order: ``packs`` packs of the given ranks in every
+    suit (piquet packs by default), then extra nines spread over the suits, then wild cards."""
+    rank_set = {RANKS.index(r) for r in ranks}
+    cards = [k for _ in range(packs) for k in range(NUM_KINDS) if k & 7 in rank_set]
+    cards += [kind(i % 4, NINE) for i in range(extra_nines)]
+    return cards + [WILD] * wild_cards
 
 
 def sort_key(k: Kind) -> tuple[int, int]:

@@ -15,13 +15,15 @@ from itertools import product
 from typing import Any
 
 from .cards import (
+    ALL_KINDS,
     BRISQUE_RANKS,
     CARD_POINTS,
     CODES,
     COURT_RANKS,
-    NUM_KINDS,
+    NINE,
     SEVEN,
     SUITS,
+    WILD,
     code,
     parse_card,
     rank_of,
@@ -32,9 +34,11 @@ from .cards import (
     kind as make_kind,
 )
 from .melds import (
+    BEZIQUE,
     DOUBLE_ROYAL_MARRIAGE,
     MELD_BY_NAME,
     MELDS,
+    ROYAL_MARRIAGE,
     SEVEN_MELD,
     TRIPLE_BEZIQUE,
     TRUMP_FIXING,
@@ -86,12 +90,33 @@ _PlanItem = tuple[int, str, int, list[Slot]]
 _PlanEntry = tuple[_PlanItem, tuple[tuple[int, int], ...], list[tuple[int, int]]]
 
 
+_EXCHANGE_RANK = {"seven": SEVEN, "nine": NINE}
+_DOUBLING = frozenset({ROYAL_MARRIAGE, BEZIQUE, TRUMP_SEQUENCE})  # repeat_doubles
+
+
 def _kinds_of(rules: Rules) -> tuple[int, ...]:
-    """Kind of each card id: ids run kind by kind, ``packs`` copies each."""
+    """Kind of each card id: ids run kind by kind, as many copies of each as the pack holds."""
     kinds: tuple[int, ...] | None = rules.__dict__.get("_kinds")
     if kinds is None:
-        kinds = rules.__dict__["_kinds"] = tuple(i // rules.packs for i in range(rules.cards))
+        kinds = rules.__dict__["_kinds"] = tuple(sorted(rules.pack_kinds))
     return kinds
+
+
+def _counts(rules: Rules) -> list[int]:
+    """How many cards of each kind the pack holds."""
+    counts = [0] * ALL_KINDS
+    for k in rules.pack_kinds:
+        counts[k] += 1
+    return counts
+
+
+def _offsets(rules: Rules) -> list[int]:
+    """The first card id of each kind."""
+    offset, total = [0] * ALL_KINDS, 0
+    for k, n in enumerate(_counts(rules)):
+        offset[k] = total
+        total += n
+    return offset
 
 
 def _trick_values(rules: Rules) -> tuple[tuple[int, ...], int]:
@@ -215,11 +240,12 @@ class Deal:
         rng = random.Random(seed)
         order = list(range(rules.cards))
         rng.shuffle(order)
-        # card ids are kind * packs + copy, so that a hand sorted by id is sorted by kind
-        copies = [0] * NUM_KINDS
+        # card ids run kind by kind, so that a hand sorted by id is sorted by kind
+        pack_kinds, offset = rules.pack_kinds, _offsets(rules)
+        copies = [0] * ALL_KINDS
         for i, old in enumerate(order):
-            k = old % NUM_KINDS
-            order[i] = k * rules.packs + copies[k]
+            k = pack_kinds[old]
+            order[i] = offset[k] + copies[k]
             copies[k] += 1
         n = rules.players
         hands: list[list[int]] = [[] for _ in range(n)]
@@ -228,8 +254,16 @@ class Deal:
             for i in range(1, n + 1):
                 hands[(dealer + i) % n].extend(order[pos : pos + size])
                 pos += size
-        turn_up = order[pos] if rules.turn_up else None
-        stock = order[pos + (1 if rules.turn_up else 0) :]
+        rest = order[pos:]
+        turn_up = None
+        if rules.turn_up:
+            kinds = _kinds_of(rules)
+            # a wild card cannot be the trump: it goes back into the stock at a random place
+            # and the next card is turned (decision 11)
+            while kinds[rest[0]] == WILD:
+                rest.insert(rng.randrange(1, len(rest) + 1), rest.pop(0))
+            turn_up = rest.pop(0)
+        stock = rest
         d = cls._start(rules, dealer, _kinds_of(rules), hands, turn_up, stock)
         d.seed = seed
         return d
@@ -255,13 +289,14 @@ class Deal:
                 if rules.turn_up
                 else "these rules have no turn-up card: leave turn_up out"
             )
-        copies = [0] * NUM_KINDS
+        copies = [0] * ALL_KINDS
+        counts, offset = _counts(rules), _offsets(rules)
 
         def take(text: str) -> int:
             k = parse_card(text)
-            if copies[k] >= rules.packs:
-                raise ValueError(f"too many {code(k)}: the pack holds {rules.packs}")
-            cid = k * rules.packs + copies[k]
+            if copies[k] >= counts[k]:
+                raise ValueError(f"too many {code(k)}: the pack holds {counts[k]}")
+            cid = offset[k] + copies[k]
             copies[k] += 1
             return cid
 
@@ -273,7 +308,7 @@ class Deal:
             hand_ids.append(ids)
         up = take(turn_up) if turn_up is not None else None
         stock_ids = [take(c) for c in stock]
-        missing = [code(k) for k in range(NUM_KINDS) for _ in range(rules.packs - copies[k])]
+        missing = [code(k) for k in range(ALL_KINDS) for _ in range(counts[k] - copies[k])]
         if missing:
             raise ValueError(f"the cards do not make up the pack: missing {' '.join(missing)}")
         return cls._start(rules, dealer, _kinds_of(rules), hand_ids, up, stock_ids)
@@ -525,7 +560,7 @@ class Deal:
         s, bs = k >> 3, best >> 3
         if s == bs:
             return (k & 7) < (best & 7)
-        return s == self._trump
+        return s == self._trump or (best == WILD and k != WILD)  # a wild card never wins
 
     def _playable(self, seat: int) -> list[int]:
         hand = self.hands[seat]
@@ -629,7 +664,11 @@ class Deal:
                     have[run] |= 1 << k
                 by_rank[k & 7] += 1
             possible = []
-            for item, needs, rank_needs in _plan(rules, trump):
+            plan = _plan(rules, trump)
+            if hand and K[hand[-1]] == WILD:  # a wild card may fill any gap: no pre-check
+                possible = [item for item, _, _ in plan]
+                plan = []
+            for item, needs, rank_needs in plan:
                 for n, kinds in needs:
                     if have[n] & kinds != kinds:
                         break
@@ -641,18 +680,20 @@ class Deal:
                         possible.append(item)
             if possible:
                 self._enumerate_melds(seat, possible, out)
+        swap = _EXCHANGE_RANK.get(rules.turn_up_exchange)
         if (
-            rules.seven_of_trumps
+            swap is not None
+            and (swap != SEVEN or rules.seven_of_trumps)
             and self._turn_up is not None
             and trump is not None
             and not self._exchanged
             and (room or not rules.seven_exchange_counts_as_meld)
-            and K[self._turn_up] != trump * 8 + SEVEN
+            and K[self._turn_up] != trump * 8 + swap
         ):
-            seven = trump * 8 + SEVEN
+            card = trump * 8 + swap
             for c in hand:
-                if K[c] == seven and not M[c]:
-                    out[Action("exchange", "", (CODES[seven],))] = ("exchange", c)
+                if K[c] == card and not M[c]:
+                    out[Action("exchange", "", (CODES[card],))] = ("exchange", c)
                     break
         if (
             rules.partner_declaring == "winner-or-partner"
@@ -686,12 +727,15 @@ class Deal:
         for glist in groups.values():
             glist.sort(key=lambda g: g[0])
         name = self._namer(seat)
+        wild = groups.get(WILD, [])
         for meld, mname, block, req in possible:
             per_slot = []
             for kinds, n in req:
                 cand = [
                     (k, gm, ids) for k in kinds for gm, ids in groups.get(k, ()) if not gm & block
                 ]
+                if wild:  # a wild card may stand for any card of a meld (one per meld)
+                    cand += [(WILD, gm, ids) for gm, ids in wild if not gm & block]
                 ways: list[tuple[int, ...]]
                 if len(cand) == 1:  # the usual case: one way or none
                     ways = [(n,)] if len(cand[0][2]) >= n else []
@@ -705,13 +749,16 @@ class Deal:
                     ids: list[int] = []
                     refs: list[str] = []
                     fresh = False
+                    wilds = 0
                     for (cand, _), takes in zip(per_slot, combo, strict=True):
                         for (k, gm, gids), t in zip(cand, takes, strict=True):
                             if t:
                                 ids.extend(gids[:t])
                                 refs.extend([name(k, gm)] * t)
                                 fresh = fresh or not gm
-                    if fresh:  # at least one card comes from the concealed hand
+                                wilds += t if k == WILD else 0
+                    if fresh and wilds <= 1 and len(ids) > wilds:
+                        # at least one card comes from the concealed hand
                         out[Action("meld", mname, tuple(refs))] = ("meld", meld, tuple(ids))
 
     def _carte_blanche(self, order: list[int], drawn: list[int] | None) -> None:
@@ -901,8 +948,10 @@ class Deal:
         for i in range(1, n):
             s, c = trick[i]
             kc = K[c]
-            if (kc >> 3 == best >> 3 and kc & 7 < best & 7) or (
-                kc >> 3 == trump and best >> 3 != trump
+            if (
+                (kc >> 3 == best >> 3 and kc & 7 < best & 7)
+                or (kc >> 3 == trump and best >> 3 != trump)
+                or (best == WILD and kc != WILD)  # a wild card never wins a trick
             ):
                 best, win_seat, win_card = kc, s, c
         self._tricks.append((self._leader, tuple([c for _, c in trick]), win_seat))
@@ -920,12 +969,13 @@ class Deal:
         value = per_trick + sum([per_rank[K[c] & 7] for _, c in trick])
         if value:
             self._pts[rules.side_of(win_seat)][1] += value
+        led_by = self._leader
         self._leader = win_seat
         self._to_move = win_seat
         if self._stage == 1:
             self._decl_count = 0
             self._exchanged = False
-            if (
+            if (win_seat != led_by or not rules.declare_only_after_beating) and (
                 not rules.min_tricks_before_declaring
                 or sum(1 for _, _, w in self._tricks if w == win_seat)
                 >= rules.min_tricks_before_declaring
@@ -973,6 +1023,11 @@ class Deal:
                 points = rules.trump_double_marriage
         if rules.meld_reforming:
             self._instances.append((seat, meld, ids))
+        if rules.repeat_doubles and meld in _DOUBLING:
+            before = f"meld {MELDS[meld].name} "
+            points <<= sum(
+                1 for _, s, what, _ in self._events if s == seat and what.startswith(before)
+            )
         cards = " ".join(CODES[self._kinds[c]] for c in ids)
         self._score(seat, 0, points, f"meld {MELDS[meld].name} {cards}")
         self._decl_count += 1
@@ -993,7 +1048,8 @@ class Deal:
         self._exchanged = True
         if rules.seven_exchange_counts_as_meld:
             self._decl_count += 1
-        self._score(seat, 0, rules.seven_of_trumps, f"exchange {CODES[self._kinds[cid]]}")
+        points = rules.seven_of_trumps if self._kinds[cid] & 7 == SEVEN else 0
+        self._score(seat, 0, points, f"exchange {CODES[self._kinds[cid]]}")
         self._continue_declaring()
 
     def _continue_declaring(self) -> None:
@@ -1019,17 +1075,25 @@ class Deal:
                     and self.rules.reveal_last_draw
                 ):
                     self._known[c] = True
-            else:
-                c = self._turn_up  # type: ignore[assignment]
+            elif self._turn_up is not None:
+                c = self._turn_up
                 self._turn_up = None
                 self._known[c] = True
+            else:  # a short last round: the stock ran out (hands not played out)
+                break
             insort(self.hands[seat], c)
             drawn[seat] = c
         self._phase = PLAY
         self._to_move = winner
         if self.rules.carte_blanche and (stock or self._turn_up is not None):
             self._carte_blanche([(winner + i) % n for i in range(n)], drawn)
-        if not stock and self._turn_up is None:
+        if not stock and self._turn_up is None and not self.rules.play_out_hand:
+            # the hand ends when the stock is drawn (decision 11)
+            if self.rules.last_trick_bonus:
+                self._score(winner, 2, self.rules.last_trick_bonus, "last trick")
+            self._phase = OVER
+            self._to_move = None
+        elif not stock and self._turn_up is None:
             # stage 2: declared cards go back into the hands, still known to everyone
             self._stage = 2
             self._instances = []
@@ -1115,14 +1179,15 @@ class Deal:
         rules = obs.rules
         n = rules.players
         d = cls._blank(rules, obs.dealer, _kinds_of(rules))
-        copies = [0] * NUM_KINDS
-        pool_left = [rules.packs] * NUM_KINDS
+        copies = [0] * ALL_KINDS
+        pool_left = list(_counts(rules))
+        offset = _offsets(rules)
 
         def take(k: int) -> int:
             if pool_left[k] <= 0:
                 raise ValueError(f"inconsistent position: too many {CODES[k]}")
             pool_left[k] -= 1
-            cid = k * rules.packs + copies[k]
+            cid = offset[k] + copies[k]
             copies[k] += 1
             return cid
 
@@ -1158,7 +1223,7 @@ class Deal:
                 d.hands[seat].extend(take(k) for k in ks)
             stock = [take(k) for k in hidden[1]]
         else:
-            unseen = [k for k in range(NUM_KINDS) for _ in range(pool_left[k])]
+            unseen = [k for k in range(ALL_KINDS) for _ in range(pool_left[k])]
             rng.shuffle(unseen)
             for seat in range(n):
                 short = obs.hand_sizes[seat] - len(d.hands[seat])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .cards import RANKS, rank_of
@@ -153,31 +154,39 @@ class Settlement:
 
 
 def settle(deal: Deal) -> Settlement:
-    """Pay out a finished deal played as a game (RULES.md 2.5-2.7).
+    """Pay out a finished deal played as a game (RULES.md 2.5-2.7): :func:`settle_points` of
+    its scores and brisques."""
+    result = deal.result
+    if result is None:
+        raise ValueError("the deal is not over")
+    return settle_points(deal.rules, [r.total for r in result], [r.brisques for r in result])
+
+
+def settle_points(rules: Rules, scores: Sequence[int], brisques: Sequence[int]) -> Settlement:
+    """Pay out a per-deal game from plain numbers: each side's score for the deal (brisques left
+    out where they count only to settle) and its brisque points (0 where they do not count apart).
 
     The higher score wins the game bonus plus the difference.  A loser under the rubicon
     threshold is rubiconed: the winner scores the rubicon bonus plus both scores plus the
     brisque bonus.  A loser under 100 gives the winner 100 more.  Where brisques count only to
     settle, they are counted (for both) to break a tie or to lift the loser over the threshold.
     """
-    rules = deal.rules
-    result = deal.result
-    if result is None:
-        raise ValueError("the deal is not over")
-    base = [r.total for r in result]
-    with_brisques = [r.total + r.brisques for r in result]
-    scores, counted = base, not rules.brisques_only_to_settle
+    if len(scores) != 2 or len(brisques) != 2:
+        raise ValueError("a per-deal game is settled between two sides")
+    base = list(scores)
+    with_brisques = [s + b for s, b in zip(base, brisques, strict=True)]
+    final, counted = base, not rules.brisques_only_to_settle
     if rules.brisques_only_to_settle:
         low = min(base)
         if base[0] == base[1] or (
             low < rules.rubicon_threshold
             and with_brisques[base.index(low)] >= rules.rubicon_threshold
         ):
-            scores, counted = with_brisques, True
-    if scores[0] == scores[1]:
-        return Settlement(tuple(scores), counted, None, False, (0, 0))
-    win = 0 if scores[0] > scores[1] else 1
-    w, lose = scores[win], scores[1 - win]
+            final, counted = with_brisques, True
+    if final[0] == final[1]:
+        return Settlement(tuple(final), counted, None, False, (0, 0))
+    win = 0 if final[0] > final[1] else 1
+    w, lose = final[win], final[1 - win]
     if rules.round_to_hundreds and w // 100 != lose // 100:
         w, lose = w // 100 * 100, lose // 100 * 100
     rubicon = lose < rules.rubicon_threshold
@@ -188,4 +197,4 @@ def settle(deal: Deal) -> Settlement:
     if lose < 100:
         pay += rules.small_loser_bonus
     payout = (pay, 0) if win == 0 else (0, pay)
-    return Settlement(tuple(scores), counted, win, rubicon, payout)
+    return Settlement(tuple(final), counted, win, rubicon, payout)

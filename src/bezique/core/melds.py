@@ -66,6 +66,15 @@ _KINDS: Final = (
     ("five-trump-kings", "C", 3, "five_trump_kings"),
     ("five-trump-queens", "C", 3, "five_trump_queens"),
     ("five-trump-jacks", "C", 3, "five_trump_jacks"),
+    *(
+        (f"{count}-trump-{rank}", "C", level, f"{count}_trump_{rank}")
+        for level, count in ((4, "six"), (5, "seven"), (6, "eight"))
+        for rank in ("aces", "tens", "kings", "queens", "jacks")
+    ),
+    *(
+        (f"{count}-bezique-jacks", "C", level, f"{count}_bezique_jacks")
+        for level, count in ((2, "four"), (3, "five"), (4, "six"), (5, "seven"), (6, "eight"))
+    ),
     ("seven", "S", 1, "seven_of_trumps"),
     ("two-sevens", "S", 1, "two_trump_sevens"),
     ("carte-blanche", "X", 1, "carte_blanche"),
@@ -75,39 +84,37 @@ MELDS: Final = tuple(MeldKind(i, n, c, lv, s) for i, (n, c, lv, s) in enumerate(
 """Every meld kind, indexed by id."""
 MELD_BY_NAME: Final = {m.name: m for m in MELDS}
 
-(
-    MARRIAGE,
-    ROYAL_MARRIAGE,
-    DOUBLE_MARRIAGE,
-    DOUBLE_ROYAL_MARRIAGE,
-    TRIPLE_MARRIAGE,
-    TRIPLE_ROYAL_MARRIAGE,
-    PLAIN_SEQUENCE,
-    TRUMP_SEQUENCE,
-    BEZIQUE,
-    DOUBLE_BEZIQUE,
-    TRIPLE_BEZIQUE,
-    QUADRUPLE_BEZIQUE,
-    QUINTUPLE_BEZIQUE,
-    FOUR_ACES,
-    FOUR_TENS,
-    FOUR_KINGS,
-    FOUR_QUEENS,
-    FOUR_JACKS,
-    FOUR_TRUMP_ACES,
-    FOUR_TRUMP_TENS,
-    FOUR_TRUMP_KINGS,
-    FOUR_TRUMP_QUEENS,
-    FOUR_TRUMP_JACKS,
-    FIVE_TRUMP_ACES,
-    FIVE_TRUMP_TENS,
-    FIVE_TRUMP_KINGS,
-    FIVE_TRUMP_QUEENS,
-    FIVE_TRUMP_JACKS,
-    SEVEN_MELD,
-    TWO_SEVENS,
-    CARTE_BLANCHE,
-) = range(len(MELDS))
+MARRIAGE = MELD_BY_NAME["marriage"].id
+ROYAL_MARRIAGE = MELD_BY_NAME["royal-marriage"].id
+DOUBLE_MARRIAGE = MELD_BY_NAME["double-marriage"].id
+DOUBLE_ROYAL_MARRIAGE = MELD_BY_NAME["double-royal-marriage"].id
+TRIPLE_MARRIAGE = MELD_BY_NAME["triple-marriage"].id
+TRIPLE_ROYAL_MARRIAGE = MELD_BY_NAME["triple-royal-marriage"].id
+PLAIN_SEQUENCE = MELD_BY_NAME["plain-sequence"].id
+TRUMP_SEQUENCE = MELD_BY_NAME["trump-sequence"].id
+BEZIQUE = MELD_BY_NAME["bezique"].id
+DOUBLE_BEZIQUE = MELD_BY_NAME["double-bezique"].id
+TRIPLE_BEZIQUE = MELD_BY_NAME["triple-bezique"].id
+QUADRUPLE_BEZIQUE = MELD_BY_NAME["quadruple-bezique"].id
+QUINTUPLE_BEZIQUE = MELD_BY_NAME["quintuple-bezique"].id
+FOUR_ACES = MELD_BY_NAME["four-aces"].id
+FOUR_TENS = MELD_BY_NAME["four-tens"].id
+FOUR_KINGS = MELD_BY_NAME["four-kings"].id
+FOUR_QUEENS = MELD_BY_NAME["four-queens"].id
+FOUR_JACKS = MELD_BY_NAME["four-jacks"].id
+FOUR_TRUMP_ACES = MELD_BY_NAME["four-trump-aces"].id
+FOUR_TRUMP_TENS = MELD_BY_NAME["four-trump-tens"].id
+FOUR_TRUMP_KINGS = MELD_BY_NAME["four-trump-kings"].id
+FOUR_TRUMP_QUEENS = MELD_BY_NAME["four-trump-queens"].id
+FOUR_TRUMP_JACKS = MELD_BY_NAME["four-trump-jacks"].id
+FIVE_TRUMP_ACES = MELD_BY_NAME["five-trump-aces"].id
+FIVE_TRUMP_TENS = MELD_BY_NAME["five-trump-tens"].id
+FIVE_TRUMP_KINGS = MELD_BY_NAME["five-trump-kings"].id
+FIVE_TRUMP_QUEENS = MELD_BY_NAME["five-trump-queens"].id
+FIVE_TRUMP_JACKS = MELD_BY_NAME["five-trump-jacks"].id
+SEVEN_MELD = MELD_BY_NAME["seven"].id
+TWO_SEVENS = MELD_BY_NAME["two-sevens"].id
+CARTE_BLANCHE = MELD_BY_NAME["carte-blanche"].id
 
 QUARTET_RANK: Final = {
     FOUR_ACES: ACE,
@@ -149,6 +156,18 @@ TRUMP_FIXING: Final = frozenset({ROYAL_MARRIAGE, DOUBLE_ROYAL_MARRIAGE, TRUMP_SE
 
 Slot = tuple[tuple[int, ...], int]
 """A requirement: ``count`` cards, each of one of the listed kinds."""
+
+
+_RANK_WORDS: Final = {"aces": ACE, "tens": TEN, "kings": KING, "queens": QUEEN, "jacks": JACK}
+_COUNT_WORDS: Final = {"four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8}
+for _m in MELDS:
+    _w = _m.name.split("-")
+    if len(_w) == 3 and _w[1] == "trump" and _w[2] in _RANK_WORDS:
+        _TRUMP_SETS[_m.id] = (_RANK_WORDS[_w[2]], _COUNT_WORDS[_w[0]])
+#: Sets of bezique jacks (old Russian): meld id -> how many.
+BEZIQUE_JACK_SETS: Final = {
+    m.id: _COUNT_WORDS[m.name.split("-")[0]] for m in MELDS if m.name.endswith("-bezique-jacks")
+}
 
 
 def profile_names(mask: int) -> tuple[str, ...]:
@@ -218,7 +237,17 @@ def slots(rules: Rules, meld: int, trump: int | None) -> Iterator[list[Slot]]:
             yield [((kind(s, KING),), n), ((kind(s, QUEEN),), n)]
     elif meld in (TRUMP_SEQUENCE, PLAIN_SEQUENCE):
         for s in _suits(meld == TRUMP_SEQUENCE, trump):
-            yield [((kind(s, r),), 1) for r in (ACE, TEN, KING, QUEEN, JACK)]
+            req: list[Slot] = [((kind(s, r),), 1) for r in (ACE, TEN, KING, QUEEN)]
+            pair = bezique_kinds(rules, trump) if trump is not None else None
+            if meld == TRUMP_SEQUENCE and rules.sequence_bezique_jack and pair is not None:
+                req.append(((kind(s, JACK), pair[1]), 1))  # the bezique jack may stand in
+            else:
+                req.append(((kind(s, JACK),), 1))
+            yield req
+    elif meld in BEZIQUE_JACK_SETS:
+        pair = bezique_kinds(rules, trump)
+        if pair is not None:
+            yield [((pair[1],), BEZIQUE_JACK_SETS[meld])]
     elif meld in _BEZIQUE_COPIES:
         pair = bezique_kinds(rules, trump)
         if pair is not None:

@@ -20,6 +20,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
+from .cards import RANKS, pack
+
 
 def _opt(default: Any, doc: str, choices: tuple[str, ...] = ()) -> Any:
     return field(default=default, metadata={"doc": doc, "choices": choices})
@@ -36,6 +38,9 @@ class Rules:
     packs: int = _opt(2, "32-card piquet packs shuffled together")
     hand_size: int = _opt(8, "cards dealt to each player and kept through stage 1")
     partnerships: bool = _opt(False, "seats 0 and 2 play against 1 and 3, one score per side")
+    pack_ranks: str = _opt("ATKQJ987", "the ranks of each pack (A T K Q J 9 8 7 is a piquet pack)")
+    extra_nines: int = _opt(0, "nines added to the packs, spread over the suits (old Russian)")
+    wild_cards: int = _opt(0, "suitless wild cards (XX) that stand for any card in a meld")
     deal_packets: tuple[int, ...] = _opt((3, 2, 3), "packets in which the cards are dealt")
     turn_up: bool = _opt(True, "the card after the deal is turned up and fixes trump")
     turn_up_bonus: str = _opt(
@@ -64,6 +69,9 @@ class Rules:
     stage2_must_trump: bool = _opt(
         True, "in the last tricks a follower void in the suit led must trump"
     )
+    play_out_hand: bool = _opt(
+        True, "after the stock is drawn the hands are played out (else the hand ends there)"
+    )
     reveal_last_draw: bool = _opt(
         False, "the winner of the last stage-1 trick shows the card drawn from the stock"
     )
@@ -73,6 +81,17 @@ class Rules:
         0, "tricks a player must have won before declaring at all"
     )
     melds_scored_per_trick: int = _opt(1, "melds that may be scored after one trick won")
+    declare_only_after_beating: bool = _opt(
+        False, "only a player who beat a card played before his (not the leader) may declare"
+    )
+    repeat_doubles: bool = _opt(
+        False,
+        "each further royal marriage, bezique and trump sequence a player declares in a hand "
+        "scores double the one before (old Russian)",
+    )
+    sequence_bezique_jack: bool = _opt(
+        False, "the bezique jack may stand in for the trump jack in a trump sequence"
+    )
     partner_declaring: str = _opt(
         "winner-only",
         "in a partnership game, who may declare after a trick: the winner only, or the winner "
@@ -122,6 +141,26 @@ class Rules:
     five_trump_kings: int = _opt(0, "five kings of trumps")
     five_trump_queens: int = _opt(0, "five queens of trumps")
     five_trump_jacks: int = _opt(0, "five jacks of trumps")
+    six_trump_aces: int = _opt(0, "a sixth ace of trumps added to five shown")
+    six_trump_tens: int = _opt(0, "a sixth ten of trumps added to five shown")
+    six_trump_kings: int = _opt(0, "a sixth king of trumps added to five shown")
+    six_trump_queens: int = _opt(0, "a sixth queen of trumps added to five shown")
+    six_trump_jacks: int = _opt(0, "a sixth jack of trumps added to five shown")
+    seven_trump_aces: int = _opt(0, "a seventh ace of trumps added to six shown")
+    seven_trump_tens: int = _opt(0, "a seventh ten of trumps added to six shown")
+    seven_trump_kings: int = _opt(0, "a seventh king of trumps added to six shown")
+    seven_trump_queens: int = _opt(0, "a seventh queen of trumps added to six shown")
+    seven_trump_jacks: int = _opt(0, "a seventh jack of trumps added to six shown")
+    eight_trump_aces: int = _opt(0, "an eighth ace of trumps added to seven shown")
+    eight_trump_tens: int = _opt(0, "an eighth ten of trumps added to seven shown")
+    eight_trump_kings: int = _opt(0, "an eighth king of trumps added to seven shown")
+    eight_trump_queens: int = _opt(0, "an eighth queen of trumps added to seven shown")
+    eight_trump_jacks: int = _opt(0, "an eighth jack of trumps added to seven shown")
+    four_bezique_jacks: int = _opt(0, "four bezique jacks")
+    five_bezique_jacks: int = _opt(0, "a fifth bezique jack added to four shown")
+    six_bezique_jacks: int = _opt(0, "a sixth bezique jack added to five shown")
+    seven_bezique_jacks: int = _opt(0, "a seventh bezique jack added to six shown")
+    eight_bezique_jacks: int = _opt(0, "an eighth bezique jack added to seven shown")
     trump_sequence: int = _opt(250, "A 10 K Q J of trumps")
     plain_sequence: int = _opt(0, "A 10 K Q J of a plain suit (extra meld)")
     double_common_marriage: int = _opt(0, "K K Q Q of a plain suit as one meld (extra meld)")
@@ -142,6 +181,12 @@ class Rules:
 
     # --- seven of trumps ---------------------------------------------------------------------
     seven_of_trumps: int = _opt(10, "a seven of trumps declared or exchanged for the turn-up")
+    turn_up_exchange: str = _opt(
+        "seven",
+        "the trump card that may be exchanged for the turn-up: the seven (scoring "
+        "seven_of_trumps), a nine (no score; old Russian), or none",
+        ("seven", "nine", "none"),
+    )
     seven_exchange_counts_as_meld: bool = _opt(
         True, "exchanging the seven is that trick's declaration"
     )
@@ -298,6 +343,67 @@ class Rules:
             "plain_sequence": 100,
             "penalty_scheme": "russian",
         },
+        "old-russian": {
+            "packs": 8,
+            "pack_ranks": "ATKQJ",
+            "extra_nines": 12,
+            "wild_cards": 2,
+            "hand_size": 18,
+            "deal_packets": (3, 3, 3, 3, 3, 3),
+            "play_out_hand": False,
+            "bezique_pairing": "same-colour",
+            "turn_up_bonus": "none",
+            "turn_up_exchange": "nine",
+            "seven_of_trumps": 0,
+            "declare_only_after_beating": True,
+            "repeat_doubles": True,
+            "sequence_bezique_jack": True,
+            "trick_scoring": "none",
+            "last_trick_bonus": 0,
+            "common_marriage": 0,
+            "royal_marriage": 4,
+            "bezique": 25,
+            "double_bezique": 0,
+            "trump_sequence": 50,
+            "four_aces": 10,
+            "four_kings": 8,
+            "four_queens": 6,
+            "four_jacks": 4,
+            "quartet_distinct_suits": True,
+            "four_trump_aces": 110,
+            "four_trump_tens": 90,
+            "four_trump_kings": 88,
+            "four_trump_queens": 176,
+            "four_trump_jacks": 44,
+            "four_bezique_jacks": 164,
+            # the 5th to 8th card: queens and bezique jacks +100/+200/+400 then 800 + twice
+            # the four; kings, and (decision 11) aces, tens and jacks +50/+100/+200 then 400 +
+            # twice the four
+            "five_trump_queens": 100,
+            "six_trump_queens": 200,
+            "seven_trump_queens": 400,
+            "eight_trump_queens": 1152,
+            "five_bezique_jacks": 100,
+            "six_bezique_jacks": 200,
+            "seven_bezique_jacks": 400,
+            "eight_bezique_jacks": 1128,
+            "five_trump_kings": 50,
+            "six_trump_kings": 100,
+            "seven_trump_kings": 200,
+            "eight_trump_kings": 576,
+            "five_trump_aces": 50,
+            "six_trump_aces": 100,
+            "seven_trump_aces": 200,
+            "eight_trump_aces": 620,
+            "five_trump_tens": 50,
+            "six_trump_tens": 100,
+            "seven_trump_tens": 200,
+            "eight_trump_tens": 580,
+            "five_trump_jacks": 50,
+            "six_trump_jacks": 100,
+            "seven_trump_jacks": 200,
+            "eight_trump_jacks": 488,
+        },
         "greek": {
             "turn_up_bonus": "greek-club",
             "carte_blanche": 250,
@@ -306,8 +412,9 @@ class Rules:
         },
     }
     # Presets played "as the base game for that player count" (RULES.md 2.4).
-    _BY_PLAYERS: ClassVar[dict[str, dict[int, str]]] = {
-        "no-trump": {2: "classic", 3: "three", 4: "four"}
+    _BY_PLAYERS: ClassVar[dict[str, dict[int, str | dict[str, Any]]]] = {
+        "no-trump": {2: "classic", 3: "three", 4: "four"},
+        "old-russian": {3: {"packs": 10}},  # decision 11: 8 packs for two, 10 for three
     }
     _ALIASES: ClassVar[dict[str, str]] = {
         "classic2": "classic",
@@ -326,6 +433,9 @@ class Rules:
         "russiancardpoints": "russian",
         "russian-card-points": "russian",
         "greek-club": "greek",
+        "oldrussian": "old-russian",
+        "old-russian-18": "old-russian",
+        "oldrussian18": "old-russian",
     }
     # RULES.md's switch names for the extra melds, with the scores they switch on.
     _SWITCHES: ClassVar[dict[str, dict[str, int]]] = {
@@ -367,8 +477,16 @@ class Rules:
             raise ValueError("partnerships need 4 players")
         if self.packs < 1 or self.hand_size < 1:
             raise ValueError("packs and hand_size must be at least 1")
-        stock = 32 * self.packs - self.players * self.hand_size
-        if stock < self.players or stock % self.players:
+        if (
+            not self.pack_ranks
+            or any(r not in RANKS for r in self.pack_ranks)
+            or len(set(self.pack_ranks)) != len(self.pack_ranks)
+        ):
+            raise ValueError(
+                f"pack_ranks must be distinct ranks from {RANKS}: got {self.pack_ranks!r}"
+            )
+        stock = self.cards - self.players * self.hand_size
+        if stock < self.players or (self.play_out_hand and stock % self.players):
             raise ValueError(
                 f"{self.packs} packs with {self.players} hands of {self.hand_size} leave "
                 f"{stock} cards to draw, which the players cannot share out evenly"
@@ -396,9 +514,18 @@ class Rules:
         return seat % 2 if self.partnerships else seat
 
     @property
+    def pack_kinds(self) -> tuple[int, ...]:
+        """The card kind of every card of the whole pack, in pack order."""
+        kinds: tuple[int, ...] | None = self.__dict__.get("_pack_kinds")
+        if kinds is None:
+            kinds = tuple(pack(self.packs, self.pack_ranks, self.extra_nines, self.wild_cards))
+            self.__dict__["_pack_kinds"] = kinds
+        return kinds
+
+    @property
     def cards(self) -> int:
         """Cards in the whole pack."""
-        return 32 * self.packs
+        return len(self.pack_kinds)
 
     @property
     def stock_cards(self) -> int:
@@ -407,13 +534,14 @@ class Rules:
 
     @property
     def stage1_tricks(self) -> int:
-        """Tricks played while the stock lasts."""
-        return self.stock_cards // self.players
+        """Tricks played while the stock lasts (the last round of draws may be short when
+        the hand is not played out)."""
+        return -(-self.stock_cards // self.players)
 
     @property
     def tricks(self) -> int:
-        """Tricks in a whole hand."""
-        return self.stage1_tricks + self.hand_size
+        """Tricks (rounds) in a whole hand."""
+        return self.stage1_tricks + (self.hand_size if self.play_out_hand else 0)
 
     # --- presets and options -------------------------------------------------------------------
     @classmethod
@@ -459,8 +587,10 @@ class Rules:
         by_players = cls._BY_PLAYERS.get(key)
         if by_players is None:
             return cls._PRESETS[key]
-        base = by_players.get(players if isinstance(players, int) else 2, "classic")
-        return {**cls._PRESETS[base], **cls._PRESETS[key]}
+        extra = by_players.get(players if isinstance(players, int) else 2, {})
+        if isinstance(extra, str):  # the base game for that player count, then the preset
+            return {**cls._PRESETS[extra], **cls._PRESETS[key]}
+        return {**cls._PRESETS[key], **extra}
 
     def replace(self, **options: Any) -> Rules:
         """A copy with options changed by name; unknown names and bad values raise ValueError."""

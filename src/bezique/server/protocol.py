@@ -1,0 +1,290 @@
+"""The WebSocket protocol: typed JSON messages, each with a literal ``type`` and the protocol
+version ``v``; every message about a move carries its move number.
+
+Every view of a deal sent to a client is built here from one
+:meth:`bezique.core.deal.Deal.observation` (``None`` for a spectator), so a client learns only
+what its seat may know.  ``docs/protocol.md`` describes the messages and ``protocol.schema.json``
+beside this module gives their exact shapes.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Literal, TypedDict
+
+from ..core.deal import Deal, SideResult
+from ..core.match import Match, settle
+from ..core.melds import MELD_BY_NAME, meld_score
+from ..core.notation import Action, IllegalAction
+from ..core.observation import Observation
+from ..core.rules import Rules
+
+VERSION = 1
+"""The protocol version, ``v`` in every message."""
+MAX_MESSAGE = 2048
+"""Largest client message accepted, in characters."""
+MAX_ACTION = 200
+"""Longest action text accepted."""
+MAX_NAME = 40
+"""Longest player name kept."""
+
+ErrorCode = Literal[
+    "malformed",
+    "too-large",
+    "rate",
+    "version",
+    "unknown-type",
+    "hello-first",
+    "auth",
+    "spectator",
+    "not-started",
+    "over",
+    "not-your-turn",
+    "stale",
+    "illegal",
+    "not-allowed",
+    "server",
+]
+
+
+class ProtocolError(Exception):
+    """A client message that cannot be accepted; ``code`` says which kind of problem it is."""
+
+    def __init__(self, code: ErrorCode, message: str) -> None:
+        super().__init__(message)
+        self.code: ErrorCode = code
+        self.message = message
+
+
+# --- client to server ---------------------------------------------------------------------------
+class Hello(TypedDict):
+    """The first message on a connection: a seat token, or none to watch."""
+
+    type: Literal["hello"]
+    v: int
+    token: str | None
+
+
+class ActionMsg(TypedDict):
+    """Play an action; ``move`` is the number of actions the client has seen played."""
+
+    type: Literal["action"]
+    v: int
+    move: int
+    action: str
+
+
+class Ready(TypedDict):
+    """Ready for the next deal once deal ``deal`` is over."""
+
+    type: Literal["ready"]
+    v: int
+    deal: int
+
+
+class Start(TypedDict):
+    """The host starts a waiting table, computer players taking the empty seats."""
+
+    type: Literal["start"]
+    v: int
+
+
+class HintRequest(TypedDict):
+    """Ask the computer what it would play now."""
+
+    type: Literal["hint"]
+    v: int
+    move: int
+
+
+class ReviewRequest(TypedDict):
+    """Ask where the computer would have played differently in a finished deal."""
+
+    type: Literal["review"]
+    v: int
+    deal: int
+
+
+class Ping(TypedDict):
+    type: Literal["ping"]
+    v: int
+
+
+ClientMessage = Hello | ActionMsg | Ready | Start | HintRequest | ReviewRequest | Ping
+
+_CLIENT_FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
+    "hello": {"token": (str, type(None))},
+    "action": {"move": (int,), "action": (str,)},
+    "ready": {"deal": (int,)},
+    "start": {},
+    "hint": {"move": (int,)},
+    "review": {"deal": (int,)},
+    "ping": {},
+}
+_OPTIONAL = {"hello": {"token"}}
+
+
+def parse_client(text: str | bytes | None) -> ClientMessage:
+    """Check a client message and return it; raises :class:`ProtocolError` saying what is
+    wrong.  Unknown keys, wrong types, a wrong version and oversized text are all refused."""
+    if not isinstance(text, str):
+        raise ProtocolError("malformed", "messages are JSON text frames")
+    if len(text) > MAX_MESSAGE:
+        raise ProtocolError("too-large", f"a message may have at most {MAX_MESSAGE} characters")
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        raise ProtocolError("malformed", "not valid JSON") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("malformed", "a message is a JSON object")
+    kind = data.get("type")
+    if not isinstance(kind, str) or kind not in _CLIENT_FIELDS:
+        raise ProtocolError(
+            "unknown-type", f"unknown message type {kind!r}; types: {', '.join(_CLIENT_FIELDS)}"
+        )
+    if data.get("v") != VERSION or isinstance(data.get("v"), bool):
+        raise ProtocolError("version", f"this server speaks protocol version {VERSION}")
+    fields = _CLIENT_FIELDS[kind]
+    optional = _OPTIONAL.get(kind, set())
+    for key in data:
+        if key not in ("type", "v") and key not in fields:
+            raise ProtocolError("malformed", f"unknown key {key!r} in a {kind} message")
+    for key, types in fields.items():
+        if key not in data:
+            if key in optional:
+                data[key] = None
+                continue
+            raise ProtocolError("malformed", f"a {kind} message needs {key!r}")
+        value = data[key]
+        if isinstance(value, bool) or not isinstance(value, types):
+            raise ProtocolError("malformed", f"{key!r} has the wrong type")
+        if isinstance(value, int) and not 0 <= value < 1 << 31:
+            raise ProtocolError("malformed", f"{key!r} is out of range")
+    if kind == "action" and len(data["action"]) > MAX_ACTION:
+        raise ProtocolError("too-large", f"an action has at most {MAX_ACTION} characters")
+    if kind == "hello" and data["token"] is not None and len(data["token"]) > 100:
+        raise ProtocolError("malformed", "bad token")
+    return data  # type: ignore[return-value]
+
+
+def parse_action(text: str) -> Action:
+    """An action in notation, or :class:`ProtocolError` ``malformed``."""
+    try:
+        return Action.parse(text)
+    except IllegalAction as e:
+        raise ProtocolError("malformed", str(e)) from None
+
+
+# --- server to client ---------------------------------------------------------------------------
+def action_points(rules: Rules, action: str) -> int | None:
+    """Points a declaration scores at once; None for plays, passes and handing over."""
+    a = Action.parse(action)
+    if a.verb == "exchange":
+        return rules.seven_of_trumps
+    if a.verb == "meld" and a.meld in MELD_BY_NAME:
+        return meld_score(rules, MELD_BY_NAME[a.meld].id)
+    return None
+
+
+def view(obs: Observation) -> dict[str, Any]:
+    """A seat's view of the deal as JSON values: exactly the observation, with each legal
+    action's points (a fact of the rules) beside it."""
+    rules = obs.rules
+    return {
+        "seat": obs.seat,
+        "dealer": obs.dealer,
+        "phase": obs.phase,
+        "to_move": obs.to_move,
+        "stage": obs.stage,
+        "leader": obs.leader,
+        "trump": obs.trump,
+        "turn_up": obs.turn_up,
+        "stock_size": obs.stock_size if rules.show_stock_count else None,
+        "hand": list(obs.hand),
+        "hand_sizes": list(obs.hand_sizes),
+        "tables": [list(t) for t in obs.tables],
+        "known": [list(k) for k in obs.known],
+        "trick": [[s, c] for s, c in obs.trick],
+        "tricks": [[ld, list(cs), w] for ld, cs, w in obs.tricks],
+        "events": [[t, s, what, p] for t, s, what, p in obs.events],
+        "points": list(obs.points),
+        "history": list(obs.history),
+        "legal": [{"action": a, "points": action_points(rules, a)} for a in obs.legal],
+        "tricks_total": rules.tricks,
+    }
+
+
+def _result(r: SideResult) -> dict[str, int]:
+    return {
+        "melds": r.melds,
+        "tricks": r.tricks,
+        "last_trick": r.last_trick,
+        "bonuses": r.bonuses,
+        "brisques": r.brisques,
+        "total": r.total,
+    }
+
+
+def deal_summary(deal: Deal) -> dict[str, Any]:
+    """A finished deal's points and how they were made (numbers only: nothing hidden)."""
+    result = deal.result or []
+    out: dict[str, Any] = {
+        "points": list(deal.points),
+        "result": [_result(r) for r in result],
+        "payout": None,
+        "rubicon": False,
+    }
+    if deal.rules.deal_scoring == "per-deal" and deal.is_over:
+        s = settle(deal)
+        out["payout"] = list(s.payout)
+        out["rubicon"] = s.rubicon
+    return out
+
+
+def match_info(match: Match, moves: int, ready: list[bool]) -> dict[str, Any]:
+    """Where the match stands: deal number, totals, the finished deals, who is ready."""
+    return {
+        "deal": len(match.deals) - 1,
+        "moves": moves,
+        "scores": list(match.scores),
+        "winner": match.winner,
+        "target": match.rules.target,
+        "per_deal": match.rules.deal_scoring == "per-deal",
+        "deals": [deal_summary(d) for d in match.deals if d.is_over],
+        "ready": list(ready),
+    }
+
+
+def message(kind: str, **fields: Any) -> dict[str, Any]:
+    """A server message: ``{"type": kind, "v": VERSION, ...}``."""
+    return {"type": kind, "v": VERSION, **fields}
+
+
+def error(code: ErrorCode, text: str, move: int | None = None) -> dict[str, Any]:
+    """An error message; the client's message changed nothing."""
+    out = message("error", code=code, message=text)
+    if move is not None:
+        out["move"] = move
+    return out
+
+
+def dumps(msg: dict[str, Any]) -> str:
+    """Compact JSON of a message."""
+    return json.dumps(msg, separators=(",", ":"), ensure_ascii=False)
+
+
+__all__ = [
+    "MAX_MESSAGE",
+    "VERSION",
+    "ClientMessage",
+    "ProtocolError",
+    "action_points",
+    "deal_summary",
+    "dumps",
+    "error",
+    "match_info",
+    "message",
+    "parse_action",
+    "parse_client",
+    "view",
+]

@@ -1,0 +1,224 @@
+"""Where the tables live: SQLAlchemy 2 over an SQLite file by default, PostgreSQL (psycopg)
+when ``BEZIQUE_DATABASE_URL`` names one.
+
+A game is stored as its rules, its seed and an append-only log of actions: the engine replays
+the log to rebuild the table, so nothing but the log has to be kept right.  Every write is
+committed before the call returns, so an action the server has acknowledged survives the
+server being killed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    Float,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    event,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import Engine
+
+NEXT_DEAL = "next-deal"
+"""The log entry that starts the next deal of a match (seat -1)."""
+
+metadata = MetaData()
+
+tables_t = Table(
+    "bz_tables",
+    metadata,
+    Column("code", String(16), primary_key=True),
+    Column("created", Float, nullable=False),
+    Column("rules", Text, nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    Column("config", Text, nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("host", Integer, nullable=False),
+)
+
+seats_t = Table(
+    "bz_seats",
+    metadata,
+    Column("code", String(16), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("name", String(80), nullable=False),
+    Column("kind", String(8), nullable=False),
+    Column("level", String(32), nullable=False),
+    Column("token_hash", String(64), nullable=True),
+)
+
+moves_t = Table(
+    "bz_moves",
+    metadata,
+    Column("code", String(16), primary_key=True),
+    Column("n", Integer, primary_key=True),
+    Column("deal", Integer, nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("action", Text, nullable=False),
+    Column("at", Float, nullable=False),
+)
+
+
+@dataclass
+class SeatRow:
+    seat: int
+    name: str
+    kind: str
+    """'human' (claimed), 'open' (waiting for a friend) or 'bot'."""
+    level: str
+    token_hash: str | None
+
+
+@dataclass
+class MoveRow:
+    n: int
+    deal: int
+    seat: int
+    action: str
+
+
+@dataclass
+class TableRow:
+    code: str
+    created: float
+    rules: str
+    seed: int
+    config: dict[str, Any]
+    status: str
+    host: int
+    seats: list[SeatRow] = field(default_factory=list)
+    moves: list[MoveRow] = field(default_factory=list)
+
+
+def default_url(data_dir: str | os.PathLike[str]) -> str:
+    """The SQLite file in the data folder (made if missing)."""
+    os.makedirs(data_dir, exist_ok=True)
+    return "sqlite:///" + os.path.join(os.path.abspath(data_dir), "bezique.db")
+
+
+class Store:
+    """The tables, seats and action logs in one database."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine: Engine
+        if url.startswith("sqlite"):
+            self.engine = create_engine(url, connect_args={"check_same_thread": False})
+
+            @event.listens_for(self.engine, "connect")
+            def _pragmas(conn: Any, _record: Any) -> None:
+                cur = conn.cursor()
+                # WAL with synchronous=NORMAL: a committed write is in the file before the call
+                # returns, so it survives the process being killed
+                cur.execute("PRAGMA journal_mode=WAL")
+                cur.execute("PRAGMA synchronous=NORMAL")
+                cur.execute("PRAGMA busy_timeout=5000")
+                cur.close()
+
+        else:
+            self.engine = create_engine(url, pool_pre_ping=True)
+        metadata.create_all(self.engine)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # --- writing ---------------------------------------------------------------------------------
+    def create_table(
+        self,
+        code: str,
+        rules: str,
+        seed: int,
+        config: dict[str, Any],
+        host: int,
+        seats: list[SeatRow],
+        status: str,
+    ) -> None:
+        with self.engine.begin() as c:
+            c.execute(
+                insert(tables_t).values(
+                    code=code,
+                    created=time.time(),
+                    rules=rules,
+                    seed=seed,
+                    config=json.dumps(config),
+                    status=status,
+                    host=host,
+                )
+            )
+            c.execute(
+                insert(seats_t),
+                [
+                    {
+                        "code": code,
+                        "seat": s.seat,
+                        "name": s.name,
+                        "kind": s.kind,
+                        "level": s.level,
+                        "token_hash": s.token_hash,
+                    }
+                    for s in seats
+                ],
+            )
+
+    def append(self, code: str, n: int, deal: int, seat: int, action: str) -> None:
+        """Add one entry to a table's log and commit it."""
+        with self.engine.begin() as c:
+            c.execute(
+                insert(moves_t).values(
+                    code=code, n=n, deal=deal, seat=seat, action=action, at=time.time()
+                )
+            )
+
+    def update_seat(self, code: str, seat: SeatRow) -> None:
+        with self.engine.begin() as c:
+            c.execute(
+                update(seats_t)
+                .where(seats_t.c.code == code, seats_t.c.seat == seat.seat)
+                .values(
+                    name=seat.name, kind=seat.kind, level=seat.level, token_hash=seat.token_hash
+                )
+            )
+
+    def set_status(self, code: str, status: str) -> None:
+        with self.engine.begin() as c:
+            c.execute(update(tables_t).where(tables_t.c.code == code).values(status=status))
+
+    # --- reading ---------------------------------------------------------------------------------
+    def load(self, code: str) -> TableRow | None:
+        """A table with its seats and whole log, or None."""
+        with self.engine.connect() as c:
+            row = c.execute(select(tables_t).where(tables_t.c.code == code)).first()
+            if row is None:
+                return None
+            out = TableRow(
+                code=row.code,
+                created=row.created,
+                rules=row.rules,
+                seed=int(row.seed),
+                config=json.loads(row.config),
+                status=row.status,
+                host=row.host,
+            )
+            for s in c.execute(
+                select(seats_t).where(seats_t.c.code == code).order_by(seats_t.c.seat)
+            ):
+                out.seats.append(SeatRow(s.seat, s.name, s.kind, s.level, s.token_hash))
+            for m in c.execute(select(moves_t).where(moves_t.c.code == code).order_by(moves_t.c.n)):
+                out.moves.append(MoveRow(m.n, m.deal, m.seat, m.action))
+            return out
+
+
+__all__ = ["NEXT_DEAL", "MoveRow", "SeatRow", "Store", "TableRow", "default_url"]
