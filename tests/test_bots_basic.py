@@ -170,9 +170,9 @@ def test_simple_bot_is_quick() -> None:
 # --- sensible play in stacked positions ----------------------------------------------------------
 def stacked(hand0: list[str], hand1: list[str], turn_up: str, dealer: int) -> Deal:
     """A classic deal with the given hands and turn-up; the rest of the pack as the stock."""
-    left = Counter({c: 2 for c in CODES})
+    left = Counter({c: 2 for c in CODES[:32]})
     left.subtract([*hand0, *hand1, turn_up])
-    stock = [c for c in CODES for _ in range(left[c])]
+    stock = [c for c in CODES[:32] for _ in range(left[c])]
     return Deal.from_cards(
         Rules.preset("classic"), hands=[hand0, hand1], turn_up=turn_up, stock=stock, dealer=dealer
     )

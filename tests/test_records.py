@@ -416,9 +416,9 @@ DEAL_CASES: list[tuple[str, Edit, str, str]] = [
     ("cards type", _set("deals.0.cards", "AS KS"), "deals[0].cards", "must be a JSON object"),
     (
         "cards bad code",
-        _stacked(_set("deals.0.cards.hands.0.2", "XX")),
+        _stacked(_set("deals.0.cards.hands.0.2", "ZZ")),
         "deals[0].cards.hands[0][2]",
-        "not a card: 'XX'",
+        "not a card: 'ZZ'",
     ),
     (
         "cards key",
