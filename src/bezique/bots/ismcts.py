@@ -82,7 +82,8 @@ class IsmctsBot(SearchBot):
                     path.append(child)
                     steps += 1
                     break
-                spread = math.sqrt(max(s2 / iterations - (s1 / iterations) ** 2, 1.0))
+                done = max(iterations, 1)
+                spread = math.sqrt(max(s2 / done - (s1 / done) ** 2, 1.0))
                 c = self.exploration * spread
                 best_a, best_child, best_score = legal[0], None, -math.inf
                 for a in legal:

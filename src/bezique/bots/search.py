@@ -169,7 +169,7 @@ class PimcBot(SearchBot):
         if use_solver and world.stage == 2 and world.phase == "play":
             limit = None if world.rules.players == 2 else self.solver_nodes
             try:
-                sol, offset = exact_values(world, side, seed, max_nodes=limit)
+                sol, offset = exact_values(world, side, max_nodes=limit)
             except SolverLimit:
                 budget.spend(nodes=int(self.solver_nodes * SOLVER_NODE_COST))
             else:

@@ -312,7 +312,7 @@ class Endgame:
 
 
 def exact_values(
-    world: Deal, side: int, rng_seed: int = 0, max_nodes: int | None = None
+    world: Deal, side: int, max_nodes: int | None = None
 ) -> tuple[Solution, float]:
     """Solve a stage-2 world for ``side``; the solution and the offset that turns its values
     (the margin of the tricks left) into the margin of the whole deal.

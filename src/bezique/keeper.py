@@ -1,0 +1,1212 @@
+"""A score-keeper for games played with real cards.
+
+The players play at a real table and enter what happened, deal by deal: the turn-up, each
+declaration, the trick points, who took the last trick and any penalty.  The keeper checks each
+entry against the rules (it cannot see the hands, so it checks what it can: that the cards form
+the meld under these rules and this trump, that no more copies of a card are in play than the
+packs hold, and that cards already declared follow the meld-reuse rule), keeps the running
+totals, settles each deal and says who won::
+
+    >>> keeper = Keeper(Rules.preset("classic"), ["Ann", "Bob"])
+    >>> keeper.new_deal(turn_up="7H")       # Ann deals; a seven turned gives her 10
+    >>> keeper.declare("Bob", "bezique QS JD")
+    40
+    >>> keeper.tricks("Ann", brisques=9); keeper.tricks("Bob", brisques=7)
+    >>> keeper.last_trick("Bob")
+    >>> keeper.end_deal().totals
+    [100, 120]
+
+Every entry is appended to a JSON-lines journal (flushed and synced to disk at once) when a
+path is given, and :meth:`Keeper.resume` rebuilds the keeper from it after a crash.  A bad entry
+raises ``ValueError`` saying why and changes nothing; :meth:`Keeper.undo` takes back the last one.
+
+Cards in a declaration are written as in the action notation (``QS``, ``10D``, ``TD``).  A card
+that is already on the player's table from an earlier declaration is written ``QS@table``; a card
+written plainly comes from the hand.  That is how the keeper applies the meld-reuse rules: a
+bezique followed by ``double-bezique QS@table JD@table QS JD`` scores 500 more, but two
+beziques cannot be turned into a double (no new card).
+"""
+
+from __future__ import annotations
+
+import copy
+import difflib
+import json
+import os
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .core import cards as _cards
+from .core.cards import (
+    ACE,
+    BRISQUE_RANKS,
+    CARD_POINTS,
+    SEVEN,
+    SUIT_NAMES,
+    SUITS,
+    code,
+    kind,
+    pack,
+    parse_card,
+    rank_of,
+    suit_of,
+)
+from .core.match import Settlement, settle_points
+from .core.melds import (
+    DOUBLE_ROYAL_MARRIAGE,
+    MELD_BY_NAME,
+    MELDS,
+    SEVEN_MELD,
+    TRIPLE_BEZIQUE,
+    TRUMP_FIXING,
+    TRUMP_SEQUENCE,
+    TWO_SEVENS,
+    active_melds,
+    blocked_masks,
+    meld_score,
+    slots,
+)
+from .core.rules import Rules
+
+JOURNAL_FORMAT = "bezique-keeper"
+JOURNAL_VERSION = 1
+
+_WILD: int | None = getattr(_cards, "WILD", None)
+"""The kind of a wild card, where the rules have them (old Russian)."""
+_DOUBLING = ("royal-marriage", "bezique", "trump-sequence")
+"""Melds whose repeats score double each time where the rules say so (``repeat_doubles``)."""
+
+OFFENCES: dict[str, dict[str, tuple[int | None, str]]] = {
+    "russian": {
+        "early-declaration": (-10, "declaring before winning a trick: -10"),
+        "revoke": (-20, "not following suit or not trumping in the last tricks: -20"),
+        "lead-before-drawing": (-30, "leading before drawing back to a full hand: -30"),
+        "extra-card": (-50, "drawing an extra card: -50"),
+        "nine-cards": (-120, "playing on to the end of the hand with a card too many: -120"),
+        "false-declaration": (
+            None,
+            "declaring a combination one does not hold: the offender's whole score goes back to 0",
+        ),
+    },
+    "victorian": {
+        "too-many-cards": (100, "holding more cards than the hand size: each opponent +100"),
+        "failed-to-draw": (10, "failing to draw in stage 1: each opponent +10"),
+        "revoke": (
+            None,
+            "revoking, or failing to win when able, in the last tricks: each opponent scores "
+            "the brisques still to be won (enter their points)",
+        ),
+    },
+}
+"""The penalties of each ``penalty_scheme`` (RULES.md 2.1.4): name -> (points, meaning).  Russian
+points are taken from the offender; Victorian points are given to the offender's opponents.
+``None``: a reset to 0 (Russian) or points entered with the penalty (Victorian revoke)."""
+
+_ALIASES = {
+    "sequence": "trump-sequence",
+    "royal": "royal-marriage",
+    "double-royal": "double-royal-marriage",
+    "common-marriage": "marriage",
+    "seven-of-trumps": "seven",
+    "blanche": "carte-blanche",
+}
+
+
+@dataclass
+class Declaration:
+    """One scored declaration of a deal."""
+
+    seat: int
+    meld: str
+    """The meld name, or ``exchange`` for the seven of trumps exchanged for the turn-up."""
+    cards: tuple[str, ...]
+    points: int
+
+
+@dataclass
+class DealSheet:
+    """The score sheet of one deal: per side, where its points came from."""
+
+    number: int
+    dealer: int
+    turn_up: str | None
+    """The card turned up at the deal (None in games without a turn-up)."""
+    trump: str | None
+    """The trump suit letter, or None while no declaration has fixed it."""
+    melds: list[int]
+    tricks: list[int]
+    """Brisques, card points or per-trick points that count in the total."""
+    brisques: list[int]
+    """Brisques that count only to settle a per-deal game (Rubicon)."""
+    last_trick: list[int]
+    bonuses: list[int]
+    """Turn-up bonuses (Greek club bonuses may be negative)."""
+    penalties: list[int]
+    declarations: list[Declaration] = field(default_factory=list)
+    log: list[str] = field(default_factory=list)
+    """What was entered, in words."""
+    last_trick_seat: int | None = None
+    over: bool = False
+    settlement: Settlement | None = None
+    """How the deal was paid out, for per-deal games (Rubicon, Chinese, eight-pack)."""
+    wins_game: int | None = None
+    """The side that won the match outright with this deal (triple bezique option)."""
+    # what the keeper knows of the cards: per seat, each declared card as [kind, melds mask]
+    tables: list[list[list[int]]] = field(default_factory=list)
+    used: dict[int, int] = field(default_factory=dict)
+    """Per card kind, the copies declared from a hand this deal."""
+    turn_up_now: int | None = None
+    """Kind of the card under the stock now (the seven after an exchange)."""
+    exchanged: bool = False
+
+    @property
+    def totals(self) -> list[int]:
+        """Each side's points for the deal (settle-only brisques left out)."""
+        return [
+            m + t + lt + b + p
+            for m, t, lt, b, p in zip(
+                self.melds,
+                self.tricks,
+                self.last_trick,
+                self.bonuses,
+                self.penalties,
+                strict=True,
+            )
+        ]
+
+
+@dataclass
+class _State:
+    deals: list[DealSheet] = field(default_factory=list)
+    winner: int | None = None
+
+
+class Keeper:
+    """Keeps the score of a match played with real cards (see the module docstring).
+
+    ``players``: a name per seat, in seat order (seats are numbered clockwise; in a partnership
+    game seats 0 and 2 play against 1 and 3).  Wherever a seat is asked for, its number or its
+    name (any case) will do.  ``path``: the journal file; it must not exist yet (continue an old
+    one with :meth:`resume`).
+    """
+
+    def __init__(
+        self,
+        rules: Rules,
+        players: Sequence[str] | None = None,
+        path: str | os.PathLike[str] | None = None,
+    ) -> None:
+        self.rules = rules
+        n = rules.players
+        names = [str(p).strip() for p in players] if players is not None else []
+        if not names:
+            names = [f"P{s + 1}" for s in range(n)]
+        if len(names) != n:
+            raise ValueError(f"{rules.name} needs {n} players: got {len(names)} names")
+        for name in names:
+            if not name or any(ch.isspace() for ch in name) or name.isdigit():
+                raise ValueError(
+                    f"bad player name {name!r}: a name is one word, not a number (e.g. Ann)"
+                )
+        if len({name.lower() for name in names}) != n:
+            raise ValueError(f"player names must differ: got {', '.join(names)}")
+        self.players: list[str] = names
+        self.path: Path | None = None
+        self.warnings: list[str] = []
+        """Problems found (and got round) when resuming a journal."""
+        self._entries: list[dict[str, Any]] = []
+        self._state = _State()
+        counts = Counter(getattr(rules, "pack_kinds", None) or pack(rules.packs))
+        self._copies: dict[int, int] = dict(counts)
+        if path is not None:
+            p = Path(path)
+            if p.exists() and p.stat().st_size > 0:
+                raise ValueError(
+                    f"the journal {p} already exists: continue it with resume (--resume), or "
+                    "choose another file"
+                )
+            header = {
+                "format": JOURNAL_FORMAT,
+                "version": JOURNAL_VERSION,
+                "rules": str(rules),
+                "players": names,
+            }
+            self.path = p
+            try:
+                with p.open("w", encoding="utf-8") as f:
+                    _write_line(f, header)
+            except OSError:
+                self.path = None
+                raise
+
+    # --- reading the state ---------------------------------------------------------------------
+    @property
+    def deals(self) -> list[DealSheet]:
+        """Every deal so far, the current one last."""
+        return self._state.deals
+
+    @property
+    def deal(self) -> DealSheet | None:
+        """The deal being entered (None before the first deal and between deals)."""
+        deals = self._state.deals
+        return deals[-1] if deals and not deals[-1].over else None
+
+    @property
+    def entries(self) -> list[dict[str, Any]]:
+        """Every entry in force, as written to the journal (undone ones left out)."""
+        return [dict(e) for e in self._entries]
+
+    @property
+    def side_names(self) -> list[str]:
+        """A name per scoring side (partners' names joined with &)."""
+        r = self.rules
+        return [
+            " & ".join(self.players[s] for s in range(r.players) if r.side_of(s) == side)
+            for side in range(r.sides)
+        ]
+
+    @property
+    def per_deal(self) -> bool:
+        """True when each deal is a game of its own (Rubicon, Chinese, eight-pack)."""
+        return self.rules.deal_scoring == "per-deal"
+
+    def deal_score(self, sheet: DealSheet) -> list[int]:
+        """What a finished deal adds to the match totals: its points, or in per-deal games its
+        payout."""
+        if self.per_deal:
+            return list(sheet.settlement.payout) if sheet.settlement else [0] * self.rules.sides
+        return sheet.totals
+
+    @property
+    def scores(self) -> list[int]:
+        """Match totals per side over the finished deals."""
+        totals = [0] * self.rules.sides
+        for sheet in self._state.deals:
+            if sheet.over:
+                for side, p in enumerate(self.deal_score(sheet)):
+                    totals[side] += p
+        return totals
+
+    @property
+    def running(self) -> list[int]:
+        """Match totals with the points of the deal in progress added (in per-deal games the
+        deal in progress pays out only when it ends, so this is :attr:`scores`)."""
+        totals = self.scores
+        current = self.deal
+        if current is not None and not self.per_deal:
+            totals = [a + b for a, b in zip(totals, current.totals, strict=True)]
+        return totals
+
+    @property
+    def winner(self) -> int | None:
+        """The winning side once the match is decided, else None."""
+        return self._state.winner
+
+    @property
+    def is_over(self) -> bool:
+        """True once a side has won."""
+        return self._state.winner is not None
+
+    @property
+    def next_dealer(self) -> int:
+        """Who deals next if no dealer is named: the seat left of the last dealer (seat 0
+        first)."""
+        deals = self._state.deals
+        return (deals[-1].dealer + 1) % self.rules.players if deals else 0
+
+    def seat(self, who: int | str) -> int:
+        """A seat from its number or its player's name (any case); ValueError if unknown."""
+        n = self.rules.players
+        if isinstance(who, bool):
+            raise ValueError(f"unknown player {who!r}")
+        if isinstance(who, int):
+            if 0 <= who < n:
+                return who
+            raise ValueError(f"unknown seat {who}: seats are 0 to {n - 1} ({self._who()})")
+        text = str(who).strip()
+        if text.isdigit() and int(text) < n:
+            return int(text)
+        low = text.lower()
+        for s, name in enumerate(self.players):
+            if name.lower() == low:
+                return s
+        starts = [s for s, name in enumerate(self.players) if low and name.lower().startswith(low)]
+        if len(starts) == 1:
+            return starts[0]
+        raise ValueError(f"unknown player {text!r}: the players are {self._who()}")
+
+    def _who(self) -> str:
+        return ", ".join(f"{name} ({s})" for s, name in enumerate(self.players))
+
+    def melds(self) -> list[tuple[str, int]]:
+        """The declarations these rules score, with their points (before trump is fixed a
+        trump-fixing double marriage may score differently)."""
+        r = self.rules
+        out = [(MELDS[m].name, meld_score(r, m)) for m in active_melds(r)]
+        if r.trump_double_marriage and not r.turn_up:
+            out.append(("double-royal-marriage (fixing trump)", r.trump_double_marriage))
+        if r.seven_of_trumps:
+            out.append(("seven", r.seven_of_trumps))
+            if r.turn_up:
+                out.append(("exchange", r.seven_of_trumps))
+        if r.two_trump_sevens:
+            out.append(("two-sevens", r.two_trump_sevens))
+        if r.carte_blanche:
+            out.append(("carte-blanche", r.carte_blanche))
+        return out
+
+    def offences(self) -> dict[str, tuple[int | None, str]]:
+        """The penalties of these rules' ``penalty_scheme`` (empty for ``none``)."""
+        return dict(OFFENCES.get(self.rules.penalty_scheme, {}))
+
+    # --- entries -------------------------------------------------------------------------------
+    def new_deal(self, turn_up: str | None = None, dealer: int | str | None = None) -> None:
+        """Start the next deal.  ``turn_up``: the card turned up (needed, and only allowed,
+        where the rules turn one up); ``dealer``: who dealt (default: left of the last dealer)."""
+        entry: dict[str, Any] = {"type": "deal"}
+        if turn_up is not None:
+            entry["turn_up"] = turn_up
+        if dealer is not None:
+            entry["dealer"] = self.seat(dealer)
+        self._record(entry)
+
+    def declare(self, seat: int | str, text: str) -> int:
+        """Record a declaration such as ``bezique QS JD``, ``royal-marriage KH QH``, ``seven 7H``,
+        ``exchange 7H`` or ``carte-blanche`` (a leading ``meld`` is allowed, and so are spaces
+        for hyphens: ``royal marriage KH QH``).  Returns the points scored."""
+        self._record({"type": "declare", "seat": self.seat(seat), "text": str(text)})
+        return self.deals[-1].declarations[-1].points
+
+    def tricks(
+        self, seat: int | str, points: int | None = None, *, brisques: int | None = None
+    ) -> None:
+        """Record the points a side made in tricks this deal (it replaces an earlier entry for
+        the side): ``points``, or ``brisques``, the number of aces and tens won (10 each),
+        where the rules count brisques."""
+        if (points is None) == (brisques is None):
+            raise ValueError("give either the trick points or the number of brisques")
+        entry: dict[str, Any] = {"type": "tricks", "seat": self.seat(seat)}
+        if points is not None:
+            entry["points"] = points
+        else:
+            entry["brisques"] = brisques
+        self._record(entry)
+
+    def last_trick(self, seat: int | str) -> None:
+        """Record who took the last trick of the deal (it replaces an earlier entry)."""
+        self._record({"type": "last-trick", "seat": self.seat(seat)})
+
+    def penalty(
+        self,
+        seat: int | str,
+        offence: str,
+        points: int | None = None,
+        to: int | str | None = None,
+    ) -> int:
+        """Record an offence under the rules' ``penalty_scheme`` (:data:`OFFENCES`).
+        ``points``: for a Victorian revoke, the brisques still to be won; ``to``: under the
+        Victorian scheme, the one opponent who gains (default: every opposing side).  Returns
+        the points the offender's side loses (Russian) or each opponent gains (Victorian)."""
+        entry: dict[str, Any] = {
+            "type": "penalty",
+            "seat": self.seat(seat),
+            "offence": str(offence).strip().lower(),
+        }
+        if points is not None:
+            entry["points"] = points
+        if to is not None:
+            entry["to"] = self.seat(to)
+        self._record(entry)
+        return self._last_penalty
+
+    def end_deal(self) -> DealSheet:
+        """End the deal: its totals count, per-deal games are settled, and the match is
+        decided if a side has won.  Returns the finished sheet."""
+        self._record({"type": "end"})
+        return self.deals[-1]
+
+    def undo(self) -> str:
+        """Take back the last entry in force; returns what it was, in words."""
+        if not self._entries:
+            raise ValueError("nothing to undo")
+        entries = self._entries[:-1]
+        undone = self._entries[-1]
+        state = self._replay(entries)
+        self._append_journal({"type": "undo"})
+        self._state, self._entries = state, entries
+        return describe(undone, self.players)
+
+    # --- journal ---------------------------------------------------------------------------------
+    @classmethod
+    def resume(cls, path: str | os.PathLike[str]) -> Keeper:
+        """Rebuild a keeper from its journal and go on writing to it.  A last line cut short by
+        a crash is reported in :attr:`warnings` and dropped from the file; any other damage is
+        a ValueError naming the line."""
+        p = Path(path)
+        try:
+            raw = p.read_bytes()
+        except OSError as e:
+            raise ValueError(f"cannot read the journal {p}: {e.strerror or e}") from None
+        lines = raw.split(b"\n")
+        complete = raw.endswith(b"\n")
+        # lines[-1] is b"" when the file ends with a newline, else the unfinished last line
+        body, tail = lines[:-1], lines[-1]
+        records: list[tuple[int, dict[str, Any]]] = []
+        warnings: list[str] = []
+        keep = len(raw)
+        for i, line in enumerate(body, 1):
+            if not line.strip():
+                continue
+            rec = _parse_line(line)
+            if rec is None:
+                if i == len(body) and not tail.strip():
+                    warnings.append(f"line {i} of {p} is damaged (a crash while writing?): ignored")
+                    keep = len(raw) - len(line) - 1
+                    continue
+                raise ValueError(f"{p}: line {i} is not a journal entry: {_clip(line)}")
+            records.append((i, rec))
+        if tail.strip():
+            rec = _parse_line(tail)
+            if rec is None:
+                warnings.append(
+                    f"the last line of {p} was cut short (a crash while writing?): ignored"
+                )
+                keep = len(raw) - len(tail)
+            else:
+                records.append((len(body) + 1, rec))
+        if not records:
+            raise ValueError(f"{p} is empty: it is not a score-keeper journal")
+        _, header = records[0]
+        if header.get("format") != JOURNAL_FORMAT:
+            raise ValueError(f"{p} is not a score-keeper journal (no {JOURNAL_FORMAT} header)")
+        if header.get("version") != JOURNAL_VERSION:
+            raise ValueError(f"{p}: journal version {header.get('version')} is not supported")
+        try:
+            rules = Rules.from_string(str(header["rules"]))
+            keeper = cls(rules, list(header["players"]))
+        except (KeyError, TypeError, ValueError) as e:
+            raise ValueError(f"{p}: bad journal header: {e}") from None
+        entries: list[dict[str, Any]] = []
+        for lineno, rec in records[1:]:
+            if rec.get("type") == "undo":
+                if not entries:
+                    raise ValueError(f"{p}: line {lineno} undoes an entry that is not there")
+                entries.pop()
+                continue
+            entries.append(rec)
+        try:
+            keeper._state = keeper._replay(entries, source=p)
+        except ValueError as e:
+            raise ValueError(str(e)) from None
+        keeper._entries = entries
+        try:
+            if keep < len(raw):
+                with p.open("r+b") as f:
+                    f.truncate(keep)
+                    f.flush()
+                    os.fsync(f.fileno())
+            elif not complete:
+                with p.open("ab") as f:
+                    f.write(b"\n")
+                    f.flush()
+                    os.fsync(f.fileno())
+        except OSError as e:
+            raise ValueError(f"cannot write to the journal {p}: {e.strerror or e}") from None
+        keeper.path = p
+        keeper.warnings = warnings
+        return keeper
+
+    def _record(self, entry: dict[str, Any]) -> None:
+        """Apply an entry; on success keep it and write it to the journal."""
+        state = copy.deepcopy(self._state)
+        saved = self._state
+        self._state = state
+        try:
+            self._apply(entry)
+            self._append_journal(entry)
+        except BaseException:
+            self._state = saved
+            raise
+        self._entries.append(entry)
+
+    def _append_journal(self, entry: dict[str, Any]) -> None:
+        if self.path is None:
+            return
+        with self.path.open("a", encoding="utf-8") as f:
+            _write_line(f, entry)
+
+    def _replay(self, entries: list[dict[str, Any]], source: Path | None = None) -> _State:
+        saved = self._state
+        self._state = _State()
+        try:
+            for i, entry in enumerate(entries, 1):
+                try:
+                    self._apply(entry)
+                except (ValueError, TypeError, KeyError) as e:
+                    where = f"{source}: entry {i}" if source else f"entry {i}"
+                    raise ValueError(f"{where} ({describe(entry, self.players)}): {e}") from None
+            return self._state
+        finally:
+            state, self._state = self._state, saved
+            del state
+
+    # --- applying entries ------------------------------------------------------------------------
+    def _apply(self, entry: dict[str, Any]) -> None:
+        kind_ = entry.get("type")
+        handler = {
+            "deal": self._do_deal,
+            "declare": self._do_declare,
+            "tricks": self._do_tricks,
+            "last-trick": self._do_last_trick,
+            "penalty": self._do_penalty,
+            "end": self._do_end,
+        }.get(str(kind_))
+        if handler is None:
+            raise ValueError(f"unknown entry type {kind_!r}")
+        if self._state.winner is not None:
+            raise ValueError(
+                f"the match is over: {self.side_names[self._state.winner]} won "
+                "(undo the last entry to change it)"
+            )
+        handler(entry)
+
+    def _current(self) -> DealSheet:
+        sheet = self.deal
+        if sheet is None:
+            n = len(self._state.deals)
+            raise ValueError(
+                "no deal in progress: start one with a deal entry"
+                + (f" (deal {n} is over)" if n else "")
+            )
+        return sheet
+
+    def _entry_seat(self, entry: dict[str, Any]) -> int:
+        seat = entry.get("seat")
+        if not isinstance(seat, int) or isinstance(seat, bool):
+            raise ValueError(f"bad seat {seat!r}")
+        return self.seat(seat)
+
+    def _do_deal(self, entry: dict[str, Any]) -> None:
+        r, st = self.rules, self._state
+        if self.deal is not None:
+            raise ValueError(f"deal {len(st.deals)} is not over yet: end it first")
+        dealer = entry.get("dealer")
+        dealer = self.next_dealer if dealer is None else self.seat(dealer)
+        n, sides = r.players, r.sides
+        sheet = DealSheet(
+            number=len(st.deals) + 1,
+            dealer=dealer,
+            turn_up=None,
+            trump=None,
+            melds=[0] * sides,
+            tricks=[0] * sides,
+            brisques=[0] * sides,
+            last_trick=[0] * sides,
+            bonuses=[0] * sides,
+            penalties=[0] * sides,
+            tables=[[] for _ in range(n)],
+        )
+        up_text = entry.get("turn_up")
+        if r.turn_up:
+            if up_text is None:
+                raise ValueError("these rules turn up a card for trump: say which card was turned")
+            up = parse_card(str(up_text))
+            if up == _WILD:
+                raise ValueError("a wild card cannot be the turn-up: the next card is turned")
+            sheet.turn_up = code(up)
+            sheet.trump = SUITS[suit_of(up)]
+            sheet.turn_up_now = up
+            self._turn_up_bonus(sheet, up)
+        elif up_text is not None:
+            raise ValueError(
+                "these rules have no turn-up: trump is fixed by the first marriage declared"
+            )
+        sheet.log.append(
+            f"deal {sheet.number}: {self.players[dealer]} deals"
+            + (f", turns up {sheet.turn_up}" if sheet.turn_up else "")
+        )
+        st.deals.append(sheet)
+        self._three_in_a_row(sheet)
+
+    def _turn_up_bonus(self, sheet: DealSheet, up: int) -> None:
+        r, dealer = self.rules, sheet.dealer
+        side = r.side_of(dealer)
+        if r.turn_up_bonus == "seven" and rank_of(up) == SEVEN:
+            sheet.bonuses[side] += 10
+            sheet.log.append(f"{self.players[dealer]} turned up a seven: +10")
+        elif r.turn_up_bonus == "greek-club":
+            if rank_of(up) == ACE:
+                points = 20 if suit_of(up) in (0, 3) else 12
+                sheet.bonuses[side] += points
+                sheet.log.append(f"{self.players[dealer]} turned up the trump ace: +{points}")
+            elif rank_of(up) == SEVEN:
+                sheet.bonuses[side] += 10
+                for s in range(r.players):
+                    if r.side_of(s) != side:
+                        sheet.bonuses[r.side_of(s)] -= 5
+                sheet.log.append(f"{self.players[dealer]} turned up a seven: +10, each opponent -5")
+
+    def _three_in_a_row(self, sheet: DealSheet) -> None:
+        """Greek club: the same trump three deals running gives the dealer +20 (clubs -20)."""
+        deals = self._state.deals
+        if self.rules.turn_up_bonus != "greek-club" or len(deals) < 3:
+            return
+        trumps = {d.trump for d in deals[-3:]}
+        if len(trumps) == 1 and sheet.trump is not None:
+            points = -20 if sheet.trump == "C" else 20
+            sheet.bonuses[self.rules.side_of(sheet.dealer)] += points
+            sheet.log.append(
+                f"the same trump three deals running: {self.players[sheet.dealer]} {points:+d}"
+            )
+
+    # --- declarations ------------------------------------------------------------------------------
+    def _do_declare(self, entry: dict[str, Any]) -> None:
+        sheet = self._current()
+        seat = self._entry_seat(entry)
+        name, refs = parse_declaration(str(entry.get("text", "")))
+        if name == "exchange":
+            self._exchange(sheet, seat, refs)
+        elif name == "carte-blanche":
+            self._carte_blanche(sheet, seat, refs)
+        else:
+            self._meld(sheet, seat, name, refs)
+
+    def _meld(self, sheet: DealSheet, seat: int, name: str, refs: list[tuple[int, bool]]) -> None:
+        r = self.rules
+        meld = MELD_BY_NAME[name].id
+        trump = None if sheet.trump is None else SUITS.index(sheet.trump)
+        where = self._trump_words(sheet)
+        allowed = set(active_melds(r))
+        if trump is None:
+            if r.trump_double_marriage:
+                allowed.add(DOUBLE_ROYAL_MARRIAGE)
+            if not r.sequence_fixes_trump:
+                allowed.discard(TRUMP_SEQUENCE)
+        if r.seven_of_trumps:
+            allowed.add(SEVEN_MELD)
+        if r.two_trump_sevens:
+            allowed.add(TWO_SEVENS)
+        if meld not in allowed:
+            if trump is None and meld == TRUMP_SEQUENCE:
+                raise ValueError(
+                    "a trump sequence cannot be declared before a marriage has fixed trump"
+                )
+            raise ValueError(
+                f"a {name} scores nothing in this game ({r.name}); it scores: "
+                + ", ".join(m for m, _ in self.melds())
+            )
+        ways = list(slots(r, meld, trump))
+        if not ways:
+            if trump is None:
+                raise ValueError(
+                    f"trump is not fixed yet, so there is no {name}: the first marriage fixes "
+                    "trump and is entered as royal-marriage (e.g. royal-marriage KH QH)"
+                )
+            raise ValueError(f"a {name} cannot be formed {where}")
+        kinds = [k for k, _ in refs]
+        wilds = sum(1 for k in kinds if k == _WILD)
+        if wilds > 1:
+            raise ValueError("a wild card may stand in for one card of a meld, not more")
+        chosen = _match_slots(ways, kinds, wilds)
+        if chosen is None:
+            shown = " ".join(_ref_text(k, t) for k, t in refs) or "no cards"
+            raise ValueError(
+                f"{shown} do not form a {name} {where}: a {name} is " + _describe_ways(ways)
+            )
+        if wilds and wilds == len(kinds):
+            raise ValueError("a meld needs at least one real card besides the wild card")
+        # copies of one card: no more than the pack holds, in one meld and in the deal
+        per_kind = Counter(kinds)
+        for k, n in per_kind.items():
+            if not self._copies.get(k, 0):
+                raise ValueError(f"there is no {code(k)} in the pack of this game")
+            if n > self._copies.get(k, 0):
+                raise ValueError(
+                    f"there are only {self._copies.get(k, 0)} {code(k)} in the pack: "
+                    f"a meld cannot hold {n}"
+                )
+        fresh = Counter(k for k, on_table in refs if not on_table)
+        if not fresh:
+            raise ValueError(
+                "every declaration must put at least one new card from the hand on the table "
+                "(cards written @table are already there)"
+            )
+        if not r.meld_reforming:
+            for k, n in fresh.items():
+                held = sheet.used.get(k, 0) + (1 if sheet.turn_up_now == k else 0)
+                if held + n > self._copies.get(k, 0):
+                    if sheet.turn_up_now == k:
+                        what = f"{held - 1} already declared and one under the stock"
+                    else:
+                        what = f"{held} already declared"
+                    raise ValueError(
+                        f"there are only {self._copies.get(k, 0)} {code(k)} in the pack and "
+                        f"{what} this deal: if a {code(k)} of this meld is already on "
+                        f"{self.players[seat]}'s table, write it {code(k)}@table"
+                    )
+        # cards from the table: one of the seat's declared copies that may score in this meld
+        block = blocked_masks(r)[meld]
+        if r.meld_reforming:
+            block &= ~(1 << meld)  # a meld may form again once one of its cards is played
+        table = sheet.tables[seat]
+        picks: list[int] = []
+        for k, on_table in refs:
+            if not on_table:
+                continue
+            copies = [i for i, (ck, _) in enumerate(table) if ck == k and i not in picks]
+            if not copies:
+                raise ValueError(
+                    f"{self.players[seat]} has no {code(k)} on the table in these records "
+                    f"(write {code(k)} without @table for a card from the hand)"
+                )
+            free = [i for i in copies if not table[i][1] & block]
+            if not free:
+                used_in = _mask_names(table[copies[0]][1])
+                raise ValueError(
+                    f"the {code(k)} on {self.players[seat]}'s table has already scored in "
+                    f"{used_in}, so it cannot score in a {name}: {_reuse_rule(r)}"
+                )
+            picks.append(min(free, key=lambda i: (bin(table[i][1]).count("1"), i)))
+        points = meld_score(r, meld)
+        if trump is None and meld in TRUMP_FIXING:
+            suit = next(suit_of(k) for k in kinds if k != _WILD)
+            sheet.trump = SUITS[suit]
+            if meld == DOUBLE_ROYAL_MARRIAGE and r.trump_double_marriage:
+                points = r.trump_double_marriage
+        if getattr(r, "repeat_doubles", False) and name in _DOUBLING:
+            before = sum(1 for d in sheet.declarations if d.seat == seat and d.meld == name)
+            points <<= before
+        bit = 1 << meld
+        for i in picks:
+            table[i][1] |= bit
+        for k, on_table in refs:
+            if not on_table:
+                table.append([k, bit])
+        for k, n in fresh.items():
+            sheet.used[k] = sheet.used.get(k, 0) + n
+        side = r.side_of(seat)
+        sheet.melds[side] += points
+        cards = tuple(_ref_text(k, t) for k, t in refs)
+        sheet.declarations.append(Declaration(seat, name, cards, points))
+        note = ""
+        if trump is None and sheet.trump is not None:
+            note = f" (trump is now {SUIT_NAMES[SUITS.index(sheet.trump)]})"
+        sheet.log.append(f"{self.players[seat]}: {name} {' '.join(cards)} +{points}{note}")
+        if meld == TRIPLE_BEZIQUE and r.triple_bezique_wins_game:
+            sheet.wins_game = side
+            sheet.log.append(f"a triple bezique: {_does(self.side_names[side], 'win')} the match")
+
+    def _exchange(self, sheet: DealSheet, seat: int, refs: list[tuple[int, bool]]) -> None:
+        r = self.rules
+        swap = getattr(r, "turn_up_exchange", "seven")
+        rank = {"seven": SEVEN, "nine": 5}.get(swap)
+        if not r.turn_up or rank is None or (rank == SEVEN and not r.seven_of_trumps):
+            raise ValueError("there is no exchange for the turn-up in this game")
+        assert sheet.trump is not None and sheet.turn_up_now is not None
+        card = kind(SUITS.index(sheet.trump), rank)
+        if len(refs) != 1 or refs[0][0] != card or refs[0][1]:
+            raise ValueError(
+                f"only the {code(card)} from the hand may be exchanged for the turn-up: "
+                f"write exchange {code(card)}"
+            )
+        if sheet.exchanged or sheet.turn_up_now == card:
+            raise ValueError(f"the turn-up is already the {code(card)}: only one exchange a deal")
+        if sheet.used.get(card, 0) + 1 > self._copies.get(card, 0):
+            raise ValueError(
+                f"there are only {self._copies.get(card, 0)} {code(card)} in the pack and "
+                "they have all been declared this deal"
+            )
+        sheet.exchanged = True
+        sheet.turn_up_now = card
+        points = r.seven_of_trumps if rank == SEVEN else 0
+        side = r.side_of(seat)
+        sheet.melds[side] += points
+        sheet.declarations.append(Declaration(seat, "exchange", (code(card),), points))
+        sheet.log.append(
+            f"{self.players[seat]}: exchange {code(card)} for {sheet.turn_up} +{points}"
+        )
+
+    def _carte_blanche(self, sheet: DealSheet, seat: int, refs: list[tuple[int, bool]]) -> None:
+        r = self.rules
+        if not r.carte_blanche:
+            raise ValueError(f"carte blanche scores nothing in this game ({r.name})")
+        if refs:
+            raise ValueError("carte blanche is written without cards: carte-blanche")
+        shown = [d for d in sheet.declarations if d.meld == "carte-blanche"]
+        if shown and not r.carte_blanche_repeat:
+            raise ValueError(
+                f"carte blanche scores once a deal here, and {self.players[shown[0].seat]} "
+                "has scored it"
+            )
+        points = r.carte_blanche
+        sheet.melds[r.side_of(seat)] += points
+        sheet.declarations.append(Declaration(seat, "carte-blanche", (), points))
+        sheet.log.append(f"{self.players[seat]}: carte blanche +{points}")
+
+    def _trump_words(self, sheet: DealSheet) -> str:
+        if sheet.trump is None:
+            return "before trump is fixed"
+        return f"with {SUIT_NAMES[SUITS.index(sheet.trump)]} trumps"
+
+    # --- tricks, last trick, penalties ------------------------------------------------------------
+    def _do_tricks(self, entry: dict[str, Any]) -> None:
+        r = self.rules
+        sheet = self._current()
+        seat = self._entry_seat(entry)
+        side = r.side_of(seat)
+        scoring = r.trick_scoring
+        if scoring == "none":
+            raise ValueError(f"tricks score nothing in this game ({r.name}): nothing to enter")
+        count, points = entry.get("brisques"), entry.get("points")
+        for value in (count, points):
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+                raise ValueError(f"trick points are a whole number: got {value!r}")
+        if count is not None:
+            if scoring != "brisques":
+                raise ValueError(
+                    f"this game counts {scoring.replace('-', ' ')}, not brisques: enter the points"
+                )
+            if count < 0:
+                raise ValueError(f"the number of brisques cannot be negative: got {count}")
+            points = count * 10
+        if points is None:
+            raise ValueError("give the trick points or the number of brisques")
+        if points < 0:
+            raise ValueError(f"trick points cannot be negative: got {points}")
+        pack_kinds = [k for k, n in self._copies.items() for _ in range(n) if k != _WILD]
+        brisque_points = 10 * sum(1 for k in pack_kinds if rank_of(k) in BRISQUE_RANKS)
+        if scoring == "brisques":
+            most = brisque_points
+        elif scoring == "card-points":
+            most = sum(CARD_POINTS[rank_of(k)] for k in pack_kinds)
+        else:  # greek-per-trick: 10 a trick plus 10 an ace or ten
+            most = 10 * r.tricks + brisque_points
+        if scoring in ("brisques", "greek-per-trick") and points % 10:
+            raise ValueError(f"trick points here go in tens: got {points}")
+        column = sheet.brisques if r.brisques_only_to_settle else sheet.tricks
+        others = sum(column) - column[side]
+        if others + points > most:
+            raise ValueError(
+                f"the tricks of a deal hold {most} points, and {others} are entered for the "
+                f"other side{'s' if r.sides > 2 else ''}: {points} more is too many"
+            )
+        column[side] = points
+        label = "brisques (to settle)" if r.brisques_only_to_settle else "tricks"
+        sheet.log.append(f"{self.side_names[side]}: {label} {points}")
+
+    def _do_last_trick(self, entry: dict[str, Any]) -> None:
+        r = self.rules
+        sheet = self._current()
+        seat = self._entry_seat(entry)
+        sheet.last_trick = [0] * r.sides
+        sheet.last_trick[r.side_of(seat)] = r.last_trick_bonus
+        sheet.last_trick_seat = seat
+        sheet.log.append(f"{self.players[seat]}: last trick +{r.last_trick_bonus}")
+
+    _last_penalty: int = 0
+
+    def _do_penalty(self, entry: dict[str, Any]) -> None:
+        r = self.rules
+        sheet = self._current()
+        seat = self._entry_seat(entry)
+        scheme = r.penalty_scheme
+        table = OFFENCES.get(scheme)
+        if not table:
+            raise ValueError(
+                "these rules have no penalties (penalty_scheme=none): choose one with "
+                "--option penalty_scheme=russian or victorian"
+            )
+        offence = str(entry.get("offence", ""))
+        if offence not in table:
+            hint = difflib.get_close_matches(offence, list(table), 1)
+            raise ValueError(
+                f"unknown offence {offence!r}"
+                + (f" (did you mean {hint[0]!r}?)" if hint else "")
+                + f"; {scheme} offences: {', '.join(table)}"
+            )
+        fixed, _meaning = table[offence]
+        given = entry.get("points")
+        to = entry.get("to")
+        side = r.side_of(seat)
+        who = self.players[seat]
+        if given is not None and (
+            not isinstance(given, int) or isinstance(given, bool) or given < 0
+        ):
+            raise ValueError(f"penalty points are a whole number, not negative: got {given!r}")
+        if scheme == "russian":
+            if given is not None or to is not None:
+                raise ValueError(
+                    f"a Russian {offence} costs a fixed amount: give no points and no beneficiary"
+                )
+            if fixed is None:  # the whole score back to 0
+                before = 0 if self.per_deal else self.scores[side]
+                points = -(before + sheet.totals[side])
+                sheet.penalties[side] += points
+                sheet.log.append(f"{who}: {offence}, score back to 0 ({points:+d})")
+            else:
+                points = fixed
+                sheet.penalties[side] += points
+                sheet.log.append(f"{who}: {offence} {points:+d}")
+            self._last_penalty = points
+            return
+        # victorian: the opponents gain
+        if fixed is None:
+            if given is None:
+                raise ValueError(
+                    f"a Victorian {offence} gives the opponent the brisques still to be won: "
+                    "enter their points"
+                )
+            points = given
+        else:
+            if given is not None:
+                raise ValueError(f"a Victorian {offence} is worth {fixed}: give no points")
+            points = fixed
+        if to is not None:
+            gainer = self.seat(to)
+            if r.side_of(gainer) == side:
+                raise ValueError(f"{self.players[gainer]} is on the offender's side")
+            gainers = [r.side_of(gainer)]
+        else:
+            gainers = [s for s in range(r.sides) if s != side]
+        for g in gainers:
+            sheet.penalties[g] += points
+        names = ", ".join(self.side_names[g] for g in gainers)
+        sheet.log.append(f"{who}: {offence}, {names} +{points}")
+        self._last_penalty = points
+
+    def _do_end(self, entry: dict[str, Any]) -> None:
+        r, st = self.rules, self._state
+        sheet = self._current()
+        if sheet.last_trick_seat is None:
+            raise ValueError(
+                "enter who took the last trick first (it scores "
+                f"{r.last_trick_bonus} and decides ties)"
+            )
+        sheet.over = True
+        if self.per_deal:
+            settlement = settle_points(r, sheet.totals, sheet.brisques)
+            sheet.settlement = settlement
+            if settlement.winner is None:
+                sheet.log.append(f"deal {sheet.number} is a tie: nobody scores; deal again")
+            else:
+                w = settlement.winner
+                how = "a rubicon" if settlement.rubicon else "the game"
+                sheet.log.append(
+                    f"deal {sheet.number}: {_does(self.side_names[w], 'win')} {how}, "
+                    f"scoring {settlement.payout[w]}"
+                )
+            st.winner = settlement.winner
+        else:
+            sheet.log.append(
+                f"deal {sheet.number} over: "
+                + ", ".join(f"{n} {t}" for n, t in zip(self.side_names, sheet.totals, strict=True))
+            )
+            st.winner = self._cumulative_winner(sheet)
+        if sheet.wins_game is not None:
+            st.winner = sheet.wins_game
+        if st.winner is not None:
+            sheet.log.append(f"{_does(self.side_names[st.winner], 'win')} the match")
+
+    def _cumulative_winner(self, sheet: DealSheet) -> int | None:
+        """The target rule (RULES.md 2.1, 2.2): reaching the target at the end of a deal wins;
+        if several sides reach it, the taker of the last trick (or, by option, the higher
+        score).  The keeper does not know who took the earlier tricks, so when a third player
+        took the last trick, the higher score decides among the others."""
+        r = self.rules
+        totals = self.scores
+        reached = [s for s, t in enumerate(totals) if t >= r.target]
+        if len(reached) <= 1:
+            return reached[0] if reached else None
+        if r.both_reach_target == "last-trick-winner":
+            assert sheet.last_trick_seat is not None
+            last = r.side_of(sheet.last_trick_seat)
+            if last in reached:
+                return last
+        top = max(totals[s] for s in reached)
+        best = [s for s in reached if totals[s] == top]
+        if len(best) == 1 or sheet.last_trick_seat is None:
+            return best[0]
+        last = r.side_of(sheet.last_trick_seat)
+        return last if last in best else best[0]
+
+
+# --- helpers ---------------------------------------------------------------------------------------
+def parse_declaration(text: str) -> tuple[str, list[tuple[int, bool]]]:
+    """Read ``[meld] NAME CARD ...`` into the meld name (``exchange`` and ``carte-blanche``
+    included) and the cards as (kind, from the table)."""
+    words = text.split()
+    if words and words[0].lower() in ("meld", "declare"):
+        words = words[1:]
+    if not words:
+        raise ValueError("say what is declared, e.g. bezique QS JD")
+    names = {*MELD_BY_NAME, "exchange"}
+    name = None
+    for i in range(len(words), 0, -1):
+        guess = "-".join(w.lower() for w in words[:i])
+        guess = _ALIASES.get(guess, guess)
+        if guess in names:
+            name, rest = guess, words[i:]
+            break
+    if name is None:
+        # the longest run of words that are not cards is the name
+        i = 0
+        while i < len(words) and not _is_card(words[i]):
+            i += 1
+        guess = "-".join(w.lower() for w in words[: max(i, 1)])
+        hint = difflib.get_close_matches(guess, sorted(names), 1)
+        raise ValueError(
+            f"unknown meld {guess!r}"
+            + (f" (did you mean {hint[0]!r}?)" if hint else "")
+            + "; `melds` lists those of this game"
+        )
+    refs = []
+    for w in rest:
+        card, at, where = w.partition("@")
+        if at and where.lower() != "table":
+            raise ValueError(f"{w!r}: write a card already on the table as {card}@table")
+        try:
+            k = parse_card(card)
+        except ValueError as e:
+            raise ValueError(str(e)) from None
+        refs.append((k, bool(at)))
+    if name not in ("carte-blanche",) and not refs:
+        raise ValueError(f"name the cards of the {name}, e.g. {_example(name)}")
+    return name, refs
+
+
+def describe(entry: dict[str, Any], players: Sequence[str]) -> str:
+    """A journal entry in words."""
+
+    def who() -> str:
+        seat = entry.get("seat")
+        return players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else "?"
+
+    t = entry.get("type")
+    if t == "deal":
+        up = entry.get("turn_up")
+        return "new deal" + (f", turn-up {up}" if up else "")
+    if t == "declare":
+        return f"{who()} declares {entry.get('text')}"
+    if t == "tricks":
+        if "brisques" in entry:
+            return f"{who()} tricks: {entry['brisques']} brisques"
+        return f"{who()} tricks: {entry.get('points')} points"
+    if t == "last-trick":
+        return f"{who()} took the last trick"
+    if t == "penalty":
+        return f"{who()} penalty {entry.get('offence')}"
+    if t == "end":
+        return "end of the deal"
+    return str(t)
+
+
+def _does(name: str, verb: str) -> str:
+    """``'Ann wins'``, ``'Ann & Cat win'``."""
+    return f"{name} {verb}" if " & " in name else f"{name} {verb}s"
+
+
+def _is_card(word: str) -> bool:
+    try:
+        parse_card(word.partition("@")[0])
+    except ValueError:
+        return False
+    return True
+
+
+def _example(name: str) -> str:
+    return {
+        "bezique": "bezique QS JD",
+        "marriage": "marriage KH QH",
+        "royal-marriage": "royal-marriage KS QS",
+        "exchange": "exchange 7H",
+        "seven": "seven 7H",
+    }.get(name, f"{name} followed by its cards")
+
+
+def _ref_text(k: int, on_table: bool) -> str:
+    return code(k) + ("@table" if on_table else "")
+
+
+def _mask_names(mask: int) -> str:
+    names = [m.name for m in MELDS if mask >> m.id & 1]
+    return " and ".join(names) if names else "nothing"
+
+
+def _reuse_rule(rules: Rules) -> str:
+    if rules.meld_reuse == "by-class":
+        return (
+            "a declared card may score again only in a meld of another class (marriages and "
+            "sequences; beziques; quartets), or in a higher meld of its own class"
+        )
+    return "a declared card may score again only in a meld of another kind that scores more"
+
+
+def _match_slots(
+    ways: list[list[tuple[tuple[int, ...], int]]], kinds: list[int], wilds: int
+) -> list[tuple[tuple[int, ...], int]] | None:
+    """The way of forming the meld that the cards fill exactly (a wild card fills a gap)."""
+    real = Counter(k for k in kinds if k != _WILD)
+    for req in ways:
+        left = Counter(real)
+        gaps = 0
+        ok = True
+        for group, n in req:
+            have = sum(left[k] for k in group)
+            if have > n:
+                ok = False
+                break
+            for k in group:
+                left[k] = 0
+            gaps += n - have
+        if ok and not +left and gaps == wilds:
+            return req
+    return None
+
+
+def _describe_ways(ways: list[list[tuple[tuple[int, ...], int]]]) -> str:
+    def one(req: list[tuple[tuple[int, ...], int]]) -> str:
+        parts = []
+        for group, n in req:
+            if len(group) == 1:
+                parts.append(" ".join([code(group[0])] * n))
+            else:
+                parts.append(f"any {n} of " + "/".join(code(k) for k in group))
+        return " ".join(parts)
+
+    texts = [one(req) for req in ways]
+    if len(texts) == 1:
+        return texts[0]
+    return "one of: " + ", ".join(texts)
+
+
+def _write_line(f: Any, record: dict[str, Any]) -> None:
+    f.write(json.dumps(record, ensure_ascii=False) + "\n")
+    f.flush()
+    os.fsync(f.fileno())
+
+
+def _parse_line(line: bytes) -> dict[str, Any] | None:
+    try:
+        rec = json.loads(line.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        return None
+    return rec if isinstance(rec, dict) else None
+
+
+def _clip(line: bytes, limit: int = 60) -> str:
+    text = line.decode("utf-8", "replace")
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+__all__ = [
+    "JOURNAL_FORMAT",
+    "OFFENCES",
+    "DealSheet",
+    "Declaration",
+    "Keeper",
+    "describe",
+    "parse_declaration",
+]

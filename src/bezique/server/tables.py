@@ -1,0 +1,617 @@
+"""Tables: a match, its seats and the connections watching it, behind one lock per table.
+
+The server is the authority.  Clients send action notation only; the table checks who sends
+it, that it is that seat's turn and that the move number is current, lets the engine judge
+legality, commits the action to the store, and only then tells everyone, each connection
+getting the view of its own seat (a spectator the public view).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from typing import Any
+
+from .. import bots
+from ..bots.base import Bot
+from ..core.match import Match
+from ..core.notation import IllegalAction
+from ..core.rules import Rules
+from . import advice
+from .protocol import (
+    MAX_NAME,
+    ProtocolError,
+    dumps,
+    error,
+    match_info,
+    message,
+    parse_action,
+    view,
+)
+from .storage import NEXT_DEAL, SeatRow, Store, TableRow
+
+log = logging.getLogger("bezique.server")
+
+CODE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
+CODE_LENGTH = 8
+MAX_QUEUE = 256
+"""Messages waiting for a slow client before its connection is dropped."""
+RATE = 10.0
+"""Messages a second a connection may send, on average ..."""
+BURST = 30.0
+"""... with bursts of this many."""
+MAX_REFUSED = 300
+"""Messages refused for the rate limit before the connection is closed."""
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def levels() -> list[str]:
+    """The computer players on offer (``bezique.bots.names()``)."""
+    return bots.names()
+
+
+def default_level() -> str:
+    names = bots.names()
+    for name in ("medium", "simple"):
+        if name in names:
+            return name
+    return names[0]
+
+
+def clean_name(name: str | None, fallback: str) -> str:
+    text = " ".join(str(name or "").split())[:MAX_NAME]
+    return text or fallback
+
+
+class Connection:
+    """One WebSocket: a queue of outgoing text (a writer task drains it), the seat it speaks
+    for (None: a spectator) and its rate limit."""
+
+    def __init__(self) -> None:
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.table: Table | None = None
+        self.seat: int | None = None
+        self.closed = False
+        self.refused = 0
+        self._tokens = BURST
+        self._last = time.monotonic()
+
+    def send(self, msg: dict[str, Any] | str) -> None:
+        if self.closed:
+            return
+        if self.queue.qsize() >= MAX_QUEUE:
+            self.close()
+            return
+        self.queue.put_nowait(msg if isinstance(msg, str) else dumps(msg))
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self.queue.put_nowait(None)
+
+    def allow(self) -> bool:
+        """Take one message from the rate limit's bucket; False when it is empty."""
+        now = time.monotonic()
+        self._tokens = min(BURST, self._tokens + (now - self._last) * RATE)
+        self._last = now
+        if self._tokens >= 1.0:
+            self._tokens -= 1.0
+            return True
+        self.refused += 1
+        if self.refused > MAX_REFUSED:
+            self.close()
+        return False
+
+
+class Table:
+    """A table: rules, seed, seats, the match (once started) and who is connected."""
+
+    def __init__(self, lobby: Lobby, row: TableRow) -> None:
+        self.lobby = lobby
+        self.code = row.code
+        self.rules = Rules.from_string(row.rules)
+        self.seed = row.seed
+        self.config = row.config
+        self.host = row.host
+        self.status = row.status
+        self.seats: list[SeatRow] = row.seats
+        n = self.rules.players
+        self.conns: set[Connection] = set()
+        self.taken_over: set[int] = set()
+        self.away_since: list[float | None] = [None] * n
+        self.ready = [False] * n
+        self.lock = asyncio.Lock()
+        self.match: Match | None = None
+        self.moves = 0
+        self.log_n = 0
+        self._bots: dict[tuple[int, str], Bot] = {}
+        self._driver: asyncio.Task[None] | None = None
+        self._timers: dict[int, asyncio.TimerHandle] = {}
+        self._rebuild(row)
+
+    # --- state -----------------------------------------------------------------------------------
+    def _rebuild(self, row: TableRow) -> None:
+        """Replay the log: the table as it was after the last committed action."""
+        self.match = None
+        self.moves = 0
+        self.log_n = len(row.moves)
+        if self.status == "waiting":
+            return
+        match = Match(self.rules, seed=self.seed)
+        for m in row.moves:
+            if m.action == NEXT_DEAL:
+                match.next_deal()
+            else:
+                match.deal.apply(m.action)
+                self.moves += 1
+        self.match = match
+
+    def _reload(self) -> None:
+        row = self.lobby.store.load(self.code)
+        if row is not None:
+            self.status = row.status
+            self.seats = row.seats
+            self._rebuild(row)
+
+    @property
+    def hints(self) -> bool:
+        return bool(self.config.get("hints", False))
+
+    @property
+    def takeover_seconds(self) -> float | None:
+        value = self.config.get("takeover")
+        return None if value is None else float(value)
+
+    def computer_plays(self, seat: int) -> bool:
+        """Is the computer choosing for this seat now (a computer seat, or a person away too
+        long)?"""
+        return self.seats[seat].kind == "bot" or seat in self.taken_over
+
+    def connected(self, seat: int) -> bool:
+        return any(c.seat == seat for c in self.conns)
+
+    def info(self) -> dict[str, Any]:
+        """What anyone may know about the table."""
+        return {
+            "code": self.code,
+            "rules": str(self.rules),
+            "preset": self.rules.name,
+            "players": self.rules.players,
+            "sides": self.rules.sides,
+            "partnerships": self.rules.partnerships,
+            "status": self.status,
+            "host": self.host,
+            "hints": self.hints,
+            "seats": [
+                {
+                    "seat": s.seat,
+                    "name": s.name,
+                    "kind": s.kind,
+                    "level": s.level if s.kind == "bot" else None,
+                    "connected": s.kind == "bot" or self.connected(s.seat),
+                    "computer": self.computer_plays(s.seat),
+                }
+                for s in self.seats
+            ],
+        }
+
+    def seat_for(self, token: str) -> int | None:
+        """The seat a token belongs to, or None."""
+        h = hash_token(token)
+        found = None
+        for s in self.seats:
+            if s.token_hash is not None and hmac.compare_digest(s.token_hash, h):
+                found = s.seat
+        return found
+
+    def _view_message(self, kind: str, seat: int | None, **extra: Any) -> dict[str, Any]:
+        match = self.match
+        return message(
+            kind,
+            move=self.moves,
+            view=None if match is None else view(match.deal.observation(seat)),
+            match=None if match is None else match_info(match, self.moves, self.ready),
+            **extra,
+        )
+
+    # --- telling the clients ---------------------------------------------------------------------
+    def _per_seat(self, build: Callable[[int | None], dict[str, Any]]) -> None:
+        """Send each connection the message built for its own seat (built once a seat)."""
+        cache: dict[int | None, str] = {}
+        for c in list(self.conns):
+            text = cache.get(c.seat)
+            if text is None:
+                text = cache[c.seat] = dumps(build(c.seat))
+            c.send(text)
+
+    def _broadcast_state(self) -> None:
+        self._per_seat(lambda seat: self._view_message("state", seat, table=self.info()))
+
+    def _broadcast_table(self) -> None:
+        text = dumps(message("table", table=self.info()))
+        for c in list(self.conns):
+            c.send(text)
+
+    # --- connections -----------------------------------------------------------------------------
+    def attach(self, conn: Connection, token: str | None) -> None:
+        """A connection says hello: as the seat its token names, or as a spectator."""
+        seat = None
+        if token is not None:
+            seat = self.seat_for(token)
+            if seat is None:
+                raise ProtocolError("auth", "this seat token is not valid at this table")
+        conn.table, conn.seat = self, seat
+        self.conns.add(conn)
+        if seat is not None:
+            self.away_since[seat] = None
+            timer = self._timers.pop(seat, None)
+            if timer is not None:
+                timer.cancel()
+            self.taken_over.discard(seat)
+        conn.send(self._view_message("welcome", seat, table=self.info(), seat=seat))
+        self._broadcast_table()
+
+    def detach(self, conn: Connection) -> None:
+        if conn not in self.conns:
+            return
+        self.conns.discard(conn)
+        seat = conn.seat
+        if seat is not None and not self.connected(seat):
+            self._away(seat)
+        self._broadcast_table()
+        if not self.conns and self.status == "over":
+            self.lobby.forget(self)
+
+    def _away(self, seat: int) -> None:
+        """A person's last connection closed: after the set time the computer plays for them."""
+        wait = self.takeover_seconds
+        if wait is None or self.seats[seat].kind != "human":
+            return
+        self.away_since[seat] = time.monotonic()
+        loop = asyncio.get_running_loop()
+        old = self._timers.pop(seat, None)
+        if old is not None:
+            old.cancel()
+        self._timers[seat] = loop.call_later(wait, self._take_over, seat)
+
+    def _take_over(self, seat: int) -> None:
+        self._timers.pop(seat, None)
+        if self.connected(seat) or self.seats[seat].kind != "human":
+            return
+        self.taken_over.add(seat)
+        self._broadcast_table()
+        self._maybe_next_deal()
+        self.kick()
+
+    def start_timers(self) -> None:
+        """After a (re)load nobody is connected: start the clock for every person."""
+        for s in self.seats:
+            if s.kind == "human" and not self.connected(s.seat):
+                self._away(s.seat)
+
+    def close(self) -> None:
+        for t in self._timers.values():
+            t.cancel()
+        self._timers.clear()
+        if self._driver is not None:
+            self._driver.cancel()
+        for c in list(self.conns):
+            c.close()
+
+    # --- messages --------------------------------------------------------------------------------
+    async def handle(self, conn: Connection, msg: dict[str, Any]) -> None:
+        kind = msg["type"]
+        if kind == "ping":
+            conn.send(message("pong"))
+        elif kind == "action":
+            await self.act(conn, msg["move"], msg["action"])
+        elif kind == "ready":
+            async with self.lock:
+                self._ready(conn, msg["deal"])
+        elif kind == "start":
+            async with self.lock:
+                self._start_request(conn)
+        elif kind == "hint":
+            await self._hint(conn, msg["move"])
+        elif kind == "review":
+            await self._review(conn, msg["deal"])
+        elif kind == "hello":
+            raise ProtocolError("malformed", "already said hello")
+
+    def _player(self, conn: Connection) -> int:
+        if conn.seat is None:
+            raise ProtocolError("spectator", "spectators watch: they cannot act")
+        return conn.seat
+
+    def _playing(self) -> Match:
+        if self.match is None:
+            raise ProtocolError("not-started", "the game has not started yet")
+        if self.status == "over":
+            raise ProtocolError("over", "the match is over")
+        return self.match
+
+    async def act(self, conn: Connection, move: int, text: str) -> None:
+        seat = self._player(conn)
+        async with self.lock:
+            match = self._playing()
+            if move != self.moves:
+                raise ProtocolError(
+                    "stale", f"move {move} is not current: {self.moves} actions have been played"
+                )
+            deal = match.deal
+            if deal.is_over:
+                raise ProtocolError("not-your-turn", "the deal is over: say ready for the next")
+            if deal.to_move != seat:
+                raise ProtocolError("not-your-turn", f"it is seat {deal.to_move}'s turn")
+            action = parse_action(text)
+            try:
+                self._apply(seat, action)
+            except IllegalAction as e:
+                raise ProtocolError("illegal", str(e)) from None
+
+    def _apply(self, seat: int, action: Any) -> None:
+        """Apply, commit, then tell everyone (the caller holds the lock)."""
+        match = self.match
+        assert match is not None
+        deal = match.deal
+        deal.apply(action)  # IllegalAction leaves the deal as it was
+        applied = deal.history[-1]
+        try:
+            self.lobby.store.append(self.code, self.log_n, len(match.deals) - 1, seat, applied)
+        except Exception:
+            log.exception("table %s: could not store an action", self.code)
+            self._reload()
+            raise ProtocolError("server", "the move could not be saved; try again") from None
+        self.log_n += 1
+        self.moves += 1
+        index = self.moves - 1
+        if deal.is_over:
+            self.ready = [False] * self.rules.players
+            if match.winner is not None:
+                self.status = "over"
+                self.lobby.store.set_status(self.code, "over")
+        self._per_seat(
+            lambda s: self._view_message("update", s, seat=seat, action=applied, index=index)
+        )
+        if deal.is_over:
+            if self.status == "over":
+                self._broadcast_table()
+            self._maybe_next_deal()
+        self.kick()
+
+    def _ready(self, conn: Connection, deal: int) -> None:
+        seat = self._player(conn)
+        match = self._playing()
+        if deal != len(match.deals) - 1 or not match.deal.is_over:
+            raise ProtocolError("stale", "that deal is not the one just finished")
+        self.ready[seat] = True
+        self._maybe_next_deal()
+        if self.match is match and match.deal.is_over:
+            self._per_seat(lambda s: self._view_message("state", s))
+
+    def _maybe_next_deal(self) -> None:
+        match = self.match
+        if match is None or self.status != "playing" or not match.deal.is_over:
+            return
+        if match.winner is not None:
+            return
+        n = self.rules.players
+        if not all(self.ready[s] or self.computer_plays(s) for s in range(n)):
+            return
+        try:
+            self.lobby.store.append(self.code, self.log_n, len(match.deals), -1, NEXT_DEAL)
+        except Exception:
+            log.exception("table %s: could not store the next deal", self.code)
+            return
+        self.log_n += 1
+        match.next_deal()
+        self.ready = [False] * n
+        self._broadcast_state()
+        self.kick()
+
+    def _start_request(self, conn: Connection) -> None:
+        seat = self._player(conn)
+        if self.status != "waiting":
+            raise ProtocolError("not-allowed", "the game has already started")
+        if seat != self.host:
+            raise ProtocolError("not-allowed", "only the host starts the game")
+        level = str(self.config.get("fill_level") or default_level())
+        for s in self.seats:
+            if s.kind == "open":
+                s.kind, s.level, s.name = "bot", level, f"Computer ({level})"
+                self.lobby.store.update_seat(self.code, s)
+        self.begin()
+
+    def begin(self) -> None:
+        """Every seat is taken: deal."""
+        self.status = "playing"
+        self.lobby.store.set_status(self.code, "playing")
+        self.match = Match(self.rules, seed=self.seed)
+        self._broadcast_state()
+        self.kick()
+
+    def claim(self, name: str) -> tuple[int, str]:
+        """A friend joins: the first open seat, with a new token."""
+        for s in self.seats:
+            if s.kind == "open":
+                token = secrets.token_urlsafe(24)
+                s.kind, s.name, s.token_hash = "human", name, hash_token(token)
+                self.lobby.store.update_seat(self.code, s)
+                if self.takeover_seconds is not None and not self.connected(s.seat):
+                    self._away(s.seat)
+                if not any(x.kind == "open" for x in self.seats):
+                    self.begin()
+                else:
+                    self._broadcast_table()
+                return s.seat, token
+        raise ProtocolError("not-allowed", "every seat at this table is taken")
+
+    async def _hint(self, conn: Connection, move: int) -> None:
+        seat = self._player(conn)
+        async with self.lock:
+            match = self._playing()
+            if not self.hints:
+                raise ProtocolError("not-allowed", "hints are off at this table")
+            if move != self.moves or match.deal.to_move != seat:
+                raise ProtocolError("not-your-turn", "a hint is for your own turn")
+            obs = match.deal.observation(seat)
+        action, reason = await asyncio.to_thread(advice.suggest, obs)
+        conn.send(message("hint", move=move, action=action, reason=reason))
+
+    async def _review(self, conn: Connection, deal: int) -> None:
+        seat = self._player(conn)
+        async with self.lock:
+            match = self.match
+            if match is None or not 0 <= deal < len(match.deals) or not match.deals[deal].is_over:
+                raise ProtocolError("not-allowed", "a review is for a finished deal")
+        items = await asyncio.to_thread(advice.review, match, deal, seat)
+        conn.send(message("review", deal=deal, seat=seat, items=items))
+
+    # --- the computer ----------------------------------------------------------------------------
+    def _bot(self, seat: int) -> Bot:
+        s = self.seats[seat]
+        level = s.level if s.kind == "bot" else str(self.config.get("fill_level") or "")
+        if level not in bots.names():
+            level = default_level()
+        key = (seat, level)
+        bot = self._bots.get(key)
+        if bot is None:
+            bot = self._bots[key] = bots.make(level, seed=(self.seed + 7919 * seat) % (1 << 32))
+        return bot
+
+    def _bot_to_move(self) -> int | None:
+        match = self.match
+        if match is None or self.status != "playing":
+            return None
+        seat = match.deal.to_move
+        if seat is None or not self.computer_plays(seat):
+            return None
+        return seat
+
+    def kick(self) -> None:
+        """Let the computer move if it is its turn (one driver task a table)."""
+        if self._driver is None and self._bot_to_move() is not None:
+            self._driver = asyncio.get_running_loop().create_task(self._drive())
+
+    async def _drive(self) -> None:
+        try:
+            while True:
+                async with self.lock:
+                    seat = self._bot_to_move()
+                    if seat is None:
+                        return
+                    assert self.match is not None
+                    obs = self.match.deal.observation(seat)
+                    moves = self.moves
+                bot = self._bot(seat)
+                if self.lobby.bot_delay:
+                    await asyncio.sleep(self.lobby.bot_delay)
+                choice = await asyncio.to_thread(bot.choose, obs)
+                async with self.lock:
+                    if self.moves != moves or self._bot_to_move() != seat:
+                        continue
+                    try:
+                        self._apply(seat, choice)
+                    except (IllegalAction, ProtocolError):
+                        log.exception("table %s: the computer's move failed", self.code)
+                        return
+        finally:
+            self._driver = None
+
+
+class Lobby:
+    """Every table in memory, loaded from the store on first use."""
+
+    def __init__(
+        self, store: Store, *, bot_delay: float = 0.4, takeover_seconds: float = 30.0
+    ) -> None:
+        self.store = store
+        self.bot_delay = bot_delay
+        self.takeover_seconds = takeover_seconds
+        self.tables: dict[str, Table] = {}
+
+    def get(self, code: str) -> Table | None:
+        table = self.tables.get(code)
+        if table is None:
+            if not isinstance(code, str) or not 1 <= len(code) <= 16:
+                return None
+            row = self.store.load(code)
+            if row is None:
+                return None
+            table = self.tables[code] = Table(self, row)
+            with contextlib.suppress(RuntimeError):  # no running loop: nothing to time
+                table.start_timers()
+                table.kick()
+        return table
+
+    def forget(self, table: Table) -> None:
+        if self.tables.get(table.code) is table:
+            table.close()
+            del self.tables[table.code]
+
+    def create(
+        self,
+        rules: Rules,
+        seats: list[dict[str, Any]],
+        name: str,
+        *,
+        hints: bool,
+        seed: int | None = None,
+    ) -> tuple[Table, int, str]:
+        """A new table; ``seats`` says per seat 'me', 'open' (a friend) or 'bot' (with a
+        level).  Returns the table, the creator's seat and the creator's token."""
+        n = rules.players
+        if len(seats) != n:
+            raise ValueError(f"these rules seat {n} players: give {n} seats")
+        kinds = [s.get("kind") for s in seats]
+        if kinds.count("me") != 1 or any(k not in ("me", "open", "bot") for k in kinds):
+            raise ValueError("seats: exactly one 'me', the others 'open' or 'bot'")
+        token = secrets.token_urlsafe(24)
+        host = kinds.index("me")
+        rows = []
+        for i, s in enumerate(seats):
+            if s["kind"] == "me":
+                rows.append(SeatRow(i, clean_name(name, "Player"), "human", "", hash_token(token)))
+            elif s["kind"] == "open":
+                rows.append(SeatRow(i, f"Seat {i + 1}", "open", "", None))
+            else:
+                level = str(s.get("level") or default_level())
+                if level not in bots.names():
+                    raise ValueError(f"unknown level {level!r}; levels: {', '.join(bots.names())}")
+                rows.append(SeatRow(i, f"Computer ({level})", "bot", level, None))
+        people = sum(1 for r in rows if r.kind != "bot")
+        config: dict[str, Any] = {
+            "hints": bool(hints),
+            "takeover": self.takeover_seconds if people > 1 else None,
+            "fill_level": default_level(),
+        }
+        status = "waiting" if any(r.kind == "open" for r in rows) else "playing"
+        code = new_code()
+        while self.store.load(code) is not None:
+            code = new_code()
+        seed = secrets.randbits(63) if seed is None else seed
+        self.store.create_table(code, str(rules), seed, config, host, rows, status)
+        table = self.get(code)
+        assert table is not None
+        return table, host, token
+
+    def close(self) -> None:
+        for t in list(self.tables.values()):
+            t.close()
+        self.tables.clear()
+
+
+__all__ = ["Connection", "Lobby", "Table", "default_level", "levels"]
