@@ -7,6 +7,7 @@
     bezique replay FILE [--seat N | --all]
     bezique rules [PRESET] [--option key=value ...] [--options]
     bezique bots
+    bezique serve [--host 127.0.0.1] [--port 8000] [--data DIR]
 
 Wrong arguments (an unknown preset, option, value, bot or a bad record) give a one-line error
 and exit status 2.
@@ -202,6 +203,23 @@ def list_bots() -> None:
     console = _console()
     for n in names():
         console.print(Text.assemble((f"{n:<10}", "bold"), about(n)))
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help="Port to listen on.")] = 8000,
+    data: Annotated[
+        Path | None,
+        typer.Option("--data", help="Folder for the SQLite database (default ./bezique-data)."),
+    ] = None,
+) -> None:
+    """Serve the game in the browser (needs the web extra: pip install bezique[web])."""
+    try:
+        from .server import serve as run_server
+    except ImportError as e:
+        fail(f"the server needs the web extra (pip install 'bezique[web]'): {e}")
+    run_server(host=host, port=port, data=None if data is None else str(data))
 
 
 def main() -> None:

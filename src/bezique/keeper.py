@@ -619,7 +619,6 @@ class Keeper:
             sheet.turn_up = code(up)
             sheet.trump = SUITS[suit_of(up)]
             sheet.turn_up_now = up
-            self._turn_up_bonus(sheet, up)
         elif up_text is not None:
             raise ValueError(
                 "these rules have no turn-up: trump is fixed by the first marriage declared"
@@ -628,6 +627,8 @@ class Keeper:
             f"deal {sheet.number}: {self.players[dealer]} deals"
             + (f", turns up {sheet.turn_up}" if sheet.turn_up else "")
         )
+        if sheet.turn_up_now is not None:
+            self._turn_up_bonus(sheet, sheet.turn_up_now)
         st.deals.append(sheet)
         self._three_in_a_row(sheet)
 

@@ -91,6 +91,15 @@ _PlanEntry = tuple[_PlanItem, tuple[tuple[int, int], ...], list[tuple[int, int]]
 
 
 _EXCHANGE_RANK = {"seven": SEVEN, "nine": NINE}
+
+
+def _active_order(rules: Rules, dealer: int, first: int) -> list[int]:
+    """The seats that take part in a deal, clockwise from ``first``."""
+    n = rules.players
+    seats = [(first + i) % n for i in range(n)]
+    return [s for s in seats if s != dealer] if rules.dealer_sits_out else seats
+
+
 _DOUBLING = frozenset({ROYAL_MARRIAGE, BEZIQUE, TRUMP_SEQUENCE})  # repeat_doubles
 
 
@@ -251,8 +260,8 @@ class Deal:
         hands: list[list[int]] = [[] for _ in range(n)]
         pos = 0
         for size in rules.deal_packets:
-            for i in range(1, n + 1):
-                hands[(dealer + i) % n].extend(order[pos : pos + size])
+            for seat in _active_order(rules, dealer, (dealer + 1) % n):
+                hands[seat].extend(order[pos : pos + size])
                 pos += size
         rest = order[pos:]
         turn_up = None
@@ -303,8 +312,9 @@ class Deal:
         hand_ids = []
         for seat, h in enumerate(hands):
             ids = [take(c) for c in h]
-            if len(ids) != rules.hand_size:
-                raise ValueError(f"seat {seat} has {len(ids)} cards; {rules.hand_size} needed")
+            size = 0 if rules.dealer_sits_out and seat == dealer else rules.hand_size
+            if len(ids) != size:
+                raise ValueError(f"seat {seat} has {len(ids)} cards; {size} needed")
             hand_ids.append(ids)
         up = take(turn_up) if turn_up is not None else None
         stock_ids = [take(c) for c in stock]
@@ -362,7 +372,7 @@ class Deal:
         if turn_up is not None:
             d._turn_up_bonus(kinds[turn_up])
         if rules.carte_blanche:
-            d._carte_blanche([(d._leader + i) % n for i in range(n)], None)
+            d._carte_blanche(_active_order(rules, dealer, d._leader), None)
         return d
 
     def _turn_up_bonus(self, k: int) -> None:
@@ -937,15 +947,18 @@ class Deal:
         trick = self._trick
         trick.append((seat, cid))
         n = rules.players
-        if len(trick) < n:
-            self._to_move = (seat + 1) % n
+        if len(trick) < rules.active_players:
+            nxt = (seat + 1) % n
+            if nxt == self.dealer and rules.dealer_sits_out:
+                nxt = (nxt + 1) % n
+            self._to_move = nxt
             return
         # resolve the trick: the highest trump, else the highest card of the suit led; of two
         # equal cards the first played wins
         win_seat, win_card = trick[0]
         best = K[win_card]
         trump = self._trump
-        for i in range(1, n):
+        for i in range(1, len(trick)):
             s, c = trick[i]
             kc = K[c]
             if (
@@ -1064,8 +1077,8 @@ class Deal:
         n = self.rules.players
         stock = self._stock
         drawn = [0] * n
-        for i in range(n):
-            seat = (winner + i) % n
+        order = _active_order(self.rules, self.dealer, winner)
+        for i, seat in enumerate(order):
             if stock:
                 c = stock.pop()
                 if (
@@ -1086,7 +1099,7 @@ class Deal:
         self._phase = PLAY
         self._to_move = winner
         if self.rules.carte_blanche and (stock or self._turn_up is not None):
-            self._carte_blanche([(winner + i) % n for i in range(n)], drawn)
+            self._carte_blanche(order, drawn)
         if not stock and self._turn_up is None and not self.rules.play_out_hand:
             # the hand ends when the stock is drawn (decision 11)
             if self.rules.last_trick_bonus:

@@ -38,6 +38,7 @@ class Rules:
     packs: int = _opt(2, "32-card piquet packs shuffled together")
     hand_size: int = _opt(8, "cards dealt to each player and kept through stage 1")
     partnerships: bool = _opt(False, "seats 0 and 2 play against 1 and 3, one score per side")
+    dealer_sits_out: bool = _opt(False, "the dealer takes no cards and sits the deal out")
     pack_ranks: str = _opt("ATKQJ987", "the ranks of each pack (A T K Q J 9 8 7 is a piquet pack)")
     extra_nines: int = _opt(0, "nines added to the packs, spread over the suits (old Russian)")
     wild_cards: int = _opt(0, "suitless wild cards (XX) that stand for any card in a meld")
@@ -414,7 +415,11 @@ class Rules:
     # Presets played "as the base game for that player count" (RULES.md 2.4).
     _BY_PLAYERS: ClassVar[dict[str, dict[int, str | dict[str, Any]]]] = {
         "no-trump": {2: "classic", 3: "three", 4: "four"},
-        "old-russian": {3: {"packs": 10}},  # decision 11: 8 packs for two, 10 for three
+        # decision 11: 8 packs for two, 10 for three; with four at the table the dealer sits out
+        "old-russian": {
+            3: {"players": 3, "packs": 10},
+            4: {"players": 4, "packs": 10, "dealer_sits_out": True},
+        },
     }
     _ALIASES: ClassVar[dict[str, str]] = {
         "classic2": "classic",
@@ -485,8 +490,11 @@ class Rules:
             raise ValueError(
                 f"pack_ranks must be distinct ranks from {RANKS}: got {self.pack_ranks!r}"
             )
-        stock = self.cards - self.players * self.hand_size
-        if stock < self.players or (self.play_out_hand and stock % self.players):
+        if self.dealer_sits_out and (self.players < 3 or self.partnerships):
+            raise ValueError("dealer_sits_out needs 3 or 4 players and no partnerships")
+        active = self.active_players
+        stock = self.cards - active * self.hand_size
+        if stock < active or (self.play_out_hand and stock % active):
             raise ValueError(
                 f"{self.packs} packs with {self.players} hands of {self.hand_size} leave "
                 f"{stock} cards to draw, which the players cannot share out evenly"
@@ -504,6 +512,11 @@ class Rules:
             raise ValueError("per-deal scoring (a deal is a game) needs two sides")
 
     # --- derived -----------------------------------------------------------------------------
+    @property
+    def active_players(self) -> int:
+        """Players who take cards in a deal (one fewer when the dealer sits out)."""
+        return self.players - 1 if self.dealer_sits_out else self.players
+
     @property
     def sides(self) -> int:
         """Number of scoring sides: teams in a partnership game, else seats."""
@@ -530,13 +543,13 @@ class Rules:
     @property
     def stock_cards(self) -> int:
         """Cards left to draw after the deal, the turn-up included."""
-        return self.cards - self.players * self.hand_size
+        return self.cards - self.active_players * self.hand_size
 
     @property
     def stage1_tricks(self) -> int:
         """Tricks played while the stock lasts (the last round of draws may be short when
         the hand is not played out)."""
-        return -(-self.stock_cards // self.players)
+        return -(-self.stock_cards // self.active_players)
 
     @property
     def tricks(self) -> int:

@@ -217,12 +217,13 @@ class Table:
                 found = s.seat
         return found
 
-    def _view_message(self, kind: str, seat: int | None, **extra: Any) -> dict[str, Any]:
+    def _view_message(self, kind: str, viewer: int | None, **extra: Any) -> dict[str, Any]:
+        """A message carrying ``viewer``'s view of the deal (None: the public view)."""
         match = self.match
         return message(
             kind,
             move=self.moves,
-            view=None if match is None else view(match.deal.observation(seat)),
+            view=None if match is None else view(match.deal.observation(viewer)),
             match=None if match is None else match_info(match, self.moves, self.ready),
             **extra,
         )

@@ -1,0 +1,355 @@
+"""The ASGI application: the static client, a small JSON API to make and join tables, and the
+WebSocket each client plays through (``/ws/{code}``)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field
+
+from .. import __version__, bots
+from ..core.deal import Deal
+from ..core.match import Match
+from ..core.melds import MELDS, meld_score
+from ..core.records import GameRecord, RecordError, record_match
+from ..core.rules import Rules
+from .protocol import (
+    MAX_NAME,
+    ProtocolError,
+    error,
+    message,
+    parse_client,
+    view,
+)
+from .storage import Store, default_url
+from .tables import Connection, Lobby, Table, clean_name, default_level
+
+WEB = Path(__file__).resolve().parent.parent / "web"
+SCHEMA = Path(__file__).resolve().parent / "protocol.schema.json"
+MAX_BODY = 512 * 1024
+"""Largest HTTP request body (an uploaded record for the replay view)."""
+
+
+class SeatChoice(BaseModel):
+    kind: str = Field(pattern="^(me|open|bot)$")
+    level: str | None = Field(default=None, max_length=32)
+
+
+class CreateTable(BaseModel):
+    rules: str = Field(default="classic", max_length=400)
+    seats: list[SeatChoice] | None = Field(default=None, max_length=4)
+    level: str | None = Field(default=None, max_length=32)
+    """Shortcut for a game against the computer: every other seat this level."""
+    name: str = Field(default="", max_length=200)
+    seat: int = Field(default=0, ge=0, le=3)
+    hints: bool | None = None
+
+
+class JoinTable(BaseModel):
+    name: str = Field(default="", max_length=200)
+
+
+def _rules(text: str) -> Rules:
+    try:
+        return Rules.from_string(text)
+    except (ValueError, TypeError) as e:
+        raise HTTPException(400, f"bad rules: {e}") from None
+
+
+def presets() -> list[dict[str, Any]]:
+    """Each preset with the numbers of players it can seat."""
+    out = []
+    for name in Rules.presets():
+        counts = []
+        for n in (2, 3, 4):
+            try:
+                if Rules.preset(name, players=n).players == n:
+                    counts.append(n)
+            except (ValueError, TypeError):
+                pass
+        out.append({"name": name, "players": counts or [Rules.preset(name).players]})
+    return out
+
+
+def rules_facts(rules: Rules) -> dict[str, Any]:
+    """The facts of a rule set for the rules page: every option's value and meaning, and the
+    melds that score."""
+    docs = Rules.option_docs()
+    melds = []
+    for m in MELDS:
+        try:
+            points = meld_score(rules, m.id)
+        except AttributeError:
+            continue
+        if points > 0 and m.name != "seven":
+            melds.append({"name": m.name, "points": points})
+    return {
+        "rules": str(rules),
+        "preset": rules.name,
+        "players": rules.players,
+        "packs": rules.packs,
+        "hand_size": rules.hand_size,
+        "tricks": rules.tricks,
+        "melds": melds,
+        "options": [
+            {"name": k, "value": _plain(getattr(rules, k)), "doc": docs[k]} for k in docs
+        ],
+    }
+
+
+def _plain(v: Any) -> Any:
+    return list(v) if isinstance(v, tuple) else v
+
+
+def replay_steps(record: GameRecord) -> dict[str, Any]:
+    """Every position of a finished game, all hands shown, for the replay view."""
+    steps = []
+    for i, ply, action, deal in record.states():
+        v = view(deal.observation(None))
+        del v["history"], v["legal"]
+        v["hands"] = [
+            [c for c in _concealed(deal, s)] for s in range(record.rules.players)
+        ]
+        steps.append({"deal": i, "ply": ply, "action": action, "view": v})
+    return {
+        "rules": str(record.rules),
+        "players": list(record.players),
+        "scores": list(record.scores),
+        "winner": record.winner,
+        "steps": steps,
+    }
+
+
+def _concealed(deal: Deal, seat: int) -> list[str]:
+    hand = list(deal.hand(seat))
+    for ref in deal.observation(None).tables[seat]:
+        hand.remove(ref.partition("@")[0])
+    return hand
+
+
+def create_app(
+    data: str | os.PathLike[str] | None = None,
+    database_url: str | None = None,
+    *,
+    bot_delay: float = 0.4,
+    takeover_seconds: float = 30.0,
+) -> FastAPI:
+    """The server.  Storage: ``database_url``, else ``BEZIQUE_DATABASE_URL``, else an SQLite
+    file in ``data`` (default ``./bezique-data``)."""
+    url = (
+        database_url
+        or os.environ.get("BEZIQUE_DATABASE_URL")
+        or default_url(data if data is not None else "bezique-data")
+    )
+    store = Store(url)
+    lobby = Lobby(store, bot_delay=bot_delay, takeover_seconds=takeover_seconds)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        yield
+        lobby.close()
+        store.close()
+
+    app = FastAPI(title="bezique", version=__version__, lifespan=lifespan, docs_url=None)
+    app.state.lobby = lobby
+    app.state.store = store
+
+    @app.middleware("http")
+    async def limit_body(request: Request, call_next: Any) -> Response:
+        length = request.headers.get("content-length")
+        if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+            return JSONResponse({"detail": "request too large"}, status_code=413)
+        response: Response = await call_next(request)
+        return response
+
+    # --- pages -------------------------------------------------------------------------------
+    @app.get("/", include_in_schema=False)
+    async def index() -> FileResponse:
+        return FileResponse(WEB / "index.html", headers={"Cache-Control": "no-cache"})
+
+    app.mount("/static", StaticFiles(directory=WEB), name="static")
+
+    @app.get("/protocol.schema.json", include_in_schema=False)
+    async def schema() -> FileResponse:
+        return FileResponse(SCHEMA, media_type="application/schema+json")
+
+    # --- the API -----------------------------------------------------------------------------
+    @app.get("/api/info")
+    async def info() -> dict[str, Any]:
+        return {
+            "version": __version__,
+            "protocol": 1,
+            "presets": presets(),
+            "levels": [{"name": n, "about": bots.about(n)} for n in bots.names()],
+            "default_level": default_level(),
+            "takeover_seconds": lobby.takeover_seconds,
+        }
+
+    @app.get("/api/rules")
+    async def rules_page(rules: str = "classic") -> dict[str, Any]:
+        return rules_facts(_rules(rules))
+
+    @app.post("/api/tables")
+    async def create(body: CreateTable) -> dict[str, Any]:
+        rules = _rules(body.rules)
+        if body.seats is not None:
+            seats = [s.model_dump() for s in body.seats]
+        else:
+            level = body.level or default_level()
+            if not 0 <= body.seat < rules.players:
+                raise HTTPException(400, f"seat must be 0 to {rules.players - 1}")
+            seats = [
+                {"kind": "me"} if i == body.seat else {"kind": "bot", "level": level}
+                for i in range(rules.players)
+            ]
+        people = sum(1 for s in seats if s["kind"] != "bot")
+        hints = body.hints if body.hints is not None else people == 1
+        try:
+            table, seat, token = lobby.create(rules, seats, body.name, hints=hints)
+        except ValueError as e:
+            raise HTTPException(400, str(e)) from None
+        return {"code": table.code, "seat": seat, "token": token, "table": table.info()}
+
+    def _table(code: str) -> Table:
+        table = lobby.get(code)
+        if table is None:
+            raise HTTPException(404, "no such table")
+        return table
+
+    @app.get("/api/tables/{code}")
+    async def table_info(code: str) -> dict[str, Any]:
+        return _table(code).info()
+
+    @app.post("/api/tables/{code}/join")
+    async def join(code: str, body: JoinTable) -> dict[str, Any]:
+        table = _table(code)
+        async with table.lock:
+            try:
+                seat, token = table.claim(clean_name(body.name, "Friend")[:MAX_NAME])
+            except ProtocolError as e:
+                raise HTTPException(409, e.message) from None
+        return {"code": table.code, "seat": seat, "token": token, "table": table.info()}
+
+    def _finished(code: str) -> tuple[Table, Match]:
+        table = _table(code)
+        if table.status != "over" or table.match is None:
+            raise HTTPException(409, "the record is available once the match is over")
+        return table, table.match
+
+    def _record(table: Table, match: Match) -> GameRecord:
+        return record_match(
+            match,
+            players=[s.name for s in table.seats],
+            meta={"table": table.code, "site": "bezique serve"},
+        )
+
+    @app.get("/api/tables/{code}/record")
+    async def record(code: str) -> Response:
+        table, match = _finished(code)
+        return Response(
+            _record(table, match).to_json(),
+            media_type="application/json",
+            headers={"Content-Disposition": f'attachment; filename="bezique-{code}.json"'},
+        )
+
+    @app.get("/api/tables/{code}/replay")
+    async def replay(code: str) -> dict[str, Any]:
+        table, match = _finished(code)
+        return await asyncio.to_thread(replay_steps, _record(table, match))
+
+    @app.post("/api/replay")
+    async def replay_upload(request: Request) -> dict[str, Any]:
+        body = await request.body()
+        if len(body) > MAX_BODY:
+            raise HTTPException(413, "record too large")
+        try:
+            rec = GameRecord.from_json(body)
+        except RecordError as e:
+            raise HTTPException(400, str(e)) from None
+        if rec.kind == "match" and rec.winner is None or (
+            rec.kind == "deal" and rec.deals[0].points is None
+        ):
+            raise HTTPException(400, "only finished games can be replayed here")
+        return await asyncio.to_thread(replay_steps, rec)
+
+    # --- the game ----------------------------------------------------------------------------
+    @app.websocket("/ws/{code}")
+    async def play(ws: WebSocket, code: str) -> None:
+        await ws.accept()
+        conn = Connection()
+        writer = asyncio.create_task(_write(ws, conn))
+        table: Table | None = None
+        try:
+            while not conn.closed:
+                received = await ws.receive()
+                if received["type"] == "websocket.disconnect":
+                    break
+                text = received.get("text")
+                if not conn.allow():
+                    conn.send(error("rate", "too many messages: slow down"))
+                    continue
+                try:
+                    msg = parse_client(text)
+                    if table is None:
+                        if msg["type"] != "hello":
+                            raise ProtocolError("hello-first", "say hello first")
+                        found = lobby.get(code)
+                        if found is None:
+                            conn.send(error("auth", "no such table"))
+                            break
+                        found.attach(conn, msg["token"])
+                        table = found
+                    else:
+                        await table.handle(conn, dict(msg))
+                except ProtocolError as e:
+                    move = table.moves if table is not None else None
+                    conn.send(error(e.code, e.message, move))
+                    if e.code == "auth":
+                        break
+        except WebSocketDisconnect:
+            pass
+        finally:
+            if table is not None:
+                table.detach(conn)
+            conn.close()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(writer, 2.0)
+            writer.cancel()
+            with contextlib.suppress(Exception):
+                await ws.close()
+
+    return app
+
+
+async def _write(ws: WebSocket, conn: Connection) -> None:
+    """Send a connection's queued messages in order; stop at None."""
+    try:
+        while True:
+            text = await conn.queue.get()
+            if text is None:
+                break
+            await ws.send_text(text)
+    except Exception:  # the socket is gone
+        conn.closed = True
+    with contextlib.suppress(Exception):
+        await ws.close()
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, data: str | None = None) -> None:
+    """Run the server (``bezique serve``)."""
+    import uvicorn
+
+    app = create_app(data)
+    uvicorn.run(app, host=host, port=port, ws_max_size=64 * 1024, log_level="warning")
+
+
+__all__ = ["create_app", "json", "message", "presets", "replay_steps", "rules_facts", "serve"]
