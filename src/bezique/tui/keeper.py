@@ -1,0 +1,479 @@
+"""``bezique keep``: the score-keeper for games played with real cards, in the terminal.
+
+A prompt loop around :class:`bezique.keeper.Keeper`: each line is one entry (a deal, a
+declaration, trick points, the last trick, a penalty, the end of a deal) or a command (sheet,
+melds, undo, help, quit).  The score sheet is shown after every entry; a wrong entry gets a
+one-line message and changes nothing.  Every entry is in the journal the moment it is made, so
+``--resume FILE`` carries on after a crash or a quit.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console, Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from ..core.cards import SUIT_SYMBOLS, SUITS, parse_card
+from ..core.rules import Rules
+from ..keeper import DealSheet, Keeper
+from .render import card_label
+
+Ask = Callable[[str], str]
+
+COMMANDS = ("deal", "end", "undo", "sheet", "melds", "penalties", "help", "quit")
+
+HELP = """\
+[bold]Entries[/bold] (NAME is a player's name, any case, or seat number)
+  deal [CARD] [by NAME]         start the next deal: the card turned up (where the rules turn
+                                one up) and who dealt (default: the player left of the last dealer)
+  NAME bezique QS JD            a declaration: the meld, then its cards (`melds` lists them);
+                                also NAME royal-marriage KH QH, NAME seven 7H, NAME exchange 7H,
+                                NAME carte-blanche.  A card already on NAME's table from an
+                                earlier declaration is written QS@table.
+  NAME tricks 60                the points NAME's side made in tricks this deal
+  NAME brisques 6               the same, as a number of aces and tens won (10 each)
+  NAME last                     NAME took the last trick
+  NAME penalty OFFENCE [POINTS] [to NAME]
+                                a penalty under the rules' penalty scheme (`penalties` lists them)
+  end                           end the deal: totals, settlement, and the match is checked
+[bold]Commands[/bold]
+  undo       take back the last entry          sheet      the score sheet
+  melds      the declarations and their points  penalties  the offences and their penalties
+  help       this text                          quit       stop (the journal keeps everything)
+Cards: a rank A 10 (or T) K Q J 9 8 7 and a suit S H D C, e.g. QS, 10D."""
+
+
+class KeeperApp:
+    """The prompt loop of ``bezique keep`` (``ask`` reads a line; tests pass scripted input)."""
+
+    def __init__(
+        self, keeper: Keeper, console: Console | None = None, ask: Ask | None = None
+    ) -> None:
+        self.keeper = keeper
+        self.console = console if console is not None else Console(highlight=False)
+        self._ask = ask
+        for name in keeper.players:
+            if name.lower() in COMMANDS:
+                raise ValueError(f"a player cannot be called {name!r}: it is a command")
+
+    # --- input and output ------------------------------------------------------------------------
+    def ask(self, prompt: str) -> str:
+        if self._ask is not None:
+            return self._ask(prompt)
+        return self.console.input(Text(prompt, style="bold"))
+
+    def error(self, message: str) -> None:
+        self.console.print(Text("✗ ", style="bold red") + Text(message, style="red"))
+
+    def note(self, message: str, style: str = "") -> None:
+        self.console.print(Text(message, style=style))
+
+    # --- the loop ------------------------------------------------------------------------------
+    def run(self) -> int:
+        """Read entries until quit or end of input; the exit status."""
+        k = self.keeper
+        rules = k.rules
+        goal = (
+            "each deal is a game"
+            if k.per_deal
+            else f"first to {rules.target}"
+        )
+        self.console.print(
+            Text.assemble(
+                ("Score-keeper: ", "bold"),
+                f"{rules} ({goal}), ",
+                " against ".join(k.side_names),
+                ".  Type help for the entries.",
+            )
+        )
+        if k.path is not None:
+            self.note(f"Journal: {k.path} (every entry is saved at once).", "dim")
+        for w in k.warnings:
+            self.note(f"! {w}", "yellow")
+        if k.entries:
+            self.show()
+        try:
+            while True:
+                try:
+                    line = self.ask(self.prompt())
+                except EOFError:
+                    self.note("")
+                    break
+                if self.handle(line) == "quit":
+                    break
+        except KeyboardInterrupt:
+            self.note("\nInterrupted.", "bold")
+            self._goodbye()
+            return 130
+        self._goodbye()
+        return 0
+
+    def _goodbye(self) -> None:
+        k = self.keeper
+        if k.path is not None and not k.is_over:
+            self.note(f"Saved in {k.path}: carry on with bezique keep --resume {k.path}")
+
+    def prompt(self) -> str:
+        k = self.keeper
+        if k.is_over:
+            return "The match is over (undo, sheet or quit): "
+        sheet = k.deal
+        if sheet is None:
+            number = len(k.deals) + 1
+            dealer = k.players[k.next_dealer]
+            what = "deal CARD" if k.rules.turn_up else "deal"
+            return f"Deal {number} (dealer {dealer}): {what} [by NAME], or help: "
+        trump = (
+            SUIT_SYMBOLS[SUITS.index(sheet.trump)] if sheet.trump is not None else "not fixed"
+        )
+        return f"Deal {sheet.number}, trump {trump} · entry (help): "
+
+    def handle(self, line: str) -> str | None:
+        """Carry out one line; 'quit' to stop.  Bad input gets a message, never an exception."""
+        words = line.split()
+        if not words:
+            return None
+        head = words[0].lower()
+        k = self.keeper
+        try:
+            if head in ("help", "?", "h"):
+                self.console.print(HELP)
+            elif head in ("quit", "exit", "q"):
+                return "quit"
+            elif head in ("sheet", "score", "scores"):
+                self.show()
+            elif head == "melds":
+                self.console.print(self._melds())
+            elif head in ("penalties", "offences", "offenses"):
+                self.console.print(self._offences())
+            elif head == "undo":
+                what = k.undo()
+                self.note(f"Undone: {what}.", "yellow")
+                self.show()
+            elif head == "deal":
+                self._deal(words[1:])
+                self.show()
+            elif head == "end":
+                k.end_deal()
+                self.show()
+                self._after_end()
+            else:
+                self._seat_entry(words)
+                self.show()
+        except ValueError as e:
+            self.error(" ".join(str(e).split()))
+        except OSError as e:
+            self.error(f"could not write the journal: {e.strerror or e}; the entry was not made")
+        return None
+
+    def _deal(self, words: list[str]) -> None:
+        turn_up = None
+        dealer = None
+        i = 0
+        while i < len(words):
+            w = words[i]
+            if w.lower() == "by":
+                if i + 1 >= len(words):
+                    raise ValueError("say who dealt: deal 7H by NAME")
+                dealer = words[i + 1]
+                i += 2
+                continue
+            if turn_up is not None:
+                raise ValueError(f"unexpected {w!r}: write deal CARD [by NAME]")
+            try:
+                parse_card(w)
+            except ValueError:
+                raise ValueError(
+                    f"{w!r} is not a card: write deal CARD [by NAME], e.g. deal 7H"
+                ) from None
+            turn_up = w
+            i += 1
+        self.keeper.new_deal(turn_up=turn_up, dealer=dealer)
+
+    def _seat_entry(self, words: list[str]) -> None:
+        k = self.keeper
+        try:
+            seat = k.seat(words[0])
+        except ValueError as e:
+            raise ValueError(
+                f"{e}; an entry starts with a player's name or one of: {', '.join(COMMANDS)}"
+            ) from None
+        rest = words[1:]
+        if not rest:
+            raise ValueError(
+                f"what did {k.players[seat]} do? e.g. {k.players[seat]} bezique QS JD, "
+                f"{k.players[seat]} tricks 60, {k.players[seat]} last"
+            )
+        verb = rest[0].lower()
+        if verb in ("last", "last-trick", "lasttrick"):
+            if len(rest) > 1 and rest[1].lower() != "trick":
+                raise ValueError(f"write {k.players[seat]} last")
+            k.last_trick(seat)
+        elif verb in ("tricks", "points", "brisques"):
+            if len(rest) != 2:
+                raise ValueError(f"write {k.players[seat]} {verb} NUMBER")
+            number = _number(rest[1])
+            if verb == "brisques":
+                k.tricks(seat, brisques=number)
+            else:
+                k.tricks(seat, number)
+        elif verb == "penalty":
+            self._penalty(seat, rest[1:])
+        else:
+            points = k.declare(seat, " ".join(rest))
+            self.note(f"{k.players[seat]} scores {points}.", "green")
+
+    def _penalty(self, seat: int, words: list[str]) -> None:
+        k = self.keeper
+        if not words:
+            raise ValueError("name the offence (`penalties` lists them)")
+        offence = words[0]
+        points = None
+        to = None
+        i = 1
+        while i < len(words):
+            w = words[i]
+            if w.lower() == "to" and i + 1 < len(words):
+                to = words[i + 1]
+                i += 2
+                continue
+            if points is not None:
+                raise ValueError(f"unexpected {w!r}: write penalty OFFENCE [POINTS] [to NAME]")
+            points = _number(w)
+            i += 1
+        k.penalty(seat, offence, points=points, to=to)
+
+    def _after_end(self) -> None:
+        k = self.keeper
+        sheet = k.deals[-1]
+        s = sheet.settlement
+        if s is not None:
+            if s.winner is None:
+                self.note("A tie: nobody scores. Deal again.", "bold yellow")
+            else:
+                how = "a rubicon" if s.rubicon else "the game"
+                counted = " (brisques counted)" if s.brisques_counted and k.rules.brisques_only_to_settle else ""
+                self.note(
+                    f"{k.side_names[s.winner]}: {how}, {s.payout[s.winner]} "
+                    f"(scores {s.scores[0]} to {s.scores[1]}{counted}).",
+                    "bold",
+                )
+        if k.winner is not None:
+            scores = k.scores
+            self.console.print(
+                Text(
+                    f"{k.side_names[k.winner]} won the match with {scores[k.winner]}.",
+                    style="bold green",
+                )
+            )
+
+    # --- pictures ------------------------------------------------------------------------------
+    def show(self) -> None:
+        self.console.print(render_sheet(self.keeper))
+
+    def _melds(self) -> RenderableType:
+        table = Table(title=f"Declarations in {self.keeper.rules}", title_justify="left")
+        table.add_column("Meld")
+        table.add_column("Points", justify="right")
+        for name, points in self.keeper.melds():
+            table.add_row(name, str(points))
+        return table
+
+    def _offences(self) -> RenderableType:
+        offences = self.keeper.offences()
+        if not offences:
+            return Text(
+                "No penalties in these rules (penalty_scheme=none); start with "
+                "--option penalty_scheme=russian or victorian to keep them."
+            )
+        table = Table(
+            title=f"Penalties ({self.keeper.rules.penalty_scheme})", title_justify="left"
+        )
+        table.add_column("Offence")
+        table.add_column("Penalty")
+        for name, (_, meaning) in offences.items():
+            table.add_row(name, meaning)
+        return table
+
+
+def _number(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise ValueError(f"{text!r} is not a whole number") from None
+
+
+def _trump_text(sheet: DealSheet) -> Text:
+    if sheet.trump is None:
+        return Text("–", style="dim")
+    style = "red" if sheet.trump in "HD" else ""
+    out = Text(SUIT_SYMBOLS[SUITS.index(sheet.trump)], style=style)
+    if sheet.turn_up:
+        out.append(f" ({card_label(sheet.turn_up)})", style="dim")
+    return out
+
+
+def render_sheet(keeper: Keeper, log: int = 4) -> RenderableType:
+    """The score sheet: a line per deal with the running totals, then the deal in progress (or
+    the one just ended) in detail."""
+    k = keeper
+    rules = k.rules
+    goal = "each deal is a game" if k.per_deal else f"first to {rules.target}"
+    table = Table(title=f"Score sheet · {rules} · {goal}", title_justify="left")
+    table.add_column("Deal", justify="right")
+    table.add_column("Dealer")
+    table.add_column("Trump")
+    for name in k.side_names:
+        table.add_column(name, justify="right")
+    running = [0] * rules.sides
+    for sheet in k.deals:
+        cells: list[Text] = []
+        if sheet.over:
+            score = k.deal_score(sheet)
+            running = [a + b for a, b in zip(running, score, strict=True)]
+            for side in range(rules.sides):
+                if k.per_deal:
+                    cell = Text(f"{sheet.totals[side]}")
+                    if score[side]:
+                        cell.append(f" → {score[side]}", style="bold")
+                else:
+                    cell = Text(f"{sheet.totals[side]:+d} = ")
+                    cell.append(str(running[side]), style="bold")
+                cells.append(cell)
+        else:
+            cells = [Text(f"({t})", style="italic") for t in sheet.totals]
+        label = str(sheet.number) + ("" if sheet.over else " …")
+        table.add_row(label, k.players[sheet.dealer], _trump_text(sheet), *cells)
+    if k.deals:
+        table.add_row(
+            Text("Total", style="bold"),
+            "",
+            "",
+            *[Text(str(s), style="bold") for s in k.scores],
+        )
+    parts: list[RenderableType] = [table]
+    current = k.deal or (k.deals[-1] if k.deals else None)
+    if current is not None:
+        parts.append(render_deal(k, current, log))
+    if k.winner is not None:
+        parts.append(
+            Text(f"{k.side_names[k.winner]} won the match.", style="bold green")
+        )
+    return Group(*parts)
+
+
+def render_deal(keeper: Keeper, sheet: DealSheet, log: int = 4) -> RenderableType:
+    """One deal's points per side, by where they came from, and its last entries."""
+    k = keeper
+    rules = k.rules
+    state = "over" if sheet.over else "in progress"
+    table = Table(title=f"Deal {sheet.number} ({state})", title_justify="left")
+    table.add_column("")
+    for name in k.side_names:
+        table.add_column(name, justify="right")
+    label = {"card-points": "Card points", "greek-per-trick": "Tricks"}.get(
+        rules.trick_scoring, "Brisques"
+    )
+    rows: list[tuple[str, list[int]]] = [("Declarations", sheet.melds)]
+    if rules.trick_scoring != "none":
+        if rules.brisques_only_to_settle:
+            rows.append(("Brisques (to settle)", sheet.brisques))
+        else:
+            rows.append((label, sheet.tricks))
+    rows.append(("Last trick", sheet.last_trick))
+    if any(sheet.bonuses):
+        rows.append(("Bonuses", sheet.bonuses))
+    if any(sheet.penalties):
+        rows.append(("Penalties", sheet.penalties))
+    for name, values in rows:
+        table.add_row(name, *[str(v) for v in values])
+    table.add_row(Text("Deal points", style="bold"), *[Text(str(t), style="bold") for t in sheet.totals])
+    s = sheet.settlement
+    if s is not None:
+        table.add_row("Game", *[str(p) for p in s.payout])
+    parts: list[RenderableType] = [table]
+    for line in sheet.log[-log:]:
+        parts.append(Text("  " + line, style="dim"))
+    return Group(*parts)
+
+
+# --- the command ----------------------------------------------------------------------------------
+OptionList = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--option",
+        "-o",
+        metavar="KEY=VALUE",
+        help="Change a rule option, e.g. --option penalty_scheme=russian (repeat for more).",
+    ),
+]
+
+
+def keep_command(
+    variant: Annotated[
+        str | None,
+        typer.Option("--variant", "-v", help="Preset being played (default classic)."),
+    ] = None,
+    option: OptionList = None,
+    players: Annotated[
+        str | None,
+        typer.Option("--players", help="The players' names in seat order, e.g. Ann,Bob."),
+    ] = None,
+    journal: Annotated[
+        Path | None,
+        typer.Option(
+            "--journal",
+            help="Journal file for the entries (default bezique-keep-DATE-TIME.jsonl here).",
+        ),
+    ] = None,
+    resume: Annotated[
+        Path | None,
+        typer.Option("--resume", help="Carry on the match kept in this journal."),
+    ] = None,
+) -> None:
+    """Keep the score of a game played with real cards: enter what happened, deal by deal."""
+    from ..cli import _console, build_rules, fail
+
+    console = _console()
+    if resume is not None:
+        if variant is not None or option or players is not None or journal is not None:
+            fail(
+                "--resume takes the rules, the players and the journal from FILE: leave out "
+                "--variant, --option, --players and --journal"
+            )
+        try:
+            keeper = Keeper.resume(resume)
+        except ValueError as e:
+            fail(str(e))
+    else:
+        rules: Rules = build_rules(variant or "classic", option)
+        names = None
+        if players is not None:
+            names = [p.strip() for p in players.split(",")]
+        if journal is None:
+            stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+            journal = Path(f"bezique-keep-{stamp}.jsonl")
+            n = 1
+            while journal.exists():
+                n += 1
+                journal = Path(f"bezique-keep-{stamp}-{n}.jsonl")
+        try:
+            keeper = Keeper(rules, names, journal)
+        except ValueError as e:
+            fail(str(e))
+        except OSError as e:
+            fail(f"cannot write the journal {journal}: {e.strerror or e}")
+    try:
+        app = KeeperApp(keeper, console)
+    except ValueError as e:
+        fail(str(e))
+    raise typer.Exit(app.run())
+
+
+__all__ = ["HELP", "KeeperApp", "keep_command", "render_deal", "render_sheet"]
