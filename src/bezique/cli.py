@@ -222,6 +222,11 @@ def serve(
     run_server(host=host, port=port, data=None if data is None else str(data))
 
 
+from .tui.keeper import keep_command  # noqa: E402  (bezique keep: the score-keeper)
+
+app.command("keep")(keep_command)
+
+
 def main() -> None:
     """Entry point of the ``bezique`` command."""
     app()

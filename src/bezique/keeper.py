@@ -44,6 +44,7 @@ from .core.cards import (
     ACE,
     BRISQUE_RANKS,
     CARD_POINTS,
+    NINE,
     SEVEN,
     SUIT_NAMES,
     SUITS,
@@ -350,8 +351,11 @@ class Keeper:
             out.append(("double-royal-marriage (fixing trump)", r.trump_double_marriage))
         if r.seven_of_trumps:
             out.append(("seven", r.seven_of_trumps))
-            if r.turn_up:
-                out.append(("exchange", r.seven_of_trumps))
+        swap = getattr(r, "turn_up_exchange", "seven")
+        if r.turn_up and swap == "seven" and r.seven_of_trumps:
+            out.append(("exchange (the seven of trumps)", r.seven_of_trumps))
+        elif r.turn_up and swap == "nine":
+            out.append(("exchange (the nine of trumps)", 0))
         if r.two_trump_sevens:
             out.append(("two-sevens", r.two_trump_sevens))
         if r.carte_blanche:
@@ -735,19 +739,6 @@ class Keeper:
                 "every declaration must put at least one new card from the hand on the table "
                 "(cards written @table are already there)"
             )
-        if not r.meld_reforming:
-            for k, n in fresh.items():
-                held = sheet.used.get(k, 0) + (1 if sheet.turn_up_now == k else 0)
-                if held + n > self._copies.get(k, 0):
-                    if sheet.turn_up_now == k:
-                        what = f"{held - 1} already declared and one under the stock"
-                    else:
-                        what = f"{held} already declared"
-                    raise ValueError(
-                        f"there are only {self._copies.get(k, 0)} {code(k)} in the pack and "
-                        f"{what} this deal: if a {code(k)} of this meld is already on "
-                        f"{self.players[seat]}'s table, write it {code(k)}@table"
-                    )
         # cards from the table: one of the seat's declared copies that may score in this meld
         block = blocked_masks(r)[meld]
         if r.meld_reforming:
@@ -771,6 +762,19 @@ class Keeper:
                     f"{used_in}, so it cannot score in a {name}: {_reuse_rule(r)}"
                 )
             picks.append(min(free, key=lambda i: (bin(table[i][1]).count("1"), i)))
+        if not r.meld_reforming:
+            for k, n in fresh.items():
+                held = sheet.used.get(k, 0) + (1 if sheet.turn_up_now == k else 0)
+                if held + n > self._copies.get(k, 0):
+                    if sheet.turn_up_now == k:
+                        what = f"{held - 1} already declared and one under the stock"
+                    else:
+                        what = f"{held} already declared"
+                    raise ValueError(
+                        f"there are only {self._copies.get(k, 0)} {code(k)} in the pack and "
+                        f"{what} this deal: if a {code(k)} of this meld is already on "
+                        f"{self.players[seat]}'s table, write it {code(k)}@table"
+                    )
         points = meld_score(r, meld)
         if trump is None and meld in TRUMP_FIXING:
             suit = next(suit_of(k) for k in kinds if k != _WILD)
@@ -803,7 +807,7 @@ class Keeper:
     def _exchange(self, sheet: DealSheet, seat: int, refs: list[tuple[int, bool]]) -> None:
         r = self.rules
         swap = getattr(r, "turn_up_exchange", "seven")
-        rank = {"seven": SEVEN, "nine": 5}.get(swap)
+        rank = {"seven": SEVEN, "nine": NINE}.get(swap)
         if not r.turn_up or rank is None or (rank == SEVEN and not r.seven_of_trumps):
             raise ValueError("there is no exchange for the turn-up in this game")
         assert sheet.trump is not None and sheet.turn_up_now is not None

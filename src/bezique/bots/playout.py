@@ -21,16 +21,23 @@ import random
 import time
 from dataclasses import dataclass
 
-from ..core.cards import BRISQUE_RANKS, CARD_POINTS, SUITS, parse_card
+from ..core.cards import BRISQUE_RANKS, CARD_POINTS, CODES, JACK, KING, QUEEN, SUITS, parse_card
 from ..core.deal import Deal
-from ..core.melds import MELD_BY_NAME, meld_score
+from ..core.melds import (
+    BEZIQUE,
+    DOUBLE_BEZIQUE,
+    MARRIAGE,
+    MELD_BY_NAME,
+    QUARTET_RANK,
+    ROYAL_MARRIAGE,
+    TRUMP_SEQUENCE,
+    bezique_kinds,
+    meld_score,
+)
 from ..core.notation import Action
 from ..core.rules import Rules
 from .base import Limit
 
-#: What a card costs to give away, by rank (A T K Q J 9 8 7): points first, then trick power.
-_CARD_COST = (14.0, 12.0, 5.0, 4.0, 3.0, 1.0, 0.5, 0.0)
-_TRUMP_COST = 6.0
 
 _KIND: dict[Action, int] = {}
 _MELD_POINTS: dict[tuple[Rules, Action], float] = {}
@@ -59,9 +66,19 @@ def declare_points(rules: Rules, action: Action) -> float:
     return v
 
 
+_RANK_POINTS: dict[Rules, tuple[tuple[float, ...], float]] = {}
+
+
 def rank_points(rules: Rules) -> tuple[tuple[float, ...], float]:
     """What each rank brings to the winner of a trick in the search players' utility, and the
     flat points per trick."""
+    got = _RANK_POINTS.get(rules)
+    if got is None:
+        got = _RANK_POINTS[rules] = _rank_points(rules)
+    return got
+
+
+def _rank_points(rules: Rules) -> tuple[tuple[float, ...], float]:
     scoring = rules.trick_scoring
     brisque = 1.0 if rules.brisques_only_to_settle else 10.0
     brisques = tuple(brisque if r in BRISQUE_RANKS else 0.0 for r in range(8))
@@ -95,8 +112,83 @@ def utility(deal: Deal, side: int) -> float:
     return margins(side_values(deal))[side]
 
 
+_KIND_OF_CODE = {c: k for k, c in enumerate(CODES[:32])}
+_POWER = (3.0, 2.5, 1.5, 1.2, 1.0, 0.5, 0.25, 0.0)
+"""Trick-taking worth of a card by rank (A T K Q J 9 8 7); a trump adds :data:`_TRUMP_POWER`."""
+_TRUMP_POWER = 4.0
+
+
+@dataclass(frozen=True)
+class _MeldTable:
+    """Meld points the default policy weighs when it decides which cards to keep."""
+
+    marriage: tuple[float, ...]
+    """Per suit, what a marriage in it scores."""
+    bezique: tuple[int, int, float, float] | None
+    """(queen kind, jack kind, single points, double points) or None."""
+    quartet: tuple[float, ...]
+    """Per rank, what four of it score."""
+    sequence: float
+    trump: int
+
+
+_MELD_TABLES: dict[tuple[Rules, int], _MeldTable] = {}
+
+
+def _meld_table(rules: Rules, trump: int) -> _MeldTable:
+    key = (rules, trump)
+    table = _MELD_TABLES.get(key)
+    if table is None:
+        score = meld_score
+        plain = float(score(rules, MARRIAGE))
+        royal = float(score(rules, ROYAL_MARRIAGE))
+        marriage = tuple(royal if s == trump else plain for s in range(4))
+        if trump < 0:  # not fixed yet: the first marriage fixes it and scores as royal
+            marriage = (max(plain, royal),) * 4
+        pair = bezique_kinds(rules, None if trump < 0 else trump)
+        bezique = (
+            None
+            if pair is None
+            else (pair[0], pair[1], float(score(rules, BEZIQUE)), float(score(rules, DOUBLE_BEZIQUE)))
+        )
+        quartet = [0.0] * 8
+        for meld, rank in QUARTET_RANK.items():
+            quartet[rank] = max(quartet[rank], float(score(rules, meld)))
+        sequence = float(score(rules, TRUMP_SEQUENCE)) if trump >= 0 else 0.0
+        table = _MELD_TABLES[key] = _MeldTable(marriage, bezique, tuple(quartet), sequence, trump)
+    return table
+
+
+def _meld_bonus(k: int, held: list[int], by_rank: list[int], table: _MeldTable) -> float:
+    """What keeping card kind ``k`` may still be worth in melds, given the cards held."""
+    r, s = k & 7, k >> 3
+    bonus = 0.0
+    if r == KING or r == QUEEN:
+        other = held[k + 1] if r == KING else held[k - 1]
+        bonus += table.marriage[s] * (0.5 if other else 0.12)
+    bez = table.bezique
+    if bez is not None and (k == bez[0] or k == bez[1]):
+        other = held[bez[1]] if k == bez[0] else held[bez[0]]
+        bonus += bez[2] * (0.5 if other else 0.2)
+        if held[bez[0]] + held[bez[1]] >= 3:
+            bonus += bez[3] * 0.25
+    quartet = table.quartet[r]
+    if quartet:
+        c = by_rank[r]
+        bonus += quartet * 0.6 * min(c / 4.0, 1.0) ** 2
+    if s == table.trump and r <= JACK and table.sequence:
+        m = sum(1 for rr in range(5) if held[s * 8 + rr])
+        bonus += table.sequence * 0.4 * (m / 5.0) ** 2
+    return bonus
+
+
 def playout_action(deal: Deal, rng: random.Random, explore: float = 0.1) -> Action:
-    """A quick, reasonable action for the seat to move in a world (the default policy)."""
+    """A quick, reasonable action for the seat to move in a world (the default policy).
+
+    Declares the meld worth the most.  In stage 1 a card's *keep value* is its trick-taking power
+    plus the meld points it may still bring (pairs and quartets held, bezique and sequence cards);
+    a lead is the card that costs least to give up; a follower wins the trick when its points
+    (and the chance to declare) are worth the card spent, else throws the cheapest card."""
     actions = deal.legal_actions()
     if len(actions) == 1:
         return actions[0]
@@ -112,46 +204,68 @@ def playout_action(deal: Deal, rng: random.Random, explore: float = 0.1) -> Acti
         return actions[rng.randrange(len(actions))]
     trump = deal.trump
     t = -1 if trump is None else SUITS.index(trump)
-    trick = deal.trick
-    if not trick:
-        # lead the cheapest card; ties broken at random
-        best_cost, choice = 1e9, actions[0]
-        for a in actions:
-            k = action_kind(a)
-            c = _CARD_COST[k & 7] + (_TRUMP_COST if k >> 3 == t else 0.0) + rng.random()
-            if c < best_cost:
-                best_cost, choice = c, a
-        return choice
     seat = deal.to_move
-    side_of = rules.side_of
-    # who is winning the trick so far
-    win_seat, win = trick[0][0], parse_card(trick[0][1])
-    points = 1 if win & 7 in BRISQUE_RANKS else 0
-    for s, c in trick[1:]:
-        k = parse_card(c)
-        if k & 7 in BRISQUE_RANKS:
-            points += 1
-        if (k >> 3 == win >> 3 and k & 7 < win & 7) or (k >> 3 == t and win >> 3 != t):
-            win, win_seat = k, s
-    partner_wins = seat is not None and side_of(win_seat) == side_of(seat)
-    last = len(trick) == rules.players - 1
-    cheapest, cheapest_cost = actions[0], 1e9
-    winner, winner_cost = None, 1e9
+    assert seat is not None
+    stage1 = deal.stage == 1
+    per_rank, per_trick = rank_points(rules)
+    code_kind = _KIND_OF_CODE
+    if stage1:
+        held = [0] * 32
+        by_rank = [0] * 8
+        for c in deal.hand(seat):
+            k = code_kind[c]
+            held[k] += 1
+            by_rank[k & 7] += 1
+        table = _meld_table(rules, t)
+        declared = [0] * 32
+        for c in deal.table(seat):
+            declared[code_kind[c]] += 1
+    trick = deal.trick
+    noise = rng.random
+    # keep value of each candidate
+    keeps = []
     for a in actions:
         k = action_kind(a)
-        cost = _CARD_COST[k & 7] + (_TRUMP_COST if k >> 3 == t else 0.0)
-        if cost < cheapest_cost:
-            cheapest, cheapest_cost = a, cost
-        if not partner_wins and (
-            (k >> 3 == win >> 3 and k & 7 < win & 7) or (k >> 3 == t and win >> 3 != t)
-        ):
-            if k & 7 in BRISQUE_RANKS:
-                cost -= 10.0 if last else 0.0  # a brisque that surely wins scores itself
-            if cost < winner_cost:
-                winner, winner_cost = a, cost
-    if winner is not None and (points or deal.stage == 2 or winner_cost < 6.0):
-        return winner
-    return cheapest
+        keep = _POWER[k & 7] + (_TRUMP_POWER if k >> 3 == t else 0.0)
+        if stage1:
+            bonus = _meld_bonus(k, held, by_rank, table)
+            ref = a.cards[0]
+            if "@" in ref or held[k] == declared[k]:
+                bonus *= 0.3  # a declared copy has scored already
+            keep += bonus
+        keeps.append((a, k, keep + 0.01 * noise()))
+    if not trick:
+        best_v, choice = -1e9, actions[0]
+        for a, k, keep in keeps:
+            v = -keep - (0.5 * per_rank[k & 7] if stage1 else 0.0)
+            if v > best_v:
+                best_v, choice = v, a
+        return choice
+    side_of = rules.side_of
+    win_seat, win = trick[0][0], code_kind[trick[0][1]]
+    points = per_trick + per_rank[win & 7]
+    for s, c in trick[1:]:
+        k = code_kind[c]
+        points += per_rank[k & 7]
+        if (k >> 3 == win >> 3 and k & 7 < win & 7) or (k >> 3 == t and win >> 3 != t):
+            win, win_seat = k, s
+    partner_wins = side_of(win_seat) == side_of(seat)
+    last = len(trick) == rules.players - 1
+    held_on = 1.0 if last else 0.6
+    win_extra = 8.0 if stage1 else 0.0  # the lead, and the right to declare
+    best_v, choice = -1e9, actions[0]
+    for a, k, keep in keeps:
+        mine = per_rank[k & 7]
+        beats = (k >> 3 == win >> 3 and k & 7 < win & 7) or (k >> 3 == t and win >> 3 != t)
+        if partner_wins:
+            v = (mine if last else 0.0) - keep
+        elif beats:
+            v = held_on * (points + mine + win_extra) - (1 - held_on) * (points + mine) - keep
+        else:
+            v = -(points + mine + win_extra) - keep
+        if v > best_v:
+            best_v, choice = v, a
+    return choice
 
 
 def playout(deal: Deal, rng: random.Random, explore: float = 0.1) -> int:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from math import comb
 
-from ..core.cards import BRISQUE_RANKS, CARD_POINTS, NUM_KINDS, SUITS, kind, parse_card
+from ..core.cards import ALL_KINDS, BRISQUE_RANKS, CARD_POINTS, SUITS, kind, parse_card
 from ..core.melds import (
     MELD_BY_NAME,
     SEVEN_MELD,
@@ -85,7 +85,10 @@ class View:
         self.holdings: list[Holding] = [(k, 0) for k in self.concealed] + self.table
         """Every card the seat holds, concealed (mask 0) and declared."""
         # copies of each kind not yet seen anywhere: in other hands or in the stock
-        unseen = [self.rules.packs] * NUM_KINDS
+        # (sized for every kind the pack may hold, the old Russian wild card included)
+        unseen = [0] * ALL_KINDS
+        for k in self.rules.pack_kinds:
+            unseen[k] += 1
         for k, _ in self.holdings:
             unseen[k] -= 1
         for seat in range(self.players):

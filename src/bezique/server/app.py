@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import os
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -26,12 +25,11 @@ from .protocol import (
     MAX_NAME,
     ProtocolError,
     error,
-    message,
     parse_client,
     view,
 )
 from .storage import Store, default_url
-from .tables import Connection, Lobby, Table, clean_name, default_level
+from .tables import BURST, RATE, Connection, Lobby, Table, clean_name, default_level
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 SCHEMA = Path(__file__).resolve().parent / "protocol.schema.json"
@@ -140,18 +138,31 @@ def create_app(
     data: str | os.PathLike[str] | None = None,
     database_url: str | None = None,
     *,
-    bot_delay: float = 0.4,
-    takeover_seconds: float = 30.0,
+    bot_delay: float | None = None,
+    takeover_seconds: float | None = None,
+    rate: float = RATE,
+    burst: float = BURST,
 ) -> FastAPI:
     """The server.  Storage: ``database_url``, else ``BEZIQUE_DATABASE_URL``, else an SQLite
-    file in ``data`` (default ``./bezique-data``)."""
+    file in ``data`` (default ``./bezique-data``).
+
+    ``bot_delay``: seconds the computer waits before each move (default
+    ``BEZIQUE_BOT_DELAY`` or 0.4); ``takeover_seconds``: how long a person may be away before
+    the computer plays for them (default ``BEZIQUE_TAKEOVER_SECONDS`` or 30).
+    """
+    if bot_delay is None:
+        bot_delay = float(os.environ.get("BEZIQUE_BOT_DELAY", "0.4"))
+    if takeover_seconds is None:
+        takeover_seconds = float(os.environ.get("BEZIQUE_TAKEOVER_SECONDS", "30"))
     url = (
         database_url
         or os.environ.get("BEZIQUE_DATABASE_URL")
         or default_url(data if data is not None else "bezique-data")
     )
     store = Store(url)
-    lobby = Lobby(store, bot_delay=bot_delay, takeover_seconds=takeover_seconds)
+    lobby = Lobby(
+        store, bot_delay=bot_delay, takeover_seconds=takeover_seconds, rate=rate, burst=burst
+    )
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -275,7 +286,7 @@ def create_app(
             rec = GameRecord.from_json(body)
         except RecordError as e:
             raise HTTPException(400, str(e)) from None
-        if rec.kind == "match" and rec.winner is None or (
+        if (rec.kind == "match" and rec.winner is None) or (
             rec.kind == "deal" and rec.deals[0].points is None
         ):
             raise HTTPException(400, "only finished games can be replayed here")
@@ -285,7 +296,7 @@ def create_app(
     @app.websocket("/ws/{code}")
     async def play(ws: WebSocket, code: str) -> None:
         await ws.accept()
-        conn = Connection()
+        conn = Connection(lobby.rate, lobby.burst)
         writer = asyncio.create_task(_write(ws, conn))
         table: Table | None = None
         try:
@@ -352,4 +363,4 @@ def serve(host: str = "127.0.0.1", port: int = 8000, data: str | None = None) ->
     uvicorn.run(app, host=host, port=port, ws_max_size=64 * 1024, log_level="warning")
 
 
-__all__ = ["create_app", "json", "message", "presets", "replay_steps", "rules_facts", "serve"]
+__all__ = ["create_app", "presets", "replay_steps", "rules_facts", "serve"]

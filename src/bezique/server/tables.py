@@ -28,7 +28,6 @@ from .protocol import (
     MAX_NAME,
     ProtocolError,
     dumps,
-    error,
     match_info,
     message,
     parse_action,
@@ -80,13 +79,14 @@ class Connection:
     """One WebSocket: a queue of outgoing text (a writer task drains it), the seat it speaks
     for (None: a spectator) and its rate limit."""
 
-    def __init__(self) -> None:
+    def __init__(self, rate: float = RATE, burst: float = BURST) -> None:
+        self.rate, self.burst = rate, burst
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.table: Table | None = None
         self.seat: int | None = None
         self.closed = False
         self.refused = 0
-        self._tokens = BURST
+        self._tokens = burst
         self._last = time.monotonic()
 
     def send(self, msg: dict[str, Any] | str) -> None:
@@ -105,7 +105,7 @@ class Connection:
     def allow(self) -> bool:
         """Take one message from the rate limit's bucket; False when it is empty."""
         now = time.monotonic()
-        self._tokens = min(BURST, self._tokens + (now - self._last) * RATE)
+        self._tokens = min(self.burst, self._tokens + (now - self._last) * self.rate)
         self._last = now
         if self._tokens >= 1.0:
             self._tokens -= 1.0
@@ -537,9 +537,16 @@ class Lobby:
     """Every table in memory, loaded from the store on first use."""
 
     def __init__(
-        self, store: Store, *, bot_delay: float = 0.4, takeover_seconds: float = 30.0
+        self,
+        store: Store,
+        *,
+        bot_delay: float = 0.4,
+        takeover_seconds: float = 30.0,
+        rate: float = RATE,
+        burst: float = BURST,
     ) -> None:
         self.store = store
+        self.rate, self.burst = rate, burst
         self.bot_delay = bot_delay
         self.takeover_seconds = takeover_seconds
         self.tables: dict[str, Table] = {}

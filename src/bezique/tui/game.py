@@ -25,6 +25,7 @@ from ..core.observation import Observation
 from ..core.rules import Rules
 from .render import (
     does,
+    game_text,
     hand_text,
     log_lines,
     render_deal_end,
@@ -172,7 +173,7 @@ class TerminalGame:
             Text.assemble(
                 (f"Bezique ({self.rules}): ", "bold"),
                 " against ".join(sides),
-                f", first to {self.rules.target}.  Type help at any prompt.  Seed {self.seed}.",
+                f" ({game_text(self.rules)}).  Type help at any prompt.  Seed {self.seed}.",
             )
         )
         cut = getattr(self.match, "cut", None)
@@ -200,6 +201,8 @@ class TerminalGame:
 
     def _play_deal(self) -> None:
         deal = self.match.deal
+        if getattr(self.rules, "dealer_sits_out", False) and deal.dealer == self.seat:
+            self.say("You deal, and sit this deal out while the others play it.", "bold")
         while not deal.is_over:
             seat = deal.to_move
             assert seat is not None
@@ -325,9 +328,12 @@ def _names(rules: Rules, seat: int, name: str) -> list[str]:
         if s == seat:
             out.append(name)
             continue
-        count += 1
         partner = rules.partnerships and rules.side_of(s) == rules.side_of(seat)
-        out.append("Partner" if partner else f"Computer {count}")
+        if partner:
+            out.append("Partner")
+            continue
+        count += 1
+        out.append(f"Computer {count}")
     return out
 
 

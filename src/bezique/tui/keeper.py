@@ -22,30 +22,32 @@ from rich.text import Text
 from ..core.cards import SUIT_SYMBOLS, SUITS, parse_card
 from ..core.rules import Rules
 from ..keeper import DealSheet, Keeper
-from .render import card_label
+from .render import card_label, does, settlement_text
 
 Ask = Callable[[str], str]
 
 COMMANDS = ("deal", "end", "undo", "sheet", "melds", "penalties", "help", "quit")
 
 HELP = """\
-[bold]Entries[/bold] (NAME is a player's name, any case, or seat number)
-  deal [CARD] [by NAME]         start the next deal: the card turned up (where the rules turn
-                                one up) and who dealt (default: the player left of the last dealer)
-  NAME bezique QS JD            a declaration: the meld, then its cards (`melds` lists them);
-                                also NAME royal-marriage KH QH, NAME seven 7H, NAME exchange 7H,
-                                NAME carte-blanche.  A card already on NAME's table from an
-                                earlier declaration is written QS@table.
-  NAME tricks 60                the points NAME's side made in tricks this deal
-  NAME brisques 6               the same, as a number of aces and tens won (10 each)
-  NAME last                     NAME took the last trick
+Entries (NAME: a player's name, any case, or seat number)
+  deal [CARD] [by NAME]     start the next deal: the card turned up (where the
+                            rules turn one up) and who dealt (default: the
+                            player on the last dealer's left)
+  NAME bezique QS JD        a declaration: the meld, then its cards (see
+                            melds); also NAME royal-marriage KH QH,
+                            NAME seven 7H, NAME exchange 7H, NAME carte-blanche
+                            A card already on NAME's table from an earlier
+                            declaration is written QS@table.
+  NAME tricks 60            the points NAME's side made in tricks this deal
+  NAME brisques 6           the same as a count of aces and tens (10 each)
+  NAME last                 NAME took the last trick
   NAME penalty OFFENCE [POINTS] [to NAME]
-                                a penalty under the rules' penalty scheme (`penalties` lists them)
-  end                           end the deal: totals, settlement, and the match is checked
-[bold]Commands[/bold]
-  undo       take back the last entry          sheet      the score sheet
-  melds      the declarations and their points  penalties  the offences and their penalties
-  help       this text                          quit       stop (the journal keeps everything)
+                            a penalty of the rules' scheme (see penalties)
+  end                       end the deal: totals, settlement, match check
+Commands
+  undo     take back the last entry    sheet      the score sheet
+  melds    the declarations here       penalties  the offences here
+  help     this text                   quit       stop (all is in the journal)
 Cards: a rank A 10 (or T) K Q J 9 8 7 and a suit S H D C, e.g. QS, 10D."""
 
 
@@ -58,9 +60,7 @@ class KeeperApp:
         self.keeper = keeper
         self.console = console if console is not None else Console(highlight=False)
         self._ask = ask
-        for name in keeper.players:
-            if name.lower() in COMMANDS:
-                raise ValueError(f"a player cannot be called {name!r}: it is a command")
+        check_names(keeper.players)
 
     # --- input and output ------------------------------------------------------------------------
     def ask(self, prompt: str) -> str:
@@ -79,11 +79,7 @@ class KeeperApp:
         """Read entries until quit or end of input; the exit status."""
         k = self.keeper
         rules = k.rules
-        goal = (
-            "each deal is a game"
-            if k.per_deal
-            else f"first to {rules.target}"
-        )
+        goal = "each deal is a game" if k.per_deal else f"first to {rules.target}"
         self.console.print(
             Text.assemble(
                 ("Score-keeper: ", "bold"),
@@ -129,9 +125,7 @@ class KeeperApp:
             dealer = k.players[k.next_dealer]
             what = "deal CARD" if k.rules.turn_up else "deal"
             return f"Deal {number} (dealer {dealer}): {what} [by NAME], or help: "
-        trump = (
-            SUIT_SYMBOLS[SUITS.index(sheet.trump)] if sheet.trump is not None else "not fixed"
-        )
+        trump = SUIT_SYMBOLS[SUITS.index(sheet.trump)] if sheet.trump is not None else "not fixed"
         return f"Deal {sheet.number}, trump {trump} · entry (help): "
 
     def handle(self, line: str) -> str | None:
@@ -143,7 +137,7 @@ class KeeperApp:
         k = self.keeper
         try:
             if head in ("help", "?", "h"):
-                self.console.print(HELP)
+                self.console.print(Text(HELP))
             elif head in ("quit", "exit", "q"):
                 return "quit"
             elif head in ("sheet", "score", "scores"):
@@ -252,26 +246,18 @@ class KeeperApp:
     def _after_end(self) -> None:
         k = self.keeper
         sheet = k.deals[-1]
-        s = sheet.settlement
-        if s is not None:
-            if s.winner is None:
-                self.note("A tie: nobody scores. Deal again.", "bold yellow")
-            else:
-                how = "a rubicon" if s.rubicon else "the game"
-                counted = " (brisques counted)" if s.brisques_counted and k.rules.brisques_only_to_settle else ""
-                self.note(
-                    f"{k.side_names[s.winner]}: {how}, {s.payout[s.winner]} "
-                    f"(scores {s.scores[0]} to {s.scores[1]}{counted}).",
-                    "bold",
-                )
+        if sheet.settlement is not None:
+            self.console.print(settlement_text(k.rules, sheet.settlement, k.side_names))
         if k.winner is not None:
             scores = k.scores
             self.console.print(
                 Text(
-                    f"{k.side_names[k.winner]} won the match with {scores[k.winner]}.",
+                    f"{does(k.side_names[k.winner], 'win')} the match with {scores[k.winner]}.",
                     style="bold green",
                 )
             )
+            if k.path is not None:
+                self.note(f"The whole match is in {k.path}.", "dim")
 
     # --- pictures ------------------------------------------------------------------------------
     def show(self) -> None:
@@ -292,14 +278,19 @@ class KeeperApp:
                 "No penalties in these rules (penalty_scheme=none); start with "
                 "--option penalty_scheme=russian or victorian to keep them."
             )
-        table = Table(
-            title=f"Penalties ({self.keeper.rules.penalty_scheme})", title_justify="left"
-        )
+        table = Table(title=f"Penalties ({self.keeper.rules.penalty_scheme})", title_justify="left")
         table.add_column("Offence")
         table.add_column("Penalty")
         for name, (_, meaning) in offences.items():
             table.add_row(name, meaning)
         return table
+
+
+def check_names(names: list[str]) -> None:
+    """Player names must not be commands of the prompt."""
+    for name in names:
+        if name.lower() in (*COMMANDS, "h", "q", "exit", "score", "scores"):
+            raise ValueError(f"a player cannot be called {name!r}: it is a command")
 
 
 def _number(text: str) -> int:
@@ -362,9 +353,7 @@ def render_sheet(keeper: Keeper, log: int = 4) -> RenderableType:
     if current is not None:
         parts.append(render_deal(k, current, log))
     if k.winner is not None:
-        parts.append(
-            Text(f"{k.side_names[k.winner]} won the match.", style="bold green")
-        )
+        parts.append(Text(f"{k.side_names[k.winner]}: match won.", style="bold green"))
     return Group(*parts)
 
 
@@ -393,7 +382,9 @@ def render_deal(keeper: Keeper, sheet: DealSheet, log: int = 4) -> RenderableTyp
         rows.append(("Penalties", sheet.penalties))
     for name, values in rows:
         table.add_row(name, *[str(v) for v in values])
-    table.add_row(Text("Deal points", style="bold"), *[Text(str(t), style="bold") for t in sheet.totals])
+    table.add_row(
+        Text("Deal points", style="bold"), *[Text(str(t), style="bold") for t in sheet.totals]
+    )
     s = sheet.settlement
     if s is not None:
         table.add_row("Game", *[str(p) for p in s.payout])
@@ -456,6 +447,10 @@ def keep_command(
         names = None
         if players is not None:
             names = [p.strip() for p in players.split(",")]
+            try:
+                check_names(names)
+            except ValueError as e:
+                fail(str(e))
         if journal is None:
             stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
             journal = Path(f"bezique-keep-{stamp}.jsonl")

@@ -19,6 +19,7 @@ from rich.text import Text
 
 from ..core.cards import RANKS, SUIT_SYMBOLS, SUITS, parse_card
 from ..core.deal import SideResult
+from ..core.match import Settlement, settle_points
 from ..core.melds import MELD_BY_NAME, meld_score
 from ..core.notation import Action
 from ..core.observation import Observation
@@ -34,13 +35,15 @@ def card_label(code: str) -> str:
     """``'QS'`` -> ``'Q♠'``, ``'TD'`` -> ``'10♦'``."""
     c = code.partition("@")[0]
     rank, suit = c[0], c[1]
+    if suit not in SUITS:  # the wild card (old Russian), XX
+        return "★"
     return ("10" if rank == "T" else rank) + SUIT_SYMBOLS[SUITS.index(suit)]
 
 
 def card_text(code: str) -> Text:
     """A card in its suit's colour."""
     c = code.partition("@")[0]
-    return Text(card_label(c), style=SUIT_STYLES[c[1]])
+    return Text(card_label(c), style=SUIT_STYLES.get(c[1], "bold magenta"))
 
 
 def cards_text(codes: Sequence[str], sep: str = " ") -> Text:
@@ -51,11 +54,17 @@ def cards_text(codes: Sequence[str], sep: str = " ") -> Text:
 def hand_text(codes: Sequence[str]) -> Text:
     """A hand sorted by suit (S H D C) and rank, the suits set apart."""
     by_suit: dict[str, list[str]] = {s: [] for s in SUITS}
+    wild = []
     for c in codes:
-        by_suit[c[1]].append(c)
+        if c[1] in by_suit:
+            by_suit[c[1]].append(c)
+        else:  # wild cards last
+            wild.append(c)
     groups = [
         cards_text(sorted(cs, key=lambda c: RANKS.index(c[0]))) for cs in by_suit.values() if cs
     ]
+    if wild:
+        groups.append(cards_text(wild))
     return Text("   ").join(groups) if groups else Text("–", style="dim")
 
 
@@ -136,6 +145,8 @@ def action_text(obs: Observation, action: str) -> Text:
     a = Action.parse(action)
     if a.verb == "pass":
         return Text("pass") + Text("  (declare nothing; draw)", style="dim")
+    if a.verb == "partner":
+        return Text("partner") + Text("  (let your partner declare instead)", style="dim")
     out = notation_text(action)
     if a.verb == "exchange" and obs.turn_up:
         out.append(" for ")
@@ -159,6 +170,12 @@ def event_text(what: str) -> Text:
         return Text("dealt and turned up ") + notation_text(rest)
     if what == "last trick":
         return Text("took the last trick")
+    if what == "carte blanche":
+        return Text("showed a carte blanche (no king, queen or jack)")
+    if what == "carte blanche ends":
+        return Text("drew a court card: no more carte blanche")
+    if what == "wins the game":
+        return Text("wins the game outright")
     if head == "seven" and words[1:2] == ["played"]:
         return Text("played the seven of trumps ") + notation_text(" ".join(words[2:]))
     if head == "seven" and words[1:2] == ["won"]:
@@ -281,6 +298,13 @@ def prompt_text(obs: Observation, names: Sequence[str] | None = None) -> Text:
     if obs.phase == "declare":
         verbs = {a.split()[0] for a in obs.legal}
         what = "declare, exchange the seven, or pass" if "exchange" in verbs else "declare or pass"
+        if "partner" in verbs:
+            what = what.replace(" or pass", ", pass, or let your partner declare")
+        if obs.leader != obs.seat:
+            seats = seat_names(obs.rules, names)
+            return Text(
+                f"{seats[obs.leader]} won the trick and let you declare: {what}.", style="bold"
+            )
         return Text(f"You won the trick: {what}.", style="bold")
     if not obs.trick:
         return Text("Your lead.", style="bold")
@@ -337,7 +361,7 @@ def render_observation(
             Text("   ").join(
                 Text(f"{sides[s]} {scores[s]}") for s in range(min(len(scores), len(sides)))
             )
-            + Text(f"   (game {rules.target})", style="dim"),
+            + Text(f"   ({game_text(rules)})", style="dim"),
         )
     row("This deal", Text("   ").join(Text(f"{sides[s]} {p}") for s, p in enumerate(obs.points)))
     rows.append(status_text(obs))
@@ -349,7 +373,8 @@ def render_observation(
         if me:
             rows.append(Text(labels[s], style="bold cyan"))
         else:
-            row(labels[s], Text(f"{obs.hand_sizes[s]} cards in hand", style="dim"))
+            size = obs.hand_sizes[s]
+            row(labels[s], Text(f"{size} card{'' if size == 1 else 's'} in hand", style="dim"))
         row("  table", table_text(obs.tables[s]), "")
         if not me and obs.known[s]:
             row("  known", cards_text(obs.known[s]), "")
@@ -398,18 +423,27 @@ def render_deal_end(
             "greek-per-trick": "Tricks",
         }.get(rules.trick_scoring, "Tricks")
         table.add_row("Declarations", *[str(r.melds) for r in result])
-        table.add_row(trick_label, *[str(r.tricks) for r in result])
+        if rules.brisques_only_to_settle:
+            table.add_row("Brisques (to settle)", *[str(r.brisques) for r in result])
+        elif rules.trick_scoring != "none":
+            table.add_row(trick_label, *[str(r.tricks) for r in result])
         table.add_row("Last trick", *[str(r.last_trick) for r in result])
         if any(r.bonuses for r in result):
             table.add_row("Bonuses", *[str(r.bonuses) for r in result])
     table.add_row(
         Text("Deal points", style="bold"), *[Text(str(p), style="bold") for p in obs.points]
     )
+    settlement = None
+    if result is not None and rules.deal_scoring == "per-deal":
+        settlement = settle_points(rules, [r.total for r in result], [r.brisques for r in result])
+        table.add_row("Game", *[str(p) for p in settlement.payout])
     if scores is not None:
         table.add_row(
             Text("Match total", style="bold"), *[Text(str(s), style="bold") for s in scores]
         )
     lines: list[RenderableType] = [table]
+    if settlement is not None:
+        lines.append(settlement_text(rules, settlement, sides))
     melds = [(seat, what, p) for _, seat, what, p in obs.events]
     if melds:
         lines.append(Text("Scores made in the deal:", style="bold"))
@@ -420,6 +454,39 @@ def render_deal_end(
     if obs.tricks:
         lines.append(Text("Last trick: ") + trick_line(obs, len(obs.tricks), names))
     return Group(*lines)
+
+
+def game_text(rules: Rules) -> str:
+    """What wins: ``game 1000``, or ``one deal is a game`` for per-deal games."""
+    return "one deal is a game" if rules.deal_scoring == "per-deal" else f"game {rules.target}"
+
+
+def settlement_text(rules: Rules, settlement: Settlement, sides: Sequence[str]) -> Text:
+    """How a per-deal game was paid out (RULES.md 2.5-2.7), sum by sum."""
+    s = settlement
+    if s.winner is None:
+        return Text(
+            f"A tie at {s.scores[0]}: nobody scores, and another deal decides.", style="bold"
+        )
+    w, lose = s.scores[s.winner], s.scores[1 - s.winner]
+    if rules.round_to_hundreds and w // 100 != lose // 100:
+        w, lose = w // 100 * 100, lose // 100 * 100
+    if s.rubicon:
+        parts = [f"{rules.rubicon_bonus} rubicon", f"{w}", f"{lose}"]
+        if rules.rubicon_brisque_bonus:
+            parts.append(f"{rules.rubicon_brisque_bonus} for the brisques")
+        how = f" with a rubicon ({sides[1 - s.winner]} under {rules.rubicon_threshold})"
+    else:
+        parts = [f"{rules.game_bonus} game", f"({w} - {lose})"]
+        how = " the game"
+    if lose < 100:
+        parts.append(f"{rules.small_loser_bonus} (loser under 100)")
+    counted = s.brisques_counted and rules.brisques_only_to_settle
+    return Text.assemble(
+        (does(sides[s.winner], "win") + how, "bold"),
+        f": {' + '.join(parts)} = {s.payout[s.winner]}.",
+        " Brisques were counted to settle it." if counted else "",
+    )
 
 
 def render_scores(
@@ -434,7 +501,7 @@ def render_scores(
         out += Text("\nMatch:     ") + Text("   ").join(
             Text(f"{sides[s]} {p}") for s, p in enumerate(scores)
         )
-        out.append(f"   (game {obs.rules.target})", style="dim")
+        out.append(f"   ({game_text(obs.rules)})", style="dim")
     return out
 
 

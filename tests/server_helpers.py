@@ -1,0 +1,157 @@
+"""Helpers for the server tests: a player speaking the protocol through the ASGI test client,
+and a check of every server message against the published JSON Schema."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+
+import bezique.server
+
+SCHEMA_PATH = Path(bezique.server.__file__).parent / "protocol.schema.json"
+Message = dict[str, Any]
+
+
+@cache
+def _validators() -> tuple[jsonschema.Draft202012Validator, jsonschema.Draft202012Validator]:
+    schema = json.loads(SCHEMA_PATH.read_text())
+    return (
+        jsonschema.Draft202012Validator({**schema, "$ref": "#/server"}),
+        jsonschema.Draft202012Validator({**schema, "$ref": "#/client"}),
+    )
+
+
+def check_server(msg: Message) -> None:
+    """A server message must match the documented shape."""
+    _validators()[0].validate(msg)
+
+
+def check_client(msg: Message) -> None:
+    _validators()[1].validate(msg)
+
+
+def hello(token: str | None) -> str:
+    return json.dumps({"type": "hello", "v": 1, "token": token})
+
+
+class Player:
+    """One WebSocket connection through a Starlette test client; records every message."""
+
+    def __init__(self, client: Any, code: str, token: str | None, *, seed: int = 0) -> None:
+        self.cm = client.websocket_connect(f"/ws/{code}")
+        self.ws = self.cm.__enter__()
+        self.token = token
+        self.received: list[Message] = []
+        self.latest: Message | None = None
+        self.rng = random.Random(seed)
+        self.acted: set[int] = set()
+        self.readied: set[int] = set()
+        self.send_raw(hello(token))
+        self.welcome = self.until(lambda m: m["type"] in ("welcome", "error"))
+        self.seat: int | None = self.welcome.get("seat")
+
+    def send(self, **msg: Any) -> None:
+        msg = {"v": 1, **msg}
+        self.ws.send_text(json.dumps(msg))
+
+    def send_raw(self, text: str) -> None:
+        self.ws.send_text(text)
+
+    def recv(self) -> Message:
+        msg: Message = json.loads(self.ws.receive_text())
+        check_server(msg)
+        self.received.append(msg)
+        if msg.get("view") is not None:
+            self.latest = msg
+        return msg
+
+    def until(self, pred: Callable[[Message], bool], limit: int = 10_000) -> Message:
+        for _ in range(limit):
+            msg = self.recv()
+            if pred(msg):
+                return msg
+        raise AssertionError("message never came")
+
+    def error(self) -> Message:
+        return self.until(lambda m: m["type"] == "error")
+
+    @property
+    def view(self) -> Message:
+        assert self.latest is not None
+        return self.latest["view"]  # type: ignore[no-any-return]
+
+    @property
+    def move(self) -> int:
+        assert self.latest is not None
+        return int(self.latest["move"])
+
+    def my_turn(self) -> bool:
+        v = self.latest and self.latest["view"]
+        return bool(v and v["phase"] != "over" and v["to_move"] == self.seat)
+
+    def act(self, choose: Callable[[list[str]], str] | None = None) -> str:
+        actions = [a["action"] for a in self.view["legal"]]
+        action = choose(actions) if choose else self.rng.choice(actions)
+        self.send(type="action", move=self.move, action=action)
+        return action
+
+    def close(self) -> None:
+        self.cm.__exit__(None, None, None)
+
+
+def play_vs_computer(player: Player, hints_every: int = 0) -> Message:
+    """Play a whole match against server bots: act when it is this seat's turn, say ready
+    after each deal; returns the last message (the match decided)."""
+    assert player.latest is not None
+    msg = player.latest
+    count = 0
+    while True:
+        match = msg.get("match")
+        if match is not None and match["winner"] is not None and msg["view"]["phase"] == "over":
+            return msg
+        if msg.get("view") is not None and msg is player.latest:
+            view = msg["view"]
+            if view["phase"] == "over":
+                if match["deal"] not in player.readied:
+                    player.readied.add(match["deal"])
+                    player.send(type="ready", deal=match["deal"])
+            elif player.my_turn() and player.move not in player.acted:
+                player.acted.add(player.move)
+                count += 1
+                if hints_every and count % hints_every == 0:
+                    player.send(type="hint", move=player.move)
+                player.act()
+        msg = player.recv()
+
+
+def play_people(players: list[Player], watchers: list[Player] = ()) -> None:  # type: ignore[assignment]
+    """Play a whole match between connected people, in lockstep: whoever is to move acts, then
+    every connection reads up to that action's update."""
+    everyone = [*players, *watchers]
+    while True:
+        ref = players[0]
+        match = ref.latest["match"]  # type: ignore[index]
+        view = ref.view
+        if view["phase"] == "over":
+            if match["winner"] is not None:
+                return
+            deal = match["deal"]
+            for p in players:
+                p.send(type="ready", deal=deal)
+            for p in everyone:
+                p.until(
+                    lambda m, d=deal: m["type"] == "state"
+                    and (m["match"]["deal"] > d or m["match"]["winner"] is not None)
+                )
+            continue
+        mover = next(p for p in players if p.seat == view["to_move"])
+        mover.act()
+        index = ref.move
+        for p in everyone:
+            p.until(lambda m, i=index: m["type"] == "update" and m["index"] == i)

@@ -1,0 +1,374 @@
+"""The server through the ASGI test client: whole games, every kind of bad message, seat
+tokens, reconnecting, the computer taking over, records and replays."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("jsonschema")
+
+from fastapi.testclient import TestClient  # noqa: E402
+from server_helpers import (  # noqa: E402
+    Player,
+    check_client,
+    hello,
+    play_people,
+    play_vs_computer,
+)
+
+from bezique import Rules  # noqa: E402
+from bezique.core.match import Match  # noqa: E402
+from bezique.core.records import GameRecord  # noqa: E402
+from bezique.server import create_app  # noqa: E402
+from bezique.server.protocol import MAX_MESSAGE, ProtocolError, parse_client  # noqa: E402
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    app = create_app(tmp_path, bot_delay=0, takeover_seconds=0.3, rate=10_000, burst=10_000)
+    with TestClient(app) as c:
+        yield c
+
+
+def new_table(client: TestClient, **body: Any) -> dict[str, Any]:
+    r = client.post("/api/tables", json=body)
+    assert r.status_code == 200, r.text
+    return r.json()  # type: ignore[no-any-return]
+
+
+def friends_table(client: TestClient, rules: str = "classic", seats: int = 2) -> list[dict[str, Any]]:
+    """A table for people: the host and a friend per other seat; their seats and tokens."""
+    host = new_table(
+        client,
+        rules=rules,
+        name="Ann",
+        seats=[{"kind": "me"}] + [{"kind": "open"}] * (seats - 1),
+    )
+    out = [host]
+    for i in range(1, seats):
+        r = client.post(f"/api/tables/{host['code']}/join", json={"name": f"Friend {i}"})
+        assert r.status_code == 200, r.text
+        out.append(r.json())
+    return out
+
+
+def lobby(client: TestClient) -> Any:
+    return client.app.state.lobby  # type: ignore[attr-defined]
+
+
+# --- the API ---------------------------------------------------------------------------------------
+def test_info_lists_presets_and_levels(client: TestClient) -> None:
+    info = client.get("/api/info").json()
+    names = [p["name"] for p in info["presets"]]
+    assert names == Rules.presets()
+    by_name = {p["name"]: p["players"] for p in info["presets"]}
+    assert 2 in by_name["classic"] and 3 in by_name["three"] and by_name["four"] == [4]
+    assert by_name["no-trump"] == [2, 3, 4]
+    assert "simple" in [lv["name"] for lv in info["levels"]]
+    assert client.get("/").status_code == 200
+    assert client.get("/protocol.schema.json").status_code == 200
+
+
+def test_rules_facts(client: TestClient) -> None:
+    facts = client.get("/api/rules", params={"rules": "classic(target=1500)"}).json()
+    assert facts["rules"] == "classic(target=1500)"
+    melds = {m["name"]: m["points"] for m in facts["melds"]}
+    assert melds["double-bezique"] == 500 and melds["trump-sequence"] == 250
+    assert {"name": "target", "value": 1500} in [
+        {"name": o["name"], "value": o["value"]} for o in facts["options"]
+    ]
+    assert client.get("/api/rules", params={"rules": "nonsense"}).status_code == 400
+
+
+def test_bad_table_requests(client: TestClient) -> None:
+    assert client.post("/api/tables", json={"rules": "nope"}).status_code == 400
+    assert client.post("/api/tables", json={"level": "grandmaster"}).status_code == 400
+    bad_seats = {"seats": [{"kind": "me"}, {"kind": "me"}]}
+    assert client.post("/api/tables", json=bad_seats).status_code == 400
+    assert client.post("/api/tables", json={"seats": [{"kind": "me"}]}).status_code == 400
+    assert client.post("/api/tables", json={"seat": 3}).status_code == 400
+    assert client.get("/api/tables/zzzzzzzz").status_code == 404
+    r = client.post("/api/tables", content=b"x" * (600 * 1024))
+    assert r.status_code == 413
+
+
+# --- whole games -----------------------------------------------------------------------------------
+@pytest.mark.parametrize("preset", Rules.presets())
+def test_whole_match_against_the_computer(client: TestClient, preset: str) -> None:
+    rules = Rules.preset(preset)
+    if rules.deal_scoring != "per-deal":
+        rules = rules.replace(target=300)  # a short match, several deals still
+    t = new_table(client, rules=str(rules), level="simple", name="Me", seat=rules.players - 1)
+    assert t["table"]["status"] == "playing" and t["table"]["hints"] is True
+    p = Player(client, t["code"], t["token"], seed=3)
+    assert p.seat == rules.players - 1
+    end = play_vs_computer(p, hints_every=7)
+    assert end["match"]["winner"] is not None
+    hints = [m for m in p.received if m["type"] == "hint"]
+    assert hints and all(m["action"] for m in hints)
+    assert not [m for m in p.received if m["type"] == "error"]
+    table = lobby(client).get(t["code"])
+    assert table.status == "over"
+    # the record is the core's format, and replays to the same match
+    r = client.get(f"/api/tables/{t['code']}/record")
+    assert r.status_code == 200
+    record = GameRecord.from_json(r.text)
+    assert record.kind == "match" and record.winner == end["match"]["winner"]
+    assert list(record.scores) == end["match"]["scores"]
+    assert record.players[p.seat] == "Me"
+    p.close()
+
+
+def test_review_after_a_deal(client: TestClient) -> None:
+    t = new_table(client, rules="classic(target=200)", level="random")
+    p = Player(client, t["code"], t["token"], seed=5)
+    play_vs_computer(p)
+    p.send(type="review", deal=0)
+    review = p.until(lambda m: m["type"] in ("review", "error"))
+    assert review["type"] == "review" and review["seat"] == 0
+    match: Match = lobby(client).get(t["code"]).match
+    history = match.deals[0].history
+    for item in review["items"]:
+        assert history[item["ply"]] == item["played"] != item["suggested"]
+    assert review["items"], "a random player is always corrected somewhere"
+    p.send(type="review", deal=99)
+    assert p.error()["code"] == "not-allowed"
+    p.close()
+
+
+def test_table_for_people_with_spectator(client: TestClient) -> None:
+    host, friend = friends_table(client, "classic(target=300)")
+    assert host["seat"] == 0 and friend["seat"] == 1
+    assert host["token"] != friend["token"] and len(host["token"]) >= 32
+    a = Player(client, host["code"], host["token"], seed=1)
+    b = Player(client, host["code"], friend["token"], seed=2)
+    watcher = Player(client, host["code"], None)
+    assert (a.seat, b.seat, watcher.seat) == (0, 1, None)
+    assert watcher.welcome["view"]["hand"] == [] and watcher.welcome["view"]["seat"] is None
+    play_people([a, b], [watcher])
+    assert a.view["phase"] == "over" and a.latest["match"]["winner"] is not None  # type: ignore[index]
+    # nobody's hints at a table of people unless allowed
+    a.send(type="hint", move=a.move)
+    assert a.error()["code"] in ("not-allowed", "over")
+    # the full table refuses another friend
+    assert client.post(f"/api/tables/{host['code']}/join", json={}).status_code == 409
+    for p in (a, b, watcher):
+        p.close()
+
+
+def test_four_people_partnership_table(client: TestClient) -> None:
+    seats = friends_table(client, "four", seats=4)
+    players = [Player(client, s["code"], s["token"], seed=i) for i, s in enumerate(seats)]
+    assert [p.seat for p in players] == [0, 1, 2, 3]
+    play_people(players)
+    assert players[0].latest["match"]["winner"] in (0, 1)  # type: ignore[index]
+    for p in players:
+        p.close()
+
+
+def test_waiting_table_started_by_the_host(client: TestClient) -> None:
+    host = new_table(
+        client, rules="three", name="Ann", seats=[{"kind": "me"}, {"kind": "open"}, {"kind": "open"}]
+    )
+    assert host["table"]["status"] == "waiting"
+    a = Player(client, host["code"], host["token"])
+    assert a.welcome["view"] is None
+    friend = client.post(f"/api/tables/{host['code']}/join", json={"name": "Bob"}).json()
+    b = Player(client, host["code"], friend["token"])
+    b.send(type="start")
+    assert b.error()["code"] == "not-allowed"  # only the host
+    b.send(type="action", move=0, action="play AS")
+    assert b.error()["code"] == "not-started"
+    a.send(type="start")
+    state = a.until(lambda m: m["type"] == "state")
+    kinds = [s["kind"] for s in state["table"]["seats"]]
+    assert kinds == ["human", "human", "bot"] and state["table"]["status"] == "playing"
+    a.send(type="start")
+    assert a.error()["code"] == "not-allowed"
+    a.close()
+    b.close()
+
+
+# --- bad messages --------------------------------------------------------------------------------
+def test_parse_client_refuses_bad_shapes() -> None:
+    good = {"type": "action", "v": 1, "move": 0, "action": "play AS"}
+    check_client(good)
+    assert parse_client(json.dumps(good))["action"] == "play AS"
+    bad: list[tuple[Any, str]] = [
+        (None, "malformed"),
+        (b"{}", "malformed"),
+        ("{", "malformed"),
+        ("[1, 2]", "malformed"),
+        ("{}", "unknown-type"),
+        ('{"type": "launch", "v": 1}', "unknown-type"),
+        ('{"type": "ping"}', "version"),
+        ('{"type": "ping", "v": 2}', "version"),
+        ('{"type": "ping", "v": true}', "version"),
+        ('{"type": "ping", "v": 1, "extra": 0}', "malformed"),
+        ('{"type": "action", "v": 1, "action": "pass"}', "malformed"),
+        ('{"type": "action", "v": 1, "move": "0", "action": "pass"}', "malformed"),
+        ('{"type": "action", "v": 1, "move": true, "action": "pass"}', "malformed"),
+        ('{"type": "action", "v": 1, "move": -1, "action": "pass"}', "malformed"),
+        ('{"type": "action", "v": 1, "move": 1e3, "action": "pass"}', "malformed"),
+        ('{"type": "action", "v": 1, "move": 0, "action": ["pass"]}', "malformed"),
+        (json.dumps({**good, "action": "play " + "A" * 300}), "too-large"),
+        ("[" * 100_000, "too-large"),
+        (" " * (MAX_MESSAGE + 1), "too-large"),
+        ('{"type": "hello", "v": 1, "token": 5}', "malformed"),
+        ("[" * 1500 + "]" * 1500, "malformed"),
+    ]
+    for text, code in bad:
+        with pytest.raises(ProtocolError) as e:
+            parse_client(text)
+        assert e.value.code == code, (text, e.value.message)
+
+
+def test_bad_messages_change_nothing(client: TestClient) -> None:
+    host, friend = friends_table(client)
+    a = Player(client, host["code"], host["token"])
+    b = Player(client, host["code"], friend["token"])
+    table = lobby(client).get(host["code"])
+    mover, other = (a, b) if a.view["to_move"] == 0 else (b, a)
+    before = table.match.deal.position()
+    cases: list[tuple[Player, str, str]] = [
+        (mover, "not json", "malformed"),
+        (mover, '{"type": "action", "v": 1}', "malformed"),
+        (mover, '{"type": "fly", "v": 1}', "unknown-type"),
+        (mover, '{"type": "ping", "v": 9}', "version"),
+        (mover, "x" * (MAX_MESSAGE + 10), "too-large"),
+        (mover, hello(host["token"]), "malformed"),
+        (mover, json.dumps({"type": "action", "v": 1, "move": 5, "action": "pass"}), "stale"),
+        (mover, json.dumps({"type": "action", "v": 1, "move": 0, "action": "fly AS"}), "malformed"),
+        (mover, json.dumps({"type": "action", "v": 1, "move": 0, "action": "pass"}), "illegal"),
+        (mover, json.dumps({"type": "action", "v": 1, "move": 0, "action": "play ZZ"}), "malformed"),
+        (other, json.dumps({"type": "action", "v": 1, "move": 0, "action": "pass"}), "not-your-turn"),
+        (mover, json.dumps({"type": "ready", "v": 1, "deal": 0}), "stale"),
+        (mover, json.dumps({"type": "review", "v": 1, "deal": 0}), "not-allowed"),
+        (mover, json.dumps({"type": "hint", "v": 1, "move": 0}), "not-allowed"),
+    ]
+    # a card the mover does not hold
+    held = set(mover.view["hand"])
+    missing = next(
+        c for c in (r + s for s in "SHDC" for r in "ATKQJ987") if c not in held
+    )
+    cases.append(
+        (mover, json.dumps({"type": "action", "v": 1, "move": 0, "action": f"play {missing}"}), "illegal")
+    )
+    for p, text, code in cases:
+        p.send_raw(text)
+        err = p.error()
+        assert err["code"] == code, (text, err)
+        assert err["move"] == 0
+    mover.ws.send_bytes(b"\x00\x01")
+    assert mover.error()["code"] == "malformed"
+    assert table.match.deal.position() == before and table.moves == 0
+    # a spectator cannot act
+    w = Player(client, host["code"], None)
+    w.send(type="action", move=0, action=mover.view["legal"][0]["action"])
+    assert w.error()["code"] == "spectator"
+    w.send(type="ready", deal=0)
+    assert w.error()["code"] == "spectator"
+    assert table.match.deal.position() == before
+    # after all that, the right message still works
+    mover.act()
+    mover.until(lambda m: m["type"] == "update")
+    assert table.moves == 1
+    for p in (a, b, w):
+        p.close()
+
+
+def test_hello_first_and_bad_tokens(client: TestClient) -> None:
+    host, _ = friends_table(client)
+    other = new_table(client, level="simple")
+    with client.websocket_connect(f"/ws/{host['code']}") as ws:
+        ws.send_text(json.dumps({"type": "action", "v": 1, "move": 0, "action": "pass"}))
+        assert json.loads(ws.receive_text())["code"] == "hello-first"
+        ws.send_text(hello("not-a-token"))
+        assert json.loads(ws.receive_text())["code"] == "auth"
+    with client.websocket_connect(f"/ws/{host['code']}") as ws:
+        ws.send_text(hello(other["token"]))  # a token of another table
+        assert json.loads(ws.receive_text())["code"] == "auth"
+    with client.websocket_connect("/ws/nosuchtable") as ws:
+        ws.send_text(hello(None))
+        assert json.loads(ws.receive_text())["code"] == "auth"
+
+
+def test_rate_limit(tmp_path: Path) -> None:
+    app = create_app(tmp_path, bot_delay=0, rate=1, burst=5)
+    with TestClient(app) as c:
+        t = new_table(c, level="simple")
+        p = Player(c, t["code"], t["token"])
+        for _ in range(12):
+            p.send(type="ping")
+        got = [p.until(lambda m: m["type"] in ("pong", "error"))["type"] for _ in range(12)]
+        assert got.count("error") >= 6 and "pong" in got
+        p.close()
+
+
+# --- seats, reconnecting and the computer taking over ---------------------------------------------
+def test_reconnect_keeps_the_seat(client: TestClient) -> None:
+    t = new_table(client, level="simple", seat=1)
+    p = Player(client, t["code"], t["token"])
+    for _ in range(3):
+        while not p.my_turn():
+            p.recv()
+        p.act()
+        p.until(lambda m: m["type"] == "update")
+    moves, hand = p.move, p.view["hand"]
+    p.close()
+    q = Player(client, t["code"], t["token"])
+    assert q.seat == 1 and q.move >= moves
+    if q.move == moves:
+        assert q.view["hand"] == hand
+    assert q.welcome["table"]["seats"][1]["connected"] is True
+    q.close()
+
+
+def test_the_computer_plays_for_a_person_away_too_long(client: TestClient) -> None:
+    host, friend = friends_table(client)
+    a = Player(client, host["code"], host["token"], seed=1)
+    b = Player(client, host["code"], friend["token"], seed=2)
+    b.close()
+    table = lobby(client).get(host["code"])
+    t0 = time.monotonic()
+    # a plays on; b's turns are played by the computer once b has been away 0.3 s
+    while table.moves < 12:
+        if a.my_turn() and a.move not in a.acted:
+            a.acted.add(a.move)
+            a.act()
+        a.recv()
+        assert time.monotonic() - t0 < 30
+    seats = [m for m in a.received if m["type"] == "table"]
+    assert any(m["table"]["seats"][1]["computer"] for m in seats)
+    assert any(u["seat"] == 1 for u in a.received if u["type"] == "update")
+    # b comes back: the seat is b's again, and the computer stops
+    b2 = Player(client, host["code"], friend["token"])
+    assert b2.seat == 1 and b2.welcome["table"]["seats"][1]["computer"] is False
+    assert 1 not in table.taken_over
+    for p in (a, b2):
+        p.close()
+
+
+def test_record_only_when_over_and_replay(client: TestClient) -> None:
+    t = new_table(client, rules="classic(target=200)", level="simple")
+    assert client.get(f"/api/tables/{t['code']}/record").status_code == 409
+    assert client.get(f"/api/tables/{t['code']}/replay").status_code == 409
+    p = Player(client, t["code"], t["token"])
+    play_vs_computer(p)
+    p.close()
+    text = client.get(f"/api/tables/{t['code']}/record").text
+    steps = client.get(f"/api/tables/{t['code']}/replay").json()
+    record = GameRecord.from_json(text)
+    assert len(steps["steps"]) == sum(len(d.actions) + 1 for d in record.deals)
+    first = steps["steps"][0]["view"]
+    assert sum(len(h) for h in first["hands"]) == 16
+    up = client.post("/api/replay", content=text.encode())
+    assert up.status_code == 200 and up.json()["steps"] == steps["steps"]
+    assert client.post("/api/replay", content=b'{"format": 1}').status_code == 400
