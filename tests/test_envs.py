@@ -352,7 +352,10 @@ def play_to(game: pyspiel.Game, seed: int, moves: int) -> BeziqueState:
 def test_openspiel_resample_keeps_the_information_state(preset: str) -> None:
     game = pyspiel.load_game(f"python_bezique(preset={preset})")
     state = play_to(game, seed=4, moves=40)
-    observers = [make_observation(game), make_observation(game, pyspiel.IIGObservationType())]
+    observers = [
+        make_observation(game),
+        make_observation(game, pyspiel.IIGObservationType(perfect_recall=True)),
+    ]
     rng = random.Random(1)
     for player in range(game.num_players()):
         other = state.resample_from_infostate(player, rng.random)
@@ -391,7 +394,10 @@ def test_openspiel_ismcts_runs_on_the_game() -> None:
     game = pyspiel.load_game("python_bezique")
     state = play_to(game, seed=2, moves=6)
     bot = ismcts.ISMCTSBot(
-        game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)), 2.0, 12,
+        game,
+        mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)),
+        2.0,
+        12,
         random_state=np.random.RandomState(1),
     )
     action = bot.step(state)

@@ -1,8 +1,7 @@
 """Rule facts O01-O13 of RULES.md section 5.7: the old Russian 18-card game with nines and the
 wild card (preset ``old-russian``, experimental), as settled by decision 11.
 
-O12 (a four-person table where the dealer sits out) is not implemented by the engine and is not
-tested here.  Deals are stacked with the helpers of ``test_rules_variants``.  In this game only a
+Deals are stacked with the helpers of ``test_rules_variants``.  In this game only a
 player who beat a card played before his may declare, so a test that declares twice for one
 player alternates: he beats the leader, then leads a card his opponent beats, and so on.
 """
@@ -14,7 +13,7 @@ from collections import Counter
 
 import pytest
 
-from bezique import Deal, IllegalAction, Rules
+from bezique import Deal, IllegalAction, Match, Rules
 from test_rules_variants import (
     assert_illegal,
     last_event,
@@ -443,6 +442,79 @@ def test_o11_at_most_one_wild_card_per_meld() -> None:
     beat(deal, "9S", "TS")
     assert not [a for a in legal(deal) if a.count("XX") > 1]
     assert_illegal(deal, "meld four-trump-queens QH QH XX XX")
+
+
+# --- O12: four at the table, the dealer sits out ---------------------------------------------
+
+
+@pytest.mark.parametrize("dealer", [0, 1, 2, 3])
+def test_o12_four_at_the_table_the_dealer_sits_out(dealer: int) -> None:
+    """O12 (RULES.md 5.7, decision 11): with four at the table the dealer takes no cards and
+    does not play; the other three play with 10 packs, as a three-player game (the 55th card
+    turned up)."""
+    r = rules(4)
+    assert (r.players, r.packs, r.cards, r.active_players) == (4, 10, 214, 3)
+    assert r.dealer_sits_out and not r.partnerships
+    deal = Deal.new(r, seed=dealer, dealer=dealer)
+    assert deal.hand(dealer) == []
+    assert [len(deal.hand(s)) for s in range(4) if s != dealer] == [18, 18, 18]
+    assert deal.stock_size == 159 and deal.turn_up not in (None, "XX")
+    assert deal.to_move == (dealer + 1) % 4
+    rng = random.Random(dealer)
+    while not deal.is_over:
+        assert deal.to_move != dealer
+        deal.apply(rng.choice(deal.legal_actions()))
+    assert deal.hand(dealer) == [] and deal.points[dealer] == 0
+    tricks = deal.observation(None).tricks
+    assert len(tricks) == r.stage1_tricks == 54
+    assert all(len(cards) == 3 and winner != dealer for _, cards, winner in tricks)
+    assert not [e for e in deal.events if e[1] == dealer]
+
+
+def test_o12_play_goes_round_the_dealer() -> None:
+    """O12 (RULES.md 5.7): play passes clockwise, skipping the dealer who sits out."""
+    r = rules(4)
+    deal = stack(r, [["9S"], [], ["TS"], ["JS"]], up="AH", dealer=1)
+    assert deal.to_move == 2
+    deal.apply("play TS")
+    assert deal.to_move == 3
+    deal.apply("play JS")
+    assert deal.to_move == 0
+    assert {a.split()[1] for a in legal(deal)} == set(deal.hand(0))
+    missing = next(c for c in ("KD", "QD", "JD", "XX") if c not in deal.hand(0))
+    assert_illegal(deal, "play " + missing)
+    deal.apply("play 9S")
+    assert deal.last_trick_winner == 2 and deal.to_move == 2
+    assert [len(deal.hand(s)) for s in range(4)] == [18, 0, 18, 18]
+
+
+def test_o12_stacked_deal_gives_the_dealer_no_cards() -> None:
+    """O12 (RULES.md 5.7): a stacked deal that gives the sitting-out dealer cards is refused."""
+    r = rules(4)
+    hands, up, stock = stack(r, [[], [], [], []], up="AH", dealer=3).initial  # type: ignore[misc]
+    hands = [list(h) for h in hands]
+    hands[3] = list(stock[:18])
+    with pytest.raises(ValueError):
+        Deal.from_cards(r, hands, up, list(stock[18:]), dealer=3)
+
+
+def test_o12_the_seat_sitting_out_changes_with_the_deal() -> None:
+    """O12 (RULES.md 5.7, decision 12): the deal passes to the left, so each deal a different
+    player sits out."""
+    match = Match(rules(4), seed=3)
+    rng = random.Random(3)
+    dealers = []
+    for _ in range(3):
+        deal = match.deal
+        dealers.append(deal.dealer)
+        assert deal.hand(deal.dealer) == []
+        while not deal.is_over:
+            deal.apply(rng.choice(deal.legal_actions()))
+        if match.winner is not None:
+            break
+        match.next_deal()
+    assert all((b - a) % 4 == 1 for a, b in zip(dealers, dealers[1:], strict=False))
+    assert len(dealers) >= 2
 
 
 # --- O13 and the end of the hand ----------------------------------------------------------------

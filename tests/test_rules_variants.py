@@ -73,11 +73,14 @@ def stack(
         rest += [c] * left[c]
         left[c] = 0
     assert not +left
-    for h in hands:
-        while len(h) < rules.hand_size:
-            h.append(rest.pop(0))
     if dealer is None:
         dealer = rules.players - 1
+    for seat, h in enumerate(hands):
+        if rules.dealer_sits_out and seat == dealer:
+            assert not h, "the dealer sits out: he holds no cards"
+            continue
+        while len(h) < rules.hand_size:
+            h.append(rest.pop(0))
     return Deal.from_cards(rules, hands, up, stock + rest, dealer=dealer)
 
 
@@ -127,7 +130,7 @@ def trick(deal: Deal, winner: int, *cards: str | None) -> None:
     the leader (``'QS'`` or ``'play QS@table'``); missing ones (or None) are chosen as the
     cheapest that give that result.  Declarations left pending are not passed."""
     assert deal.phase == "play" and not deal.trick
-    n = deal.rules.players
+    n = deal.rules.active_players
     trump = deal.trump
     for i in range(n):
         seat = deal.to_move
@@ -295,6 +298,7 @@ PRESET_CASES = [(name, None) for name in Rules.presets()] + [
     ("no-trump", 3),
     ("no-trump", 4),
     ("old-russian", 3),
+    ("old-russian", 4),
 ]
 # tricks in a whole hand: stage 1 (stock and turn-up ÷ players) plus the hand size in stage 2
 EXPECTED_TRICKS = {
@@ -311,6 +315,7 @@ EXPECTED_TRICKS = {
     ("greek", None): 24 + 8,
     ("old-russian", None): 69,  # (174 - 36) ÷ 2, no stage 2
     ("old-russian", 3): 54,  # (214 - 54) ÷ 3, the last round short
+    ("old-russian", 4): 54,  # the dealer sits out: as with three
 }
 
 

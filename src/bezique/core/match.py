@@ -175,7 +175,7 @@ def settle_points(rules: Rules, scores: Sequence[int], brisques: Sequence[int]) 
         raise ValueError("a per-deal game is settled between two sides")
     base = list(scores)
     with_brisques = [s + b for s, b in zip(base, brisques, strict=True)]
-    final, counted = base, not rules.brisques_only_to_settle
+    final, counted = base, not rules.brisques_only_to_settle and rules.trick_scoring == "brisques"
     if rules.brisques_only_to_settle:
         low = min(base)
         if base[0] == base[1] or (

@@ -606,8 +606,15 @@ class Rules:
         return {**cls._PRESETS[key], **extra}
 
     def replace(self, **options: Any) -> Rules:
-        """A copy with options changed by name; unknown names and bad values raise ValueError."""
-        return dataclasses.replace(self, **self._normalise(options))
+        """A copy with options changed by name; unknown names and bad values raise ValueError.
+
+        A new hand size given without its deal packets is dealt in threes."""
+        values = self._normalise(options)
+        size = values.get("hand_size")
+        if isinstance(size, int) and size > 0 and "deal_packets" not in values:
+            if sum(self.deal_packets) != size:
+                values["deal_packets"] = (3,) * (size // 3) + ((size % 3,) if size % 3 else ())
+        return dataclasses.replace(self, **values)
 
     @classmethod
     def _normalise(cls, options: Mapping[str, Any]) -> dict[str, Any]:

@@ -150,7 +150,9 @@ def make_bots(spec: str | Bot | Sequence[str | Bot], count: int, seeds: Sequence
         items = list(spec)
         if len(items) != count:
             raise ValueError(f"{count} opponents needed, got {len(items)}")
-    return [make(b, seed=s) if isinstance(b, str) else b for b, s in zip(items, seeds, strict=False)]
+    return [
+        make(b, seed=s) if isinstance(b, str) else b for b, s in zip(items, seeds, strict=False)
+    ]
 
 
 def render_text(obs: Observation) -> str:

@@ -166,7 +166,11 @@ class MeldId:
     def text(self) -> str:
         """A readable description, e.g. ``meld bezique QS JD (declared: QS)``."""
         cards = " ".join(CODES[k] for k, n in self.cards for _ in range(n))
-        used = [f"{CODES[k]}" + (f"x{t}" if t > 1 else "") for (k, _), t in zip(self.cards, self.declared, strict=True) if t]
+        used = [
+            f"{CODES[k]}" + (f"x{t}" if t > 1 else "")
+            for (k, _), t in zip(self.cards, self.declared, strict=True)
+            if t
+        ]
         return f"meld {self.meld} {cards}" + (f" (declared: {' '.join(used)})" if used else "")
 
 
@@ -248,14 +252,25 @@ class Encoding:
             ("played", (K,), top, "cards played to completed tricks"),
             ("trick", (n, K), 1.0, "card each seat has played to the trick in progress"),
             ("leader", (n,), 1.0, "one-hot: seat leading the trick in progress"),
-            ("melds_scored", (n, M), float(rules.tricks * rules.melds_scored_per_trick), "declarations per seat and meld kind"),
+            (
+                "melds_scored",
+                (n, M),
+                float(rules.tricks * rules.melds_scored_per_trick),
+                "declarations per seat and meld kind",
+            ),
         ]
         if rules.turn_up:
-            spec.append(("exchanges", (n,), float(rules.tricks), "exchanges of the turn-up, per seat"))
+            spec.append(
+                ("exchanges", (n,), float(rules.tricks), "exchanges of the turn-up, per seat")
+            )
         if rules.meld_reforming:
-            spec.append(("live_melds", (n, M), float(rules.cards), "live melds, per seat and meld kind"))
+            spec.append(
+                ("live_melds", (n, M), float(rules.cards), "live melds, per seat and meld kind")
+            )
         if rules.carte_blanche:
-            spec.append(("carte_blanche", (n,), float(rules.cards), "carte blanche scores, per seat"))
+            spec.append(
+                ("carte_blanche", (n,), float(rules.cards), "carte blanche scores, per seat")
+            )
         spec += [
             ("trump", (4,), 1.0, "one-hot trump suit S H D C; all 0 while not fixed"),
         ]
@@ -269,7 +284,12 @@ class Encoding:
             ("stage", (2,), 1.0, "one-hot: stage 1, stage 2"),
             ("to_move", (n,), 1.0, "one-hot: seat to move"),
             ("dealer", (n,), 1.0, "one-hot: dealer"),
-            ("declared", (1,), float(rules.melds_scored_per_trick + 1), "declarations after this trick"),
+            (
+                "declared",
+                (1,),
+                float(rules.melds_scored_per_trick + 1),
+                "declarations after this trick",
+            ),
         ]
         if rules.turn_up:
             spec.append(("exchanged", (1,), 1.0, "1 if the turn-up was exchanged after this trick"))
@@ -674,4 +694,3 @@ def scan(rules: Rules, deals: int, seed: int = 0) -> dict[str, int]:
             melds = [a for a in actions if a.verb == "meld"]
             deal.apply(rng.choice(melds if melds and i % 2 == 0 else actions))
     return {"positions": positions, "with_alternates": with_alternates, "most_alternates": most}
-

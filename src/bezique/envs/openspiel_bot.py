@@ -156,7 +156,7 @@ class OpenSpielISMCTS(Bot):
         visits = {a: c.visits for a, c in root.child_info.items()}
         names = dict(enc.legal_ids(observation))
         info: InfoDict = {
-            "visits": int(root.total_visits),
+            "visits": searcher.simulations,
             "nps": searcher.simulations / elapsed if elapsed > 0 else 0.0,
             "scores": {names[a]: float(c.value()) for a, c in root.child_info.items() if c.visits},
             "reason": f"IS-MCTS, {searcher.simulations} simulations, "
@@ -216,4 +216,10 @@ register(
     f"OpenSpiel's IS-MCTS on python_bezique, {DEFAULT_ITERATIONS} random-playout simulations a move",
 )
 
-__all__ = ["DEFAULT_ITERATIONS", "NAME", "CoreRolloutEvaluator", "OpenSpielISMCTS", "make_openspiel_ismcts"]
+__all__ = [
+    "DEFAULT_ITERATIONS",
+    "NAME",
+    "CoreRolloutEvaluator",
+    "OpenSpielISMCTS",
+    "make_openspiel_ismcts",
+]

@@ -17,7 +17,7 @@ the mean of the other sides'; or ``result``: the winner +1 and each loser ``-1/(
 :mod:`bezique.envs.common`), and every option of :class:`~bezique.core.rules.Rules` by name.  An
 option left at its sentinel (``-1`` for numbers and for true/false options, ``""`` for words)
 takes the preset's value; true/false options are given as ``1``/``0``, and ``deal_packets`` as
-``3-2-3``.  ``python_bezique(preset=classic,target=1500,double_marriage...)``: see
+its digits (``323`` for packets of 3, 2 and 3).  ``python_bezique(preset=classic,target=1500,double_marriage...)``: see
 :func:`game_string`, which writes the string for any :class:`Rules` value.
 
 Chance
@@ -88,7 +88,7 @@ _OPTION_FIELDS = {f.name: f for f in dataclasses.fields(Rules) if f.name != "nam
 
 
 def _sentinel(default: Any) -> Any:
-    if isinstance(default, bool | int):
+    if isinstance(default, bool | int | tuple):
         return -1
     return ""
 
@@ -114,10 +114,9 @@ def rules_from_params(params: dict[str, Any]) -> Rules:
                 raise ValueError(f"option {name} is true/false: give 1 or 0, got {value!r}")
             value = bool(value)
         elif isinstance(f.default, tuple):
-            try:
-                value = tuple(int(v) for v in str(value).split("-"))
-            except ValueError:
-                raise ValueError(f"option {name} is written like 3-2-3: got {value!r}") from None
+            if not isinstance(value, int) or value <= 0 or "0" in str(value):
+                raise ValueError(f"option {name} is written as digits, e.g. 323: got {value!r}")
+            value = tuple(int(v) for v in str(value))
         options[name] = value
     return Rules.preset(str(params.get("preset", "classic")), **options)
 
@@ -129,7 +128,9 @@ def params_for_rules(rules: Rules, **extra: Any) -> dict[str, Any]:
         if isinstance(value, bool):
             out[name] = int(value)
         elif isinstance(value, tuple):
-            out[name] = "-".join(str(v) for v in value)
+            if any(not 1 <= v <= 9 for v in value):
+                raise ValueError(f"{name}={value} cannot be an OpenSpiel parameter (digits 1-9)")
+            out[name] = int("".join(str(v) for v in value))
         else:
             out[name] = value
     return out
@@ -143,7 +144,9 @@ def game_string(rules: Rules, **extra: Any) -> str:
 
 def load(rules: Rules | None = None, **extra: Any) -> pyspiel.Game:
     """``pyspiel.load_game`` of these rules (classic when None), cached per rule set."""
-    return _load(rules if rules is not None else Rules.preset("classic"), tuple(sorted(extra.items())))
+    return _load(
+        rules if rules is not None else Rules.preset("classic"), tuple(sorted(extra.items()))
+    )
 
 
 @cache
@@ -252,7 +255,9 @@ class BeziqueGame(pyspiel.Game):  # type: ignore[misc]
             self.shared, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params
         )
 
-    def state_from_observation(self, obs: Observation, rng: random.Random | int | None = None) -> BeziqueState:
+    def state_from_observation(
+        self, obs: Observation, rng: random.Random | int | None = None
+    ) -> BeziqueState:
         """A state consistent with a seat's observation (the unseen cards dealt at random):
         how a :mod:`bezique.bots` observation becomes an OpenSpiel state to search from."""
         state = BeziqueState(self)
@@ -415,7 +420,9 @@ class BeziqueState(pyspiel.State):  # type: ignore[misc]
 class BeziqueObserver:
     """OpenSpiel's observer for ``python_bezique`` (see the module docstring for the layouts)."""
 
-    def __init__(self, shared: _Shared, iig_obs_type: pyspiel.IIGObservationType, params: Any) -> None:
+    def __init__(
+        self, shared: _Shared, iig_obs_type: pyspiel.IIGObservationType, params: Any
+    ) -> None:
         if params:
             raise ValueError(f"python_bezique observers take no parameters: got {params}")
         private = iig_obs_type.private_info
