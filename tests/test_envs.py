@@ -96,7 +96,7 @@ def test_alternate_ids_separate_declarations_that_differ_only_in_history() -> No
     )
     ids = enc.legal_ids(obs)
     assert [t for _, t in ids] == ["pass", legal[0], legal[1]]
-    (_, p), (m, first), (a, second) = ids
+    _, (m, first), (a, second) = ids
     assert enc.meld_base <= m < enc.alt_base and a == enc.alt_base
     assert enc.describe(m) == "meld bezique QS JD (declared: QS)"
     assert str(enc.action(obs, a)) == second and enc.action_id(obs, first) == m
@@ -190,8 +190,9 @@ def test_rewards_helpers() -> None:
 def test_docs_show_the_version_and_the_blocks() -> None:
     text = DOCS.read_text(encoding="utf-8")
     assert f"version {ENCODING_VERSION}" in text.lower()
-    for b in Encoding.for_rules(Rules.preset("rubicon", carte_blanche=250)).blocks:
-        assert f"`{b.name}`" in text, b.name
+    for preset in ("classic", "rubicon"):
+        for b in Encoding.for_rules(Rules.preset(preset)).blocks:
+            assert f"`{b.name}`" in text, b.name
 
 
 # --- Gymnasium -------------------------------------------------------------------------------------
@@ -352,22 +353,29 @@ def play_to(game: pyspiel.Game, seed: int, moves: int) -> BeziqueState:
 def test_openspiel_resample_keeps_the_information_state(preset: str) -> None:
     game = pyspiel.load_game(f"python_bezique(preset={preset})")
     state = play_to(game, seed=4, moves=40)
-    observers = [
-        make_observation(game),
-        make_observation(game, pyspiel.IIGObservationType(perfect_recall=True)),
-    ]
+    plain = make_observation(game, pyspiel.IIGObservationType(perfect_recall=False))
+    recall = make_observation(game, pyspiel.IIGObservationType(perfect_recall=True))
+    public = make_observation(
+        game,
+        pyspiel.IIGObservationType(private_info=pyspiel.PrivateInfoType.NONE, perfect_recall=False),
+    )
     rng = random.Random(1)
     for player in range(game.num_players()):
         other = state.resample_from_infostate(player, rng.random)
         assert other.information_state_string(player) == state.information_state_string(player)
         assert other.information_state_tensor(player) == state.information_state_tensor(player)
         assert other.observation_tensor(player) == state.observation_tensor(player)
-        for obs in observers:  # the observer API gives what the state API gives
-            obs.set_from(state, player)
-            assert obs.string_from(state, player) in (
-                state.observation_string(player),
-                state.information_state_string(player),
-            )
+        # the observer API gives what the state API gives
+        plain.set_from(state, player)
+        assert list(plain.tensor) == state.observation_tensor(player)
+        assert plain.string_from(state, player) == state.observation_string(player)
+        recall.set_from(state, player)
+        assert list(recall.tensor) == state.information_state_tensor(player)
+        assert recall.string_from(state, player) == state.information_state_string(player)
+        assert recall.dict["drawn"].sum() > 0 and recall.dict["trick_winner"].sum() > 0
+        # the public observer shows no hand
+        public.set_from(state, player)
+        assert public.dict["hand"].sum() == 0 and "|hand=|" in public.string_from(state, player)
         # infostates of different players never coincide
         others = {state.information_state_string(p) for p in range(game.num_players())}
         assert len(others) == game.num_players()
@@ -426,6 +434,8 @@ def test_openspiel_ismcts_as_a_bezique_bot() -> None:
     timed = make("openspiel-ismcts", seed=1)
     assert isinstance(timed, OpenSpielISMCTS)
     assert str(timed.choose(obs, Limit(time=0.05))) in obs.legal
+    budget = timed.play(obs, Limit(nodes=300))
+    assert 1 <= budget.info["visits"] < 15
 
 
 def test_episode_helper() -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from itertools import pairwise
 
 import pytest
 
@@ -513,7 +514,7 @@ def test_o12_the_seat_sitting_out_changes_with_the_deal() -> None:
         if match.winner is not None:
             break
         match.next_deal()
-    assert all((b - a) % 4 == 1 for a, b in zip(dealers, dealers[1:], strict=False))
+    assert all((b - a) % 4 == 1 for a, b in pairwise(dealers))
     assert len(dealers) >= 2
 
 

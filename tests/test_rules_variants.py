@@ -1023,7 +1023,8 @@ def test_r06_re_forming_four_queens() -> None:
     assert deal.points[0] == 60
     trick(deal, 0, "QH")
     assert deal.phase == "declare"
-    assert melds(deal, "four-queens") == ["meld four-queens QS QS QD QC"]
+    # the three left on the table stay there, their broken meld re-formed with the new queen
+    assert melds(deal, "four-queens") == ["meld four-queens QS QS@table QD QC"]
     deal.apply("meld four-queens QS QS QD QC")
     assert deal.points[0] == 120
 

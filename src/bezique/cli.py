@@ -3,10 +3,11 @@
 ::
 
     bezique play [--variant classic] [--option key=value ...] [--opponent simple|random]
-                 [--seed N] [--save FILE] [--name NAME] [--seat N]
+                 [--seed N] [--save FILE] [--name NAME] [--seat N] [--hints]
     bezique replay FILE [--seat N | --all]
     bezique rules [PRESET] [--option key=value ...] [--options]
     bezique bots
+    bezique arena A B [--variant classic] [--deals N] [--seed S] [--jobs K] [--json FILE]
     bezique serve [--host 127.0.0.1] [--port 8000] [--data DIR]
 
 Wrong arguments (an unknown preset, option, value, bot or a bad record) give a one-line error
@@ -101,7 +102,12 @@ def play(
     ] = "classic",
     option: OptionList = None,
     opponent: Annotated[
-        str, typer.Option("--opponent", help="Computer player: simple or random.")
+        str,
+        typer.Option(
+            "--opponent",
+            help="Computer player: a level (beginner, easy, medium, hard, expert) or a bot "
+            "(`bezique bots`).",
+        ),
     ] = "simple",
     seed: Annotated[
         int | None, typer.Option("--seed", help="Seed for the cut and the shuffles.")
@@ -116,6 +122,10 @@ def play(
     seat: Annotated[
         int, typer.Option("--seat", help="Your seat (0 or 1 in the two-handed game).")
     ] = 0,
+    hints: Annotated[
+        bool,
+        typer.Option("--hints", help="Show the expert's suggestion and its reasons at each turn."),
+    ] = False,
 ) -> None:
     """Play a match against the computer in the terminal."""
     from .bots import names as bot_names
@@ -136,6 +146,7 @@ def play(
         name=name,
         save=save,
         console=_console(),
+        hints=hints,
     )
     raise typer.Exit(game.run())
 
@@ -225,6 +236,10 @@ def serve(
 from .tui.keeper import keep_command  # noqa: E402  (bezique keep: the score-keeper)
 
 app.command("keep")(keep_command)
+
+from .arena.command import arena_command  # noqa: E402  (bezique arena: bots against bots)
+
+app.command("arena")(arena_command)
 
 
 def main() -> None:

@@ -27,7 +27,7 @@ from .search import SearchBot
 
 
 class _Node:
-    __slots__ = ("avail", "children", "side", "total", "visits")
+    __slots__ = ("avail", "children", "side", "squares", "total", "visits")
 
     def __init__(self, side: int) -> None:
         self.side = side
@@ -35,6 +35,7 @@ class _Node:
         self.children: dict[Action, _Node] = {}
         self.visits = 0
         self.total = 0.0
+        self.squares = 0.0
         self.avail = 1
 
 
@@ -54,6 +55,7 @@ class IsmctsBot(SearchBot):
         side_of = [rules.side_of(s) for s in range(rules.players)]
         root = _Node(side_of[observation.seat])
         root_side = root.side
+        anchor, anchor_why = self.anchor(observation, actions)
         # a first visit of every root action, so that each has a value to report
         iterations = 0
         s1 = s2 = 0.0
@@ -101,6 +103,7 @@ class IsmctsBot(SearchBot):
             for child in path:
                 child.visits += 1
                 child.total += u[child.side]
+            path[0].squares += u[root_side] ** 2
             root.visits += 1
             s1 += u[root_side]
             s2 += u[root_side] ** 2
@@ -110,6 +113,18 @@ class IsmctsBot(SearchBot):
         visits = [0 if n is None else n.visits for n in stats]
         means = [0.0 if n is None or not n.visits else n.total / n.visits for n in stats]
         best = max(range(len(actions)), key=lambda i: (visits[i], means[i], -i))
+        why = f"most visited ({visits[best]} visits, mean margin {means[best]:.1f})"
+        if self.anchored and best != anchor:
+            gain, se = _gain(stats[best], stats[anchor])
+            if gain >= self.override_margin and gain >= self.override_z * se:
+                why = f"searched better than the heuristic's choice by {gain:.1f} (± {se:.1f})"
+            else:
+                best = anchor
+                why = (
+                    f"{anchor_why}; the most visited alternative searched {gain:+.1f} (± {se:.1f})"
+                )
+        elif self.anchored:
+            why = f"the heuristic's choice, also the most visited ({visits[best]} visits)"
         spent = budget.elapsed()
         return PlayResult(
             actions[best],
@@ -119,10 +134,21 @@ class IsmctsBot(SearchBot):
                 "visits": iterations,
                 "nps": round(budget.used_nodes / spent, 1) if spent > 0 else 0.0,
                 "pv": _principal_line(root, actions[best]),
-                "reason": f"most visited of {iterations} iterations "
-                f"({visits[best]} visits, mean margin {means[best]:.1f})",
+                "reason": f"{iterations} iterations: {why}",
             },
         )
+
+
+def _gain(a: _Node | None, b: _Node | None) -> tuple[float, float]:
+    """How much better node ``a`` searched than ``b`` (the difference of their means), and the
+    standard error of that difference."""
+    if a is None or b is None or a.visits < 2 or b.visits < 2:
+        return 0.0, math.inf
+    var = 0.0
+    for n in (a, b):
+        mean = n.total / n.visits
+        var += max(n.squares / n.visits - mean * mean, 0.0) / (n.visits - 1)
+    return a.total / a.visits - b.total / b.visits, math.sqrt(var)
 
 
 def _principal_line(root: _Node, first: Action, depth: int = 6) -> list[str]:

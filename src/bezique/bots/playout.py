@@ -21,7 +21,18 @@ import random
 import time
 from dataclasses import dataclass
 
-from ..core.cards import BRISQUE_RANKS, CARD_POINTS, CODES, JACK, KING, QUEEN, SUITS, parse_card
+from ..core.cards import (
+    ALL_KINDS,
+    BRISQUE_RANKS,
+    CARD_POINTS,
+    CODES,
+    JACK,
+    KING,
+    QUEEN,
+    SUITS,
+    WILD,
+    parse_card,
+)
 from ..core.deal import Deal
 from ..core.melds import (
     BEZIQUE,
@@ -38,9 +49,31 @@ from ..core.notation import Action
 from ..core.rules import Rules
 from .base import Limit
 
-
 _KIND: dict[Action, int] = {}
-_MELD_POINTS: dict[tuple[Rules, Action], float] = {}
+
+
+class _PerRules:
+    """Tables worked out once per rule set.  Keyed by ``id(rules)`` (hashing a Rules value
+    hashes every option, too slow for the inner loop); the entry keeps the Rules alive, so the
+    id cannot be reused while it is cached."""
+
+    __slots__ = ("declare", "melds", "rank_points", "rules")
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.declare: dict[Action, float] = {}
+        self.melds: dict[int, _MeldTable] = {}
+        self.rank_points = _rank_points(rules)
+
+
+_PER_RULES: dict[int, _PerRules] = {}
+
+
+def _per_rules(rules: Rules) -> _PerRules:
+    entry = _PER_RULES.get(id(rules))
+    if entry is None or entry.rules is not rules:
+        entry = _PER_RULES[id(rules)] = _PerRules(rules)
+    return entry
 
 
 def action_kind(action: Action) -> int:
@@ -53,8 +86,8 @@ def action_kind(action: Action) -> int:
 
 def declare_points(rules: Rules, action: Action) -> float:
     """Points a declaration scores at once (a meld's value, the exchange's ten; pass 0)."""
-    key = (rules, action)
-    v = _MELD_POINTS.get(key)
+    cache = _per_rules(rules).declare
+    v = cache.get(action)
     if v is None:
         if action.verb == "meld":
             v = float(meld_score(rules, MELD_BY_NAME[action.meld].id))
@@ -62,20 +95,14 @@ def declare_points(rules: Rules, action: Action) -> float:
             v = float(rules.seven_of_trumps) + 0.5
         else:
             v = 0.0
-        _MELD_POINTS[key] = v
+        cache[action] = v
     return v
-
-
-_RANK_POINTS: dict[Rules, tuple[tuple[float, ...], float]] = {}
 
 
 def rank_points(rules: Rules) -> tuple[tuple[float, ...], float]:
     """What each rank brings to the winner of a trick in the search players' utility, and the
     flat points per trick."""
-    got = _RANK_POINTS.get(rules)
-    if got is None:
-        got = _RANK_POINTS[rules] = _rank_points(rules)
-    return got
+    return _per_rules(rules).rank_points
 
 
 def _rank_points(rules: Rules) -> tuple[tuple[float, ...], float]:
@@ -112,10 +139,12 @@ def utility(deal: Deal, side: int) -> float:
     return margins(side_values(deal))[side]
 
 
-_KIND_OF_CODE = {c: k for k, c in enumerate(CODES[:32])}
+_KIND_OF_CODE = {c: k for k, c in enumerate(CODES)}
 _POWER = (3.0, 2.5, 1.5, 1.2, 1.0, 0.5, 0.25, 0.0)
 """Trick-taking worth of a card by rank (A T K Q J 9 8 7); a trump adds :data:`_TRUMP_POWER`."""
 _TRUMP_POWER = 4.0
+_WILD_KEEP = 30.0
+"""What the default policy holds a wild card (old Russian game) to be worth in melds."""
 
 
 @dataclass(frozen=True)
@@ -132,12 +161,9 @@ class _MeldTable:
     trump: int
 
 
-_MELD_TABLES: dict[tuple[Rules, int], _MeldTable] = {}
-
-
 def _meld_table(rules: Rules, trump: int) -> _MeldTable:
-    key = (rules, trump)
-    table = _MELD_TABLES.get(key)
+    tables = _per_rules(rules).melds
+    table = tables.get(trump)
     if table is None:
         score = meld_score
         plain = float(score(rules, MARRIAGE))
@@ -149,21 +175,28 @@ def _meld_table(rules: Rules, trump: int) -> _MeldTable:
         bezique = (
             None
             if pair is None
-            else (pair[0], pair[1], float(score(rules, BEZIQUE)), float(score(rules, DOUBLE_BEZIQUE)))
+            else (
+                pair[0],
+                pair[1],
+                float(score(rules, BEZIQUE)),
+                float(score(rules, DOUBLE_BEZIQUE)),
+            )
         )
         quartet = [0.0] * 8
         for meld, rank in QUARTET_RANK.items():
             quartet[rank] = max(quartet[rank], float(score(rules, meld)))
         sequence = float(score(rules, TRUMP_SEQUENCE)) if trump >= 0 else 0.0
-        table = _MELD_TABLES[key] = _MeldTable(marriage, bezique, tuple(quartet), sequence, trump)
+        table = tables[trump] = _MeldTable(marriage, bezique, tuple(quartet), sequence, trump)
     return table
 
 
 def _meld_bonus(k: int, held: list[int], by_rank: list[int], table: _MeldTable) -> float:
     """What keeping card kind ``k`` may still be worth in melds, given the cards held."""
+    if k == WILD:
+        return _WILD_KEEP
     r, s = k & 7, k >> 3
     bonus = 0.0
-    if r == KING or r == QUEEN:
+    if r in (KING, QUEEN):
         other = held[k + 1] if r == KING else held[k - 1]
         bonus += table.marriage[s] * (0.5 if other else 0.12)
     bez = table.bezique
@@ -180,6 +213,13 @@ def _meld_bonus(k: int, held: list[int], by_rank: list[int], table: _MeldTable) 
         m = sum(1 for rr in range(5) if held[s * 8 + rr])
         bonus += table.sequence * 0.4 * (m / 5.0) ** 2
     return bonus
+
+
+def _beats(k: int, best: int, trump: int) -> bool:
+    """Does kind ``k`` beat ``best``, played before it?  (As the engine decides a trick.)"""
+    if k >> 3 == best >> 3:
+        return k & 7 < best & 7
+    return k >> 3 == trump or (best == WILD and k != WILD)
 
 
 def playout_action(deal: Deal, rng: random.Random, explore: float = 0.1) -> Action:
@@ -210,14 +250,15 @@ def playout_action(deal: Deal, rng: random.Random, explore: float = 0.1) -> Acti
     per_rank, per_trick = rank_points(rules)
     code_kind = _KIND_OF_CODE
     if stage1:
-        held = [0] * 32
+        held = [0] * ALL_KINDS
         by_rank = [0] * 8
         for c in deal.hand(seat):
             k = code_kind[c]
             held[k] += 1
-            by_rank[k & 7] += 1
+            if k != WILD:
+                by_rank[k & 7] += 1
         table = _meld_table(rules, t)
-        declared = [0] * 32
+        declared = [0] * ALL_KINDS
         for c in deal.table(seat):
             declared[code_kind[c]] += 1
     trick = deal.trick
@@ -226,7 +267,7 @@ def playout_action(deal: Deal, rng: random.Random, explore: float = 0.1) -> Acti
     keeps = []
     for a in actions:
         k = action_kind(a)
-        keep = _POWER[k & 7] + (_TRUMP_POWER if k >> 3 == t else 0.0)
+        keep = 0.0 if k == WILD else _POWER[k & 7] + (_TRUMP_POWER if k >> 3 == t else 0.0)
         if stage1:
             bonus = _meld_bonus(k, held, by_rank, table)
             ref = a.cards[0]
@@ -247,16 +288,16 @@ def playout_action(deal: Deal, rng: random.Random, explore: float = 0.1) -> Acti
     for s, c in trick[1:]:
         k = code_kind[c]
         points += per_rank[k & 7]
-        if (k >> 3 == win >> 3 and k & 7 < win & 7) or (k >> 3 == t and win >> 3 != t):
+        if _beats(k, win, t):
             win, win_seat = k, s
     partner_wins = side_of(win_seat) == side_of(seat)
-    last = len(trick) == rules.players - 1
+    last = len(trick) == rules.active_players - 1
     held_on = 1.0 if last else 0.6
     win_extra = 8.0 if stage1 else 0.0  # the lead, and the right to declare
     best_v, choice = -1e9, actions[0]
     for a, k, keep in keeps:
         mine = per_rank[k & 7]
-        beats = (k >> 3 == win >> 3 and k & 7 < win & 7) or (k >> 3 == t and win >> 3 != t)
+        beats = _beats(k, win, t)
         if partner_wins:
             v = (mine if last else 0.0) - keep
         elif beats:

@@ -17,6 +17,7 @@ exactly instead.  The action with the best mean over the worlds is played.
 
 from __future__ import annotations
 
+import math
 import random
 from abc import abstractmethod
 
@@ -25,23 +26,10 @@ from ..core.notation import Action
 from ..core.observation import Observation
 from .base import Bot, InfoDict, Limit, PlayResult, legal_actions, observation_rng_seed
 from .playout import Budget, action_kind, playout, utility
-from .solver import SolverLimit, exact_values
+from .solver import SolverLimit, exact_values, world_is_known
 
 SOLVER_NODE_COST = 0.25
 """What one solver node counts for against a ``nodes`` budget (an engine step is 1)."""
-
-
-def world_is_known(obs: Observation) -> bool:
-    """True when the observation pins down every card's place (stage 2 with at most one other
-    seat holding cards this seat has not seen)."""
-    if obs.stage != 2 or obs.phase != "play" or obs.stock_size or obs.turn_up is not None:
-        return False
-    hidden = [
-        s
-        for s in range(obs.rules.players)
-        if s != obs.seat and obs.hand_sizes[s] > len(obs.known[s]) + len(obs.tables[s])
-    ]
-    return len(hidden) <= 1
 
 
 class SearchBot(Bot):
@@ -50,11 +38,33 @@ class SearchBot(Bot):
     default_limit: Limit = Limit(nodes=20_000)
     """The budget when :meth:`play` is given no limit."""
     solver_nodes: int = 20_000
-    """Most solver nodes for one world with more than two hands (then playouts decide)."""
+    """Most solver nodes for one world (beyond them, playouts decide)."""
+
+    anchored: bool = True
+    """Start from the heuristic's choice, and play another action only when the search finds it
+    better with confidence (see :meth:`anchor`)."""
+    override_z: float = 1.5
+    """How many standard errors better than the anchor an action must search to replace it."""
+    override_margin: float = 2.0
+    """And by how many points at least."""
 
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(seed)
         self._salt = seed if seed is not None else random.SystemRandom().getrandbits(32)
+
+    def anchor(self, observation: Observation, actions: list[Action]) -> tuple[int, str]:
+        """The index of the action the search starts from, and why: the heuristic player's
+        choice (when :attr:`anchored`), else the first legal action.
+
+        Monte Carlo estimates of a bezique deal are noisy: a few hundred playouts rarely tell
+        two reasonable cards apart.  So the search does not replace a good heuristic's judgement
+        by its noise; it overrules it where it finds a clearly better action."""
+        if not self.anchored:
+            return 0, "no anchor"
+        from .heuristic import HeuristicBot  # (it builds on this module)
+
+        choice = HeuristicBot(self._salt).choose(observation)
+        return actions.index(choice), f"the heuristic's choice {choice} stands"
 
     def rng(self, observation: Observation) -> random.Random:
         """The generator for one decision: a function of the seed and the observation only."""
@@ -86,7 +96,7 @@ class SearchBot(Bot):
         world = Deal.from_observation(obs, rng)
         assert obs.seat is not None
         side = obs.rules.side_of(obs.seat)
-        limit = None if obs.rules.players == 2 else self.solver_nodes * 10
+        limit = self.solver_nodes * 5
         try:
             sol, offset = exact_values(world, side, max_nodes=limit)
         except SolverLimit:
@@ -106,6 +116,15 @@ class SearchBot(Bot):
         return PlayResult(best, info)
 
 
+def _se(total: list[float], squares: list[float], i: int, n: int) -> float:
+    """Standard error of the mean of ``n`` samples with this sum and sum of squares."""
+    if n < 2:
+        return math.inf
+    mean = total[i] / n
+    var = max(squares[i] / n - mean * mean, 0.0) * n / (n - 1)
+    return math.sqrt(var / n)
+
+
 def _code(k: int) -> str:
     from ..core.cards import CODES
 
@@ -119,39 +138,75 @@ class PimcBot(SearchBot):
 
     name = "pimc"
     default_limit = Limit(nodes=20_000)
+    explore_worlds = 6
+    """Worlds in which every action is tried before the clearly worse ones are dropped."""
+    prune_z = 2.0
+    """An action this many standard errors worse than the anchor is dropped."""
 
     def search(
         self, observation: Observation, actions: list[Action], rng: random.Random, budget: Budget
     ) -> PlayResult:
         assert observation.seat is not None
         side = observation.rules.side_of(observation.seat)
-        totals = [0.0] * len(actions)
+        n = len(actions)
+        anchor, anchor_why = self.anchor(observation, actions)
+        totals = [0.0] * n
+        counts = [0] * n
+        diff = [0.0] * n  # paired differences with the anchor, world by world
+        diff2 = [0.0] * n
+        active = list(range(n))
         worlds = solved = 0
         use_solver = observation.stage == 2
         while worlds == 0 or budget.left():
             world = Deal.from_observation(observation, rng)
             values, exact = self.world_values(
-                world, actions, side, rng.getrandbits(32), budget, use_solver
+                world, [actions[i] for i in active], side, rng.getrandbits(32), budget, use_solver
             )
             use_solver = use_solver and exact  # one world too big to solve: play out the rest
             solved += exact
-            for i, v in enumerate(values):
+            base = values[active.index(anchor)]
+            for i, v in zip(active, values, strict=True):
                 totals[i] += v
+                counts[i] += 1
+                d = v - base
+                diff[i] += d
+                diff2[i] += d * d
             worlds += 1
             budget.spend(iterations=1)
-        means = [t / worlds for t in totals]
-        best = max(range(len(actions)), key=lambda i: (means[i], -i))
+            if worlds >= self.explore_worlds and len(active) > 2:
+                # drop the actions clearly worse than the anchor
+                active = [
+                    i
+                    for i in active
+                    if i == anchor
+                    or diff[i] / worlds + self.prune_z * _se(diff, diff2, i, worlds) >= 0
+                ]
+        means = [t / c if c else -math.inf for t, c in zip(totals, counts, strict=True)]
+        best, why = anchor, anchor_why
+        challenger = max(active, key=lambda i: (diff[i], -i))
+        if challenger != anchor:
+            gain = diff[challenger] / counts[challenger]
+            se = _se(diff, diff2, challenger, counts[challenger])
+            if gain >= self.override_margin and gain >= self.override_z * se:
+                best = challenger
+                why = f"searched better than the heuristic's choice by {gain:.1f} (± {se:.1f})"
+            else:
+                why += f"; the best alternative searched {gain:+.1f} (± {se:.1f})"
         spent = budget.elapsed()
         how = "solved exactly" if solved == worlds else "played out"
         return PlayResult(
             actions[best],
             {
                 "value": round(means[best], 3),
-                "scores": {str(a): round(m, 3) for a, m in zip(actions, means, strict=True)},
+                "scores": {
+                    str(a): round(m, 3)
+                    for a, m in zip(actions, means, strict=True)
+                    if m != -math.inf
+                },
                 "visits": worlds,
                 "nps": round(budget.used_nodes / spent, 1) if spent > 0 else 0.0,
                 "pv": [str(actions[best])],
-                "reason": f"mean margin over {worlds} sampled worlds, each {how}",
+                "reason": f"{worlds} sampled worlds, each {how}: {why}",
             },
         )
 
@@ -167,7 +222,7 @@ class PimcBot(SearchBot):
         """The value of every action in one world, and whether it was solved exactly (in stage
         2, where affordable) rather than played out."""
         if use_solver and world.stage == 2 and world.phase == "play":
-            limit = None if world.rules.players == 2 else self.solver_nodes
+            limit = self.solver_nodes
             try:
                 sol, offset = exact_values(world, side, max_nodes=limit)
             except SolverLimit:

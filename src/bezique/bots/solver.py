@@ -22,9 +22,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..core.cards import SUITS, parse_card
+from ..core.cards import SUITS, WILD, parse_card
 from ..core.deal import Deal
 from ..core.notation import Action
+from ..core.observation import Observation
 from ..core.rules import Rules
 from .playout import rank_points, utility
 
@@ -60,9 +61,13 @@ class Endgame:
         leader: int,
         trick: list[tuple[int, int]],
         trump: int | None,
+        dealer: int = 0,
     ) -> None:
         self.rules = rules
         self.n = rules.players
+        self.active = rules.active_players
+        """Cards in a complete trick (the dealer may sit the deal out)."""
+        self.skip = dealer if rules.dealer_sits_out else -1
         self.hands = [sorted(h) for h in hands]
         self.leader = leader
         self.trick = list(trick)
@@ -85,18 +90,21 @@ class Endgame:
         hands = [[parse_card(c) for c in deal.hand(s)] for s in range(deal.rules.players)]
         trick = [(s, parse_card(c)) for s, c in deal.trick]
         trump = None if deal.trump is None else SUITS.index(deal.trump)
-        return cls(deal.rules, hands, deal.leader, trick, trump)
+        return cls(deal.rules, hands, deal.leader, trick, trump, deal.dealer)
 
     @property
     def to_move(self) -> int:
         """Seat to play next."""
-        return (self.trick[-1][0] + 1) % self.n if self.trick else self.leader
+        if not self.trick:
+            return self.leader
+        nxt = (self.trick[-1][0] + 1) % self.n
+        return (nxt + 1) % self.n if nxt == self.skip else nxt
 
     # --- rules -----------------------------------------------------------------------------------
     def _beats(self, k: int, best: int) -> bool:
         if k >> 3 == best >> 3:
             return (k & 7) < (best & 7)
-        return k >> 3 == self.trump
+        return k >> 3 == self.trump or (best == WILD and k != WILD)  # a wild card never wins
 
     def playable(self, seat: int) -> list[int]:
         """The distinct card kinds ``seat`` may play now (stage-2 duties applied)."""
@@ -132,6 +140,35 @@ class Endgame:
                 prev = c
         return out
 
+    def classes(self, seat: int, moves: list[int]) -> list[list[int]]:
+        """The moves in classes of equivalent cards: cards of one suit worth the same points
+        with no card between them in another hand or in the trick are interchangeable (any line
+        with one is a line with the other), so the search tries one of each class."""
+        if len(moves) < 2:
+            return [moves]
+        present = 0
+        for s, h in enumerate(self.hands):
+            if s != seat:
+                for c in h:
+                    present |= 1 << c
+        for _, c in self.trick:
+            present |= 1 << c
+        per_rank = self.per_rank
+        out = [[moves[0]]]
+        prev = moves[0]
+        for k in moves[1:]:
+            if (
+                k >> 3 == prev >> 3
+                and k != WILD
+                and per_rank[k & 7] == per_rank[prev & 7]
+                and not present & ((1 << k) - (1 << (prev + 1)))
+            ):
+                out[-1].append(k)
+            else:
+                out.append([k])
+            prev = k
+        return out
+
     def _trick_result(self) -> tuple[int, float]:
         """(winning seat, points) of the complete trick in ``self.trick``."""
         trick = self.trick
@@ -156,9 +193,13 @@ class Endgame:
         seat = self.to_move
         values: dict[int, float] = {}
         maximize = self.side_of[seat] == side
-        order = self._order(seat, self.playable(seat), maximize)
+        groups = self.classes(seat, self.playable(seat))
+        order = self._order(seat, [g[0] for g in groups], maximize)
         for k in order:
             values[k] = self._play(seat, k, -INF, INF)
+        for g in groups:
+            for k in g[1:]:
+                values[k] = values[g[0]]
         pick = max if maximize else min
         best = pick(order, key=lambda k: values[k])
         pv = self.line(side, best)
@@ -203,7 +244,7 @@ class Endgame:
             for seat, k in plays:
                 self.hands[seat].remove(k)
                 self.trick.append((seat, k))
-                if len(self.trick) == self.n:
+                if len(self.trick) == self.active:
                     winner, pts = self._trick_result()
                     if not self.hands[seat]:
                         pts += self.last_bonus
@@ -218,7 +259,7 @@ class Endgame:
     def _apply(self, seat: int, k: int) -> None:
         self.hands[seat].remove(k)
         self.trick.append((seat, k))
-        if len(self.trick) == self.n:
+        if len(self.trick) == self.active:
             self.leader = self._trick_result()[0]
             self.trick = []
 
@@ -233,7 +274,7 @@ class Endgame:
         hand.remove(k)
         trick = self.trick
         trick.append((seat, k))
-        if len(trick) < self.n:
+        if len(trick) < self.active:
             v = self._search(alpha, beta)
             trick.pop()
         else:
@@ -278,7 +319,7 @@ class Endgame:
         maximize = self.side_of[seat] == self._root_side
         moves = self.playable(seat)
         if len(moves) > 1:
-            moves = self._order(seat, moves, maximize)
+            moves = self._order(seat, [g[0] for g in self.classes(seat, moves)], maximize)
         if maximize:
             best = -INF
             for k in moves:
@@ -311,9 +352,20 @@ class Endgame:
         return best
 
 
-def exact_values(
-    world: Deal, side: int, max_nodes: int | None = None
-) -> tuple[Solution, float]:
+def world_is_known(obs: Observation) -> bool:
+    """True when the observation pins down every card's place (stage 2 with at most one other
+    seat holding cards this seat has not seen)."""
+    if obs.stage != 2 or obs.phase != "play" or obs.stock_size or obs.turn_up is not None:
+        return False
+    hidden = [
+        s
+        for s in range(obs.rules.players)
+        if s != obs.seat and obs.hand_sizes[s] > len(obs.known[s]) + len(obs.tables[s])
+    ]
+    return len(hidden) <= 1
+
+
+def exact_values(world: Deal, side: int, max_nodes: int | None = None) -> tuple[Solution, float]:
     """Solve a stage-2 world for ``side``; the solution and the offset that turns its values
     (the margin of the tricks left) into the margin of the whole deal.
 

@@ -36,6 +36,7 @@ from .cards import (
 from .melds import (
     BEZIQUE,
     DOUBLE_ROYAL_MARRIAGE,
+    GHOST,
     MELD_BY_NAME,
     MELDS,
     ROYAL_MARRIAGE,
@@ -317,6 +318,8 @@ class Deal:
                 raise ValueError(f"seat {seat} has {len(ids)} cards; {size} needed")
             hand_ids.append(ids)
         up = take(turn_up) if turn_up is not None else None
+        if up is not None and parse_card(turn_up or "") == WILD:
+            raise ValueError("a wild card cannot be the turn-up: it has no suit (O11)")
         stock_ids = [take(c) for c in stock]
         missing = [code(k) for k in range(ALL_KINDS) for _ in range(counts[k] - copies[k])]
         if missing:
@@ -765,7 +768,8 @@ class Deal:
                             if t:
                                 ids.extend(gids[:t])
                                 refs.extend([name(k, gm)] * t)
-                                fresh = fresh or not gm
+                                # a new card, or one of a broken meld re-forming it
+                                fresh = fresh or not gm or bool(gm >> (GHOST + meld) & 1)
                                 wilds += t if k == WILD else 0
                     if fresh and wilds <= 1 and len(ids) > wilds:
                         # at least one card comes from the concealed hand
@@ -1010,16 +1014,13 @@ class Deal:
         cards, which may score in that meld again with a like card added."""
         broken = [inst for inst in self._instances if cid in inst[2]]
         self._instances = [inst for inst in self._instances if cid not in inst[2]]
-        for _, _, ids in broken:
+        M = self._mask
+        for _, meld, ids in broken:
             for c in ids:
                 if c != cid:
-                    mask = 0
-                    for _, meld, others in self._instances:
-                        if c in others:
-                            mask |= 1 << meld
-                    self._mask[c] = mask
-                    if not mask:  # back among the concealed cards, but everyone has seen it
-                        self._known[c] = True
+                    live = any(c in others and m == meld for _, m, others in self._instances)
+                    if not live:  # the meld's bit becomes its broken ("ghost") bit
+                        M[c] = (M[c] & ~(1 << meld)) | (1 << (GHOST + meld))
 
     def _meld(self, meld: int, ids: tuple[int, ...]) -> None:
         seat = self._to_move

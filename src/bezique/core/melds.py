@@ -170,20 +170,37 @@ BEZIQUE_JACK_SETS: Final = {
 }
 
 
+GHOST: Final = 64
+"""With meld re-forming, a card whose meld was broken (another of its cards played) keeps bit
+``GHOST + meld``: it may form that meld again, but still nothing lower in its class.  Its
+profile name is ``broken-MELD``."""
+
+
 def profile_names(mask: int) -> tuple[str, ...]:
-    """The meld names of a profile mask, in meld-id order."""
-    return tuple(m.name for m in MELDS if mask >> m.id & 1)
+    """The meld names of a profile mask, in meld-id order (broken melds after the others)."""
+    names = tuple(m.name for m in MELDS if mask >> m.id & 1)
+    return names + tuple("broken-" + m.name for m in MELDS if mask >> (GHOST + m.id) & 1)
 
 
 def profile_mask(names: tuple[str, ...] | list[str]) -> int:
     """The profile mask of meld names; raises ``ValueError`` on an unknown name."""
     mask = 0
     for n in names:
-        m = MELD_BY_NAME.get(n)
+        ghost = n.startswith("broken-")
+        m = MELD_BY_NAME.get(n[7:] if ghost else n)
         if m is None:
             raise ValueError(f"unknown meld {n!r}")
-        mask |= 1 << m.id
+        mask |= 1 << (m.id + (GHOST if ghost else 0))
     return mask
+
+
+def profile_order(name: str) -> int:
+    """Sort key of a profile name, as :func:`profile_names` orders them."""
+    ghost = name.startswith("broken-")
+    m = MELD_BY_NAME.get(name[7:] if ghost else name)
+    if m is None:
+        raise ValueError(f"unknown meld {name!r}")
+    return m.id + (GHOST if ghost else 0)
 
 
 @cache
@@ -208,6 +225,8 @@ def blocked_masks(rules: Rules) -> tuple[int, ...]:
                 for o in MELDS
                 if o.klass not in ("S", "X") and (o.id == m.id or meld_score(rules, o.id) >= score)
             )
+        # a broken meld blocks what it blocked, except forming that same meld again
+        bits |= sum(1 << (GHOST + o.id) for o in MELDS if o.id != m.id and bits >> o.id & 1)
         out.append(bits)
     return tuple(out)
 

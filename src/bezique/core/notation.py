@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from .cards import code, parse_card
-from .melds import MELD_BY_NAME, MELDS
+from .melds import MELD_BY_NAME, MELDS, profile_order
 
 VERBS = ("play", "meld", "exchange", "pass", "partner")
 
@@ -112,13 +112,13 @@ def parse_ref(text: str) -> str:
     if where == "table":
         return c + "@table"
     names = where.split("+")
-    unknown = [n for n in names if n not in MELD_BY_NAME]
+    unknown = [n for n in names if n.removeprefix("broken-") not in MELD_BY_NAME]
     if unknown or not where:
         raise IllegalAction(
             f"bad card reference {text!r}: after @ comes 'table' or the melds the declared "
             "card has scored in, joined by +"
         )
-    ordered = sorted(set(names), key=lambda n: MELD_BY_NAME[n].id)
+    ordered = sorted(set(names), key=profile_order)
     return c + "@" + "+".join(ordered)
 
 

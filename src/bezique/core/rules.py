@@ -611,9 +611,13 @@ class Rules:
         A new hand size given without its deal packets is dealt in threes."""
         values = self._normalise(options)
         size = values.get("hand_size")
-        if isinstance(size, int) and size > 0 and "deal_packets" not in values:
-            if sum(self.deal_packets) != size:
-                values["deal_packets"] = (3,) * (size // 3) + ((size % 3,) if size % 3 else ())
+        if (
+            isinstance(size, int)
+            and size > 0
+            and "deal_packets" not in values
+            and sum(self.deal_packets) != size
+        ):
+            values["deal_packets"] = (3,) * (size // 3) + ((size % 3,) if size % 3 else ())
         return dataclasses.replace(self, **values)
 
     @classmethod

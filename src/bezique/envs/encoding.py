@@ -31,7 +31,7 @@ hand                K            own concealed cards, copies per kind
 table               n x K        declared cards on the table, per seat
 table_class         n x K x 4    declared copies that have scored in a meld of class
                                  A (marriages, sequences), B (beziques), C (quartets and sets),
-                                 S (sevens)
+                                 S (sevens); a broken meld (re-forming) counts in its class
 known               n x K        concealed cards every player knows the seat holds
 played              K            cards played to completed tricks
 trick               n x K        the card each seat has played to the trick in progress
@@ -80,15 +80,18 @@ blanche, which is never declared, excepted; the double royal marriage included w
 way :func:`bezique.core.melds.slots` allows the meld to be formed, and, with wild cards, every
 such multiset with one card replaced by ``XX``.  For each multiset, each kind ``k`` in it that
 is needed ``c`` times contributes a count ``0..c`` of declared copies; a combination that uses
-no concealed card is left out (it is never legal).  Ids run in meld-kind order, then multiset
-order, then declared counts.  :meth:`Encoding.describe` names every id.
+no concealed card is left out unless the rules have ``meld_reforming`` (only then may a meld be
+formed again from declared cards alone, those of a broken meld).  Ids run in meld-kind order,
+then multiset order, then declared counts.  :meth:`Encoding.describe` names every id.
 
 Two legal declarations get the same meld id only when they use the same numbers of declared
 copies but declared copies with different histories (``meld bezique QS@marriage JD`` and
 ``meld bezique QS@four-queens JD``).  Then, in that state, the one whose notation sorts first
 keeps the meld id and the others take ids from the alternate block, in order of meld id and
-then of notation.  The block is large enough for every position seen in testing; a position that
-would need more raises ``RuntimeError`` (an action is never dropped or substituted).
+then of notation.  The block holds ``4 x (most copies of a kind) + 8`` ids (``8 x ... + 8`` with
+meld re-forming), several times what any position needed in scans of random deals
+(``scripts/scan_action_ids.py``); a position that would need more raises ``RuntimeError`` (an
+action is never dropped or substituted).
 
 ``Encoding(rules).num_actions`` is the size of the whole range; it depends on the variant.
 """
@@ -106,7 +109,6 @@ import numpy as np
 from ..core.cards import CODES, SUITS, parse_card
 from ..core.melds import (
     DOUBLE_ROYAL_MARRIAGE,
-    MELD_BY_NAME,
     MELDS,
     meld_score,
     profile_mask,
@@ -232,7 +234,7 @@ class Encoding:
         }
         nxt += len(self.meld_ids)
         self.alt_base = nxt
-        self.num_alternates = 4 * max(self.copies) + 8
+        self.num_alternates = (8 if rules.meld_reforming else 4) * max(self.copies) + 8
         """Size of the alternate block."""
         nxt += self.num_alternates
         self.num_actions = nxt
@@ -240,6 +242,9 @@ class Encoding:
         self.meld_names: tuple[str, ...] = tuple(dict.fromkeys(m.meld for m in self.meld_ids))
         """Meld kinds of the action table, in meld-kind order (the ``melds_scored`` axis)."""
         self._meld_column = {name: i for i, name in enumerate(self.meld_names)}
+        self._klass = {
+            m.name: MELD_CLASSES.index(m.klass) for m in MELDS if m.klass in MELD_CLASSES
+        }
 
         # --- observation layout ------------------------------------------------------------
         K, M, top = len(self.kind_ids), len(self.meld_names), float(max(self.copies))
@@ -358,11 +363,12 @@ class Encoding:
         return sorted(found)
 
     def _meld_table(self) -> Iterator[MeldId]:
+        reform = self.rules.meld_reforming
         for meld in self._declarable():
             name = MELDS[meld].name
             for ms in self._multisets(meld):
                 for declared in itertools.product(*(range(c + 1) for _, c in ms)):
-                    if sum(declared) < sum(c for _, c in ms):
+                    if reform or sum(declared) < sum(c for _, c in ms):
                         yield MeldId(name, ms, tuple(declared))
 
     # --- actions ----------------------------------------------------------------------------------
@@ -515,7 +521,7 @@ class Encoding:
         for c in obs.hand:
             x[o + ci[c]] += 1
         o_t, o_c = blk["table"].offset, blk["table_class"].offset
-        klass = {m.name: MELD_CLASSES.index(m.klass) for m in MELDS if m.klass in MELD_CLASSES}
+        klass = self._klass
         for seat, refs in enumerate(obs.tables):
             r = rel(seat)
             for ref in refs:
@@ -524,7 +530,7 @@ class Encoding:
                 x[o_t + r * K + ki] += 1
                 seen = set()
                 for name in where.split("+"):
-                    cl = klass.get(name)
+                    cl = klass.get(name.removeprefix("broken-"))
                     if cl is not None and cl not in seen:
                         seen.add(cl)
                         x[o_c + (r * K + ki) * 4 + cl] += 1

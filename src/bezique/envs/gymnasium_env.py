@@ -47,10 +47,11 @@ from .encoding import ENCODING_VERSION, Encoding
 ENV_ID = "bezique/Bezique-v1"
 """The Gymnasium id: ``gymnasium.make("bezique/Bezique-v1", rules="rubicon")``."""
 
-ObsDict = dict[str, np.ndarray]
+ObsDict = dict[str, Any]
+ActType = int | np.integer[Any]
 
 
-class BeziqueEnv(gymnasium.Env[ObsDict, np.int64]):
+class BeziqueEnv(gymnasium.Env[ObsDict, ActType]):
     """One seat of a deal (or a match) of bezique against bots (see the module docstring).
 
     Arguments:
@@ -65,7 +66,7 @@ class BeziqueEnv(gymnasium.Env[ObsDict, np.int64]):
         render_mode: None or ``"ansi"``.
     """
 
-    metadata = {"render_modes": ["ansi"], "name": ENV_ID}
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "name": ENV_ID}  # noqa: RUF012
     version = 1
     """Changes when the environment's behaviour, parameters or API change."""
     encoding_version = ENCODING_VERSION
@@ -146,7 +147,7 @@ class BeziqueEnv(gymnasium.Env[ObsDict, np.int64]):
         out, info = self._observe()
         return out, reward, ep.is_over, False, info
 
-    def render(self) -> str | None:  # type: ignore[override]
+    def render(self) -> str | None:
         if self.render_mode != "ansi" or self._episode is None:
             return None
         return render_text(self._episode.observation(self.seat))
@@ -203,7 +204,7 @@ class BeziqueEnv(gymnasium.Env[ObsDict, np.int64]):
         return {"observation": enc.encode(obs), "action_mask": mask}, info
 
 
-class TerminateIllegal(gymnasium.Wrapper[ObsDict, np.int64, ObsDict, np.int64]):
+class TerminateIllegal(gymnasium.Wrapper[ObsDict, ActType, ObsDict, ActType]):
     """Ends the episode with ``penalty`` when the agent picks an action that is not legal,
     instead of raising; the position is left as it was and ``info["illegal_action"]`` is True.
 
@@ -211,7 +212,7 @@ class TerminateIllegal(gymnasium.Wrapper[ObsDict, np.int64, ObsDict, np.int64]):
     never accepts an illegal action.
     """
 
-    def __init__(self, env: gymnasium.Env[ObsDict, np.int64], penalty: float = -1.0) -> None:
+    def __init__(self, env: gymnasium.Env[ObsDict, ActType], penalty: float = -1.0) -> None:
         super().__init__(env)
         self.penalty = float(penalty)
         self._last: tuple[ObsDict, dict[str, Any]] | None = None
@@ -223,9 +224,7 @@ class TerminateIllegal(gymnasium.Wrapper[ObsDict, np.int64, ObsDict, np.int64]):
         self._last = (obs, info)
         return obs, info
 
-    def step(
-        self, action: np.int64 | int
-    ) -> tuple[ObsDict, SupportsFloat, bool, bool, dict[str, Any]]:
+    def step(self, action: ActType) -> tuple[ObsDict, SupportsFloat, bool, bool, dict[str, Any]]:
         if self._last is None:
             raise RuntimeError("call reset() before step()")
         obs, info = self._last

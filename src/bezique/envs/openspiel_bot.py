@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import random
 import time as _time
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -52,6 +53,8 @@ class CoreRolloutEvaluator(mcts.Evaluator):  # type: ignore[misc]
     def __init__(self, n_rollouts: int = 1, seed: int | None = None) -> None:
         self.n_rollouts = n_rollouts
         self._rng = random.Random(seed)
+        self.steps = 0
+        """Actions applied in playouts so far."""
 
     def evaluate(self, state: BeziqueState) -> np.ndarray:
         deal = state.deal
@@ -64,6 +67,7 @@ class CoreRolloutEvaluator(mcts.Evaluator):  # type: ignore[misc]
             d = deal.clone()
             while not d.is_over:
                 d.apply(rng.choice(d.legal_actions()))
+                self.steps += 1
             if sh.utility == "points":
                 values = relative_points(d.points)
             else:
@@ -85,6 +89,9 @@ class OpenSpielISMCTS(Bot):
         iterations: simulations per decision (``Limit.iterations`` overrides it).
         time: seconds per decision instead of a number of simulations (``Limit.time``
             overrides it); the search stops after the first simulation past it.
+            ``Limit.nodes`` caps the actions applied in playouts (plus one per simulation;
+            with ``evaluator="openspiel"`` it is read as simulations).  With several limits
+            the search stops at the first one reached.
         uct_c: the exploration constant.
         utility: ``"points"`` (maximise the deal-point margin) or ``"result"`` (win the deal).
         evaluator: ``"core"`` (:class:`CoreRolloutEvaluator`) or ``"openspiel"``.
@@ -128,7 +135,8 @@ class OpenSpielISMCTS(Bot):
         state = game.state_from_observation(observation, random.Random(seed))
         iterations = (limit.iterations if limit else None) or self.iterations
         seconds = (limit.time if limit else None) or self.time
-        if iterations is None and seconds is None:
+        nodes = limit.nodes if limit else None
+        if iterations is None and seconds is None and nodes is None:
             iterations = DEFAULT_ITERATIONS
         rs = np.random.RandomState(seed)
         evaluator: mcts.Evaluator
@@ -147,7 +155,13 @@ class OpenSpielISMCTS(Bot):
         sampler = random.Random(seed).random  # seeded, so that equal seeds search alike
         searcher.set_resampler(lambda st, player: st.resample_from_infostate(player, sampler))
         start = _time.perf_counter()
-        policy = searcher.search(state, iterations, seconds)
+        playouts = evaluator if isinstance(evaluator, CoreRolloutEvaluator) else None
+
+        def spent() -> int:
+            steps: int = searcher.simulations
+            return steps + (playouts.steps if playouts is not None else 0)
+
+        policy = searcher.search(state, iterations, seconds, nodes, spent)
         elapsed = _time.perf_counter() - start
         best = max(policy, key=lambda ap: ap[1])[0]
         enc = game.encoding
@@ -174,22 +188,28 @@ class _Search(ismcts.ISMCTSBot):  # type: ignore[misc]
     simulations = 0
 
     def search(
-        self, state: BeziqueState, iterations: int | None, seconds: float | None
+        self,
+        state: BeziqueState,
+        iterations: int | None,
+        seconds: float | None,
+        nodes: int | None = None,
+        spent: Callable[[], int] | None = None,
     ) -> list[tuple[int, float]]:
         self.reset()
         self.root = self.create_new_node(state)
         key = self.get_state_key(state)
         deadline = None if seconds is None else _time.perf_counter() + seconds
-        done = 0
-        while (iterations is None or done < iterations) and (
-            deadline is None or _time.perf_counter() < deadline or done == 0
+        self.simulations = 0
+        while self.simulations == 0 or (
+            (iterations is None or self.simulations < iterations)
+            and (deadline is None or _time.perf_counter() < deadline)
+            and (nodes is None or spent is None or spent() < nodes)
         ):
             world = self.sample_root_state(state)
             if self.get_state_key(world) != key:
                 raise RuntimeError("a resampled state has another information state")
             self.run_simulation(world)
-            done += 1
-        self.simulations = done
+            self.simulations += 1
         policy: list[tuple[int, float]] = self.get_final_policy(state, self.root)
         return policy
 

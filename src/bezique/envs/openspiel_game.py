@@ -405,7 +405,7 @@ class BeziqueState(pyspiel.State):  # type: ignore[misc]
         if self._deal is None:
             raise ValueError("no information state to resample from while dealing")
         seed = int(float(probability_sampler()) * 2.0**52)
-        game = self.get_game()
+        game: BeziqueGame = self.get_game()
         new = game.state_from_observation(self.observation_for(player), random.Random(seed))
         new._drawn = [self.drawn(s) if s == player else None for s in range(len(self._drawn))]
         return new
@@ -488,9 +488,9 @@ class BeziqueObserver:
             if t < 1 or t > decl.shape[0]:
                 continue
             if what.startswith("meld "):
-                j = col.get(what.split(" ", 2)[1])
-                if j is not None:
-                    decl[t - 1, j] += 1
+                m = col.get(what.split(" ", 2)[1])
+                if m is not None:
+                    decl[t - 1, m] += 1
             elif what.startswith("exchange "):
                 decl[t - 1, exch] += 1
 

@@ -24,7 +24,7 @@ Version history: 1 -- first version (encoding version 1).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
@@ -40,7 +40,7 @@ from .encoding import ENCODING_VERSION, Encoding
 ObsDict = dict[str, np.ndarray]
 
 
-class BeziqueAECEnv(AECEnv[str, ObsDict, int | None]):
+class BeziqueAECEnv(AECEnv[str, ObsDict, int | None]):  # type: ignore[misc]
     """All seats of a deal (or a match) of bezique, turn by turn (see the module docstring).
 
     Arguments:
@@ -51,7 +51,11 @@ class BeziqueAECEnv(AECEnv[str, ObsDict, int | None]):
         render_mode: None or ``"ansi"``.
     """
 
-    metadata = {"render_modes": ["ansi"], "name": "bezique_v1", "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["ansi"],
+        "name": "bezique_v1",
+        "is_parallelizable": False,
+    }
     version = 1
     encoding_version = ENCODING_VERSION
 
@@ -114,7 +118,7 @@ class BeziqueAECEnv(AECEnv[str, ObsDict, int | None]):
         seat = self._episode.to_move
         assert seat is not None
         self.agent_selection = self.possible_agents[seat]
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._update_infos()
 
     def observe(self, agent: str) -> ObsDict:

@@ -55,6 +55,7 @@ HELP = """\
   log      every trick and score of this deal
   rules    the rules of this game
   help     this text
+  hint     the expert's suggestion, with the values it compared (--hints: every turn)
   quit     stop playing (asks first; saves the game if --save was given)"""
 
 
@@ -81,6 +82,7 @@ class TerminalGame:
         console: Console | None = None,
         ask: Ask | None = None,
         clear: bool | None = None,
+        hints: bool = False,
     ) -> None:
         self.rules = rules if rules is not None else Rules.preset("classic")
         n = self.rules.players
@@ -99,6 +101,8 @@ class TerminalGame:
         self._ask = ask
         self.clear = self.console.is_terminal if clear is None else clear
         self.saved_ok: bool | None = None
+        self.hints = hints
+        """Show the expert's suggestion before each of the player's choices."""
         self.notes: list[Text] = []
         """Lines to show under the next picture (the screen is cleared before each one)."""
 
@@ -238,6 +242,8 @@ class TerminalGame:
         deal = self.match.deal
         obs = self.observation()
         self._show(obs)
+        if self.hints:
+            self._hint(obs)
         n = len(obs.legal)
         while True:
             line = self._read(f"Your choice (1-{n}, notation, or help): ").strip()
@@ -271,6 +277,9 @@ class TerminalGame:
             if word == "board":
                 self._show(obs)
                 continue
+            if word == "hint":
+                self._hint(obs)
+                continue
             if line.isdigit():
                 i = int(line)
                 if not 1 <= i <= n:
@@ -285,6 +294,12 @@ class TerminalGame:
                 self.error(self._personal(_short(str(e))))
                 continue
             return
+
+    def _hint(self, obs: Observation) -> None:
+        """Print the expert's suggestion; it sees only this seat's observation."""
+        from ..bots import hint
+
+        self.console.print(Text(hint(obs).text(), style="cyan"))
 
     def _personal(self, message: str) -> str:
         """An engine message about this seat, addressed to the player."""

@@ -1,0 +1,405 @@
+"""Matches between bots on mirrored deals, in parallel on the local cores.
+
+**Mirroring.**  Deck ``i`` is shuffled from the seed ``arena_seed * 100_000 + i`` and dealt by
+seat ``i % players``.  It is played once in each seating: with two sides, once with A on side 0
+and B on side 1 and once the other way round, so both players get the same cards; with three
+sides (the three-handed game) A takes each seat in turn against two copies of B.  Every
+statistic treats the plays of one deck as one sample.
+
+**Scores.**  A deal's score for a side is what a match counts: its points, or in per-deal games
+(Rubicon and its family) the settlement payout.  The margin is A's score less the mean of B's
+sides; the deal result is 1 when A scores more than B, 1/2 for a tie and 0 otherwise (with three
+sides, the mean over the two B seats).
+
+**Matches.**  Per-match results are *built from the same deals*, not played separately: in each
+seating the decks are taken in order and added up as a match adds them up (the dealer passing
+left deal by deal, as it does in a match) until a side reaches the target; the match winner is
+then decided by the match rules (:class:`~bezique.core.match.Match`).  This is the same as
+playing the matches, because no bot looks at the match score; the last, unfinished match of each
+seating is dropped.  In per-deal games every deal is a match.
+
+**The oracle** gets the real deal through :meth:`OracleBot.play_with_deal
+<bezique.bots.oracle.OracleBot.play_with_deal>`: :func:`decide` is the one place that does so.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import time
+import zlib
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from ..bots import Bot, Limit, make, names
+from ..bots.oracle import OracleBot
+from ..core.deal import Deal
+from ..core.match import settle
+from ..core.notation import Action
+from ..core.rules import Rules
+from .stats import Estimate, elo_interval, mean_interval, wilson_interval
+
+ORACLE = "oracle"
+"""The name of the cheating player (measurement only)."""
+
+
+@dataclass(frozen=True)
+class PlayerSpec:
+    """A player in the arena: a bot name (or ``oracle``) and an optional budget, written
+    ``NAME`` or ``NAME:key=value,...`` with keys ``nodes``, ``iterations`` and ``time``."""
+
+    name: str
+    limit: Limit | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> PlayerSpec:
+        """Read ``pimc``, ``pimc:nodes=5000`` or ``oracle:iterations=20,time=0.5``."""
+        name, _, rest = text.strip().partition(":")
+        name = name.strip().lower()
+        if name != ORACLE and name not in names():
+            raise ValueError(f"unknown player {name!r}; players: {', '.join([*names(), ORACLE])}")
+        if not rest:
+            return cls(name)
+        options: dict[str, Any] = {}
+        for item in rest.split(","):
+            key, eq, value = item.partition("=")
+            key = key.strip()
+            if not eq or key not in ("nodes", "iterations", "time"):
+                raise ValueError(
+                    f"bad budget {item!r} in {text!r}: use nodes=N, iterations=N or time=SECONDS"
+                )
+            try:
+                options[key] = float(value) if key == "time" else int(value)
+            except ValueError:
+                raise ValueError(f"bad number {value!r} in {text!r}") from None
+        return cls(name, Limit(**options))
+
+    def __str__(self) -> str:
+        if self.limit is None:
+            return self.name
+        parts = [f"{k}={v}" for k, v in asdict(self.limit).items() if v is not None]
+        return f"{self.name}:{','.join(parts)}"
+
+    def build(self, seed: int) -> Bot | OracleBot:
+        """A fresh player."""
+        return OracleBot(seed) if self.name == ORACLE else make(self.name, seed)
+
+
+def decide(player: Bot | OracleBot, deal: Deal, limit: Limit | None) -> Action:
+    """The player's action for the seat to move: an honest bot gets that seat's observation;
+    the oracle, and only the oracle, gets a copy of the real deal."""
+    if isinstance(player, OracleBot):
+        return player.play_with_deal(deal.clone(), limit).action
+    seat = deal.to_move
+    assert seat is not None
+    return player.play(deal.observation(seat), limit).action
+
+
+@dataclass
+class Play:
+    """One deal played in one seating."""
+
+    deck: int
+    """The deck's index in the arena (0, 1, ...)."""
+    seed: int
+    """The seed the deck was shuffled from."""
+    seating: int
+    """A's side (with three sides, A's seat)."""
+    dealer: int
+    scores: list[float]
+    """Per side, the deal's score as a match counts it."""
+    margin: float
+    """A's score less the mean score of B's sides."""
+    result: float
+    """1 if A scored more than B, 0.5 for a tie, 0 otherwise (mean over B's sides)."""
+    recent_sides: list[int]
+    """Sides in the order they last took a trick, the taker of the last trick first."""
+    wins_game: int | None
+    """A side that won the match outright in this deal (a triple bezique where that rule is on)."""
+    a_moves: int = 0
+    b_moves: int = 0
+    a_seconds: list[float] = field(default_factory=list)
+    """CPU seconds of each of A's decisions."""
+    b_seconds: list[float] = field(default_factory=list)
+
+
+def seatings(rules: Rules) -> list[list[bool]]:
+    """For each seating, which seats A holds (the others are B's)."""
+    n = rules.players
+    if rules.sides == 2:
+        return [[rules.side_of(s) == side for s in range(n)] for side in (0, 1)]
+    return [[s == a for s in range(n)] for a in range(n)]
+
+
+def deck_seed(arena_seed: int, deck: int) -> int:
+    """The shuffle seed of a deck."""
+    return arena_seed * 100_000 + deck
+
+
+def play_deck(rules: Rules, a: PlayerSpec, b: PlayerSpec, arena_seed: int, deck: int) -> list[Play]:
+    """Every seating of one deck."""
+    seed = deck_seed(arena_seed, deck)
+    dealer = deck % rules.players
+    out = []
+    for seating, a_seats in enumerate(seatings(rules)):
+        deal = Deal.new(rules, seed=seed, dealer=dealer)
+        players: list[Bot | OracleBot] = []
+        for s, is_a in enumerate(a_seats):
+            spec = a if is_a else b
+            tag = f"{arena_seed}:{deck}:{seating}:{s}:{'A' if is_a else 'B'}"
+            players.append(spec.build(zlib.crc32(tag.encode())))
+        limits = [a.limit if is_a else b.limit for is_a in a_seats]
+        a_time: list[float] = []
+        b_time: list[float] = []
+        while not deal.is_over:
+            seat = deal.to_move
+            assert seat is not None
+            start = time.process_time()
+            action = decide(players[seat], deal, limits[seat])
+            (a_time if a_seats[seat] else b_time).append(time.process_time() - start)
+            deal.apply(action)
+        scores = _scores(deal)
+        a_side = rules.side_of(a_seats.index(True))
+        b_sides = sorted({rules.side_of(s) for s, is_a in enumerate(a_seats) if not is_a})
+        mine = scores[a_side]
+        margin = mine - sum(scores[s] for s in b_sides) / len(b_sides)
+        result = sum(
+            1.0 if mine > scores[s] else 0.5 if mine == scores[s] else 0.0 for s in b_sides
+        )
+        recent: list[int] = []
+        for w in reversed(deal.trick_winners):
+            side = rules.side_of(w)
+            if side not in recent:
+                recent.append(side)
+        wins = next(
+            (rules.side_of(s) for _, s, what, _ in deal.events if what == "wins the game"), None
+        )
+        out.append(
+            Play(
+                deck=deck,
+                seed=seed,
+                seating=seating if rules.sides == 2 else a_side,
+                dealer=dealer,
+                scores=scores,
+                margin=margin,
+                result=result / len(b_sides),
+                recent_sides=recent,
+                wins_game=wins,
+                a_moves=len(a_time),
+                b_moves=len(b_time),
+                a_seconds=[round(t, 5) for t in a_time],
+                b_seconds=[round(t, 5) for t in b_time],
+            )
+        )
+    return out
+
+
+def _scores(deal: Deal) -> list[float]:
+    if deal.rules.deal_scoring == "per-deal":
+        return [float(p) for p in settle(deal).payout]
+    return [float(p) for p in deal.points]
+
+
+def _work(job: tuple[str, str, str, int, int]) -> list[Play]:
+    rules_text, a, b, arena_seed, deck = job
+    return play_deck(
+        Rules.from_string(rules_text), PlayerSpec.parse(a), PlayerSpec.parse(b), arena_seed, deck
+    )
+
+
+@dataclass
+class ArenaResult:
+    """Every play of an arena run and what they add up to."""
+
+    a: PlayerSpec
+    b: PlayerSpec
+    rules: Rules
+    variant: str
+    seed: int
+    decks: int
+    plays: list[Play]
+    seconds: float = 0.0
+    """Wall-clock seconds the run took."""
+
+    # --- statistics ------------------------------------------------------------------------------
+    def _per_deck(self, value: Callable[[Play], float]) -> list[float]:
+        by_deck: dict[int, list[float]] = {}
+        for p in self.plays:
+            by_deck.setdefault(p.deck, []).append(value(p))
+        return [sum(v) / len(v) for _, v in sorted(by_deck.items())]
+
+    def deal_score(self) -> Estimate:
+        """A's mean deal result (wins, ties as halves), per deck."""
+        return mean_interval(self._per_deck(lambda p: p.result))
+
+    def margin(self) -> Estimate:
+        """A's mean margin, per deck."""
+        return mean_interval(self._per_deck(lambda p: p.margin))
+
+    def elo(self) -> Estimate:
+        """A's Elo advantage from the per-deal score."""
+        return elo_interval(self.deal_score())
+
+    def matches(self) -> list[tuple[int, float]]:
+        """(seating, A's result) of every match built from the deals (see the module
+        docstring): 1 won, 0 lost."""
+        rules = self.rules
+        out: list[tuple[int, float]] = []
+        seatings_ = sorted({p.seating for p in self.plays})
+        for seating in seatings_:
+            plays = sorted((p for p in self.plays if p.seating == seating), key=lambda p: p.deck)
+            a_side = seating if rules.sides == 2 else rules.side_of(seating)
+            totals = [0.0] * rules.sides
+            for p in plays:
+                winner: int | None
+                if rules.deal_scoring == "per-deal":
+                    top = max(p.scores)
+                    leaders = [s for s, v in enumerate(p.scores) if v == top]
+                    winner = leaders[0] if len(leaders) == 1 else None
+                    if winner is None:
+                        continue  # a drawn game: no match result
+                    out.append((seating, 1.0 if winner == a_side else 0.0))
+                    continue
+                totals = [t + s for t, s in zip(totals, p.scores, strict=True)]
+                winner = p.wins_game if p.wins_game is not None else _match_winner(rules, totals, p)
+                if winner is not None:
+                    out.append((seating, 1.0 if winner == a_side else 0.0))
+                    totals = [0.0] * rules.sides
+        return out
+
+    def match_score(self) -> Estimate:
+        """A's share of the matches won, with a Wilson interval."""
+        results = [r for _, r in self.matches()]
+        return wilson_interval(sum(results), len(results))
+
+    def timing(self, who: str) -> dict[str, float]:
+        """Median and 95th percentile CPU seconds per decision of ``'a'`` or ``'b'``."""
+        times = sorted(t for p in self.plays for t in (p.a_seconds if who == "a" else p.b_seconds))
+        if not times:
+            return {"median": 0.0, "p95": 0.0, "moves": 0}
+        return {
+            "median": round(times[len(times) // 2], 5),
+            "p95": round(times[min(len(times) - 1, int(0.95 * len(times)))], 5),
+            "moves": len(times),
+        }
+
+    def summary(self) -> dict[str, Any]:
+        """The figures as JSON values."""
+        return {
+            "deal_win_rate": self.deal_score().as_dict(),
+            "margin": self.margin().as_dict(2),
+            "match_win_rate": self.match_score().as_dict(),
+            "matches": len(self.matches()),
+            "elo": self.elo().as_dict(1),
+            "a_seconds_per_move": self.timing("a"),
+            "b_seconds_per_move": self.timing("b"),
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        """Everything, as JSON values: the set-up, the summary and every play."""
+        return {
+            "a": str(self.a),
+            "b": str(self.b),
+            "variant": self.variant,
+            "rules": str(self.rules),
+            "seed": self.seed,
+            "decks": self.decks,
+            "seatings": len(seatings(self.rules)),
+            "mirrored": True,
+            "matches_built_from_deals": True,
+            "target": self.rules.target,
+            "wall_seconds": round(self.seconds, 2),
+            "summary": self.summary(),
+            "plays": [asdict(p) for p in sorted(self.plays, key=lambda p: (p.deck, p.seating))],
+        }
+
+    def text(self) -> str:
+        """A short report for people."""
+        ds, mg, ms, el = self.deal_score(), self.margin(), self.match_score(), self.elo()
+        ta, tb = self.timing("a"), self.timing("b")
+        n_seat = len(seatings(self.rules))
+        target = (
+            "each deal a game"
+            if self.rules.deal_scoring == "per-deal"
+            else f"to {self.rules.target}"
+        )
+        return "\n".join(
+            [
+                f"{self.a} (A) against {self.b} (B): {self.variant}, {self.decks} decks x "
+                f"{n_seat} seatings = {len(self.plays)} deals, seed {self.seed}, "
+                f"{self.seconds:.0f} s",
+                f"  deals    A scores {ds.text(1, 100, '%')} (wins, ties as halves)",
+                f"  margin   A {mg.text(1)} points a deal (95% interval)",
+                f"  matches  A wins {ms.text(1, 100, '%')} of {ms.n} matches {target} "
+                "(built from the deals)",
+                f"  Elo      A {el.text(0)} (from the deal score)",
+                f"  time     A {ta['median']:.3f} s a move median, {ta['p95']:.3f} s p95; "
+                f"B {tb['median']:.3f} s, {tb['p95']:.3f} s (CPU)",
+            ]
+        )
+
+
+def _match_winner(rules: Rules, totals: list[float], play: Play) -> int | None:
+    """The side that has won a match with these totals after ``play`` (as Match.winner)."""
+    reached = [s for s, t in enumerate(totals) if t >= rules.target]
+    if len(reached) <= 1:
+        return reached[0] if reached else None
+    if rules.both_reach_target == "higher-score":
+        top = max(totals[s] for s in reached)
+        reached = [s for s in reached if totals[s] == top]
+        if len(reached) == 1:
+            return reached[0]
+    for side in play.recent_sides:
+        if side in reached:
+            return side
+    return reached[0]
+
+
+def run_arena(
+    a: PlayerSpec | str,
+    b: PlayerSpec | str,
+    rules: Rules | str = "classic",
+    *,
+    decks: int = 100,
+    seed: int = 1,
+    jobs: int = 1,
+    progress: Callable[[int, int], None] | None = None,
+) -> ArenaResult:
+    """Play ``decks`` decks in every seating between A and B (see the module docstring).
+
+    ``jobs`` worker processes share the decks (1: play here, no processes); the results do not
+    depend on it.  ``progress(done, total)`` is called after each deck."""
+    a = a if isinstance(a, PlayerSpec) else PlayerSpec.parse(a)
+    b = b if isinstance(b, PlayerSpec) else PlayerSpec.parse(b)
+    variant = rules if isinstance(rules, str) else str(rules)
+    rules = rules if isinstance(rules, Rules) else Rules.from_string(rules)
+    if decks < 1:
+        raise ValueError(f"decks must be at least 1: got {decks}")
+    if jobs < 1:
+        raise ValueError(f"jobs must be at least 1: got {jobs}")
+    start = time.perf_counter()
+    jobs_list = [(str(rules), str(a), str(b), seed, i) for i in range(decks)]
+    plays: list[Play] = []
+    results: Iterable[list[Play]]
+    if jobs == 1:
+        results = map(_work, jobs_list)
+        _collect(results, plays, decks, progress)
+    else:
+        methods = multiprocessing.get_all_start_methods()
+        ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+        with ctx.Pool(jobs) as pool:
+            _collect(pool.imap_unordered(_work, jobs_list), plays, decks, progress)
+    plays.sort(key=lambda p: (p.deck, p.seating))
+    return ArenaResult(a, b, rules, variant, seed, decks, plays, time.perf_counter() - start)
+
+
+def _collect(
+    results: Iterable[list[Play]],
+    plays: list[Play],
+    total: int,
+    progress: Callable[[int, int], None] | None,
+) -> None:
+    for done, deck_plays in enumerate(results, 1):
+        plays.extend(deck_plays)
+        if progress is not None:
+            progress(done, total)

@@ -1,0 +1,79 @@
+"""Statistics for bot matches: means with confidence intervals, Wilson intervals, Elo.
+
+Mirrored deals are not independent plays: the two plays of one deck share its luck.  So every
+interval here treats the *pair* (or, with three sides, the set of plays of one deck) as one
+sample: the per-deck mean is the unit, and the interval is the usual normal one on those means.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+Z95 = 1.959963984540054
+"""The two-sided 95% normal quantile."""
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A mean with a 95% confidence interval."""
+
+    mean: float
+    low: float
+    high: float
+    n: int
+    """Independent samples behind it."""
+
+    def as_dict(self, digits: int = 4) -> dict[str, float | int]:
+        """The estimate as plain JSON values."""
+        return {
+            "mean": round(self.mean, digits),
+            "low": round(self.low, digits),
+            "high": round(self.high, digits),
+            "n": self.n,
+        }
+
+    def text(self, digits: int = 1, scale: float = 1.0, unit: str = "") -> str:
+        """``'12.3 [4.5, 20.1]'`` (times ``scale``, with ``unit`` after each number)."""
+        f = f"{{:.{digits}f}}{unit}"
+        return (
+            f"{f.format(self.mean * scale)} "
+            f"[{f.format(self.low * scale)}, {f.format(self.high * scale)}]"
+        )
+
+
+def mean_interval(values: Sequence[float]) -> Estimate:
+    """The mean of independent samples with its 95% normal interval."""
+    n = len(values)
+    if n == 0:
+        return Estimate(math.nan, math.nan, math.nan, 0)
+    m = sum(values) / n
+    if n == 1:
+        return Estimate(m, -math.inf, math.inf, 1)
+    var = sum((v - m) ** 2 for v in values) / (n - 1)
+    half = Z95 * math.sqrt(var / n)
+    return Estimate(m, m - half, m + half, n)
+
+
+def wilson_interval(wins: float, n: int) -> Estimate:
+    """A proportion (``wins`` may count ties as halves) with its 95% Wilson score interval."""
+    if n == 0:
+        return Estimate(math.nan, math.nan, math.nan, 0)
+    p = wins / n
+    z2 = Z95 * Z95
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return Estimate(p, max(0.0, centre - half), min(1.0, centre + half), n)
+
+
+def elo(score: float) -> float:
+    """The Elo difference that an expected score (0 to 1) stands for."""
+    score = min(max(score, 1e-6), 1 - 1e-6)
+    return -400.0 * math.log10(1.0 / score - 1.0)
+
+
+def elo_interval(score: Estimate) -> Estimate:
+    """An Elo difference with its interval, from a score estimate (the interval's ends mapped
+    through :func:`elo`)."""
+    return Estimate(elo(score.mean), elo(score.low), elo(score.high), score.n)

@@ -1,0 +1,332 @@
+"""The search players, the stage-2 solver, levels, hints and the arena.
+
+Budgets here are tiny (a few hundred engine steps a decision): these tests check legality,
+reproducibility, honesty and bookkeeping, not strength (see docs/strength.md for that).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+
+import pytest
+from typer.testing import CliRunner
+
+from bezique import Action, Deal, Observation, Rules
+from bezique.arena import PlayerSpec, run_arena, seatings
+from bezique.bots import LEVELS, Hint, LevelBot, Limit, hint, levels, make, names
+from bezique.bots.oracle import OracleBot
+from bezique.bots.playout import playout_action, utility
+from bezique.bots.search import world_is_known
+from bezique.bots.solver import Endgame, SolverLimit, exact_values, play_action
+from bezique.cli import app
+
+HONEST = ["random", "simple", "heuristic", "pimc", "ismcts"]
+TINY = Limit(nodes=300)
+
+RULES = [Rules.preset(p) for p in Rules.presets()] + [
+    Rules.preset("four", partner_declaring="winner-or-partner"),
+    Rules.preset("no-trump", players=3),
+    Rules.preset("old-russian", players=4),
+]
+
+
+def positions(rules: Rules, seed: int, every: int) -> Iterator[tuple[Deal, Observation]]:
+    """Decisions with a real choice along a deal played at random (every ``every``-th one,
+    and every decision of stage 2's last tricks)."""
+    rng = random.Random(seed)
+    deal = Deal.new(rules, seed=seed, dealer=seed % rules.players)
+    count = 0
+    while not deal.is_over:
+        actions = deal.legal_actions()
+        if len(actions) > 1:
+            count += 1
+            late = deal.stage == 2 and len(deal.hand(deal.to_move or 0)) <= 3
+            if count % every == 0 or (late and count % 2 == 0):
+                assert deal.to_move is not None
+                yield deal.clone(), deal.observation(deal.to_move)
+        deal.apply(actions[rng.randrange(len(actions))])
+
+
+def ask(name: str, obs: Observation, seed: int = 1) -> str:
+    return str(make(name, seed).choose(obs, TINY))
+
+
+# --- legality over every preset --------------------------------------------------------------------
+@pytest.mark.parametrize("rules", RULES, ids=str)
+def test_every_bot_plays_legal_actions_in_every_preset(rules: Rules) -> None:
+    every = max(4, rules.hand_size * rules.packs // 4)
+    seen = 0
+    for deal, obs in positions(rules, seed=rules.players, every=every):
+        for name in HONEST:
+            assert ask(name, obs) in obs.legal, (name, obs.legal)
+        oracle = OracleBot(3).play_with_deal(deal, TINY).action
+        assert str(oracle) in obs.legal
+        seen += 1
+        if seen == 6:
+            break
+    assert seen >= 3
+
+
+@pytest.mark.parametrize("name", ["pimc", "ismcts", "heuristic"])
+def test_search_bots_play_whole_deals(name: str) -> None:
+    """A whole classic and a whole partnership deal, every seat a search bot: all legal."""
+    for rules in (Rules.preset("classic"), Rules.preset("four")):
+        deal = Deal.new(rules, seed=5)
+        bots = [make(name, seed=s) for s in range(rules.players)]
+        while not deal.is_over:
+            seat = deal.to_move
+            assert seat is not None
+            obs = deal.observation(seat)
+            action = bots[seat].choose(obs, Limit(nodes=150))
+            assert str(action) in obs.legal
+            deal.apply(action)
+
+
+# --- reproducible and honest ------------------------------------------------------------------------
+@pytest.mark.parametrize("name", HONEST)
+def test_same_seed_same_choice(name: str) -> None:
+    rules = Rules.preset("classic")
+    picks = [(obs, ask(name, obs, 7)) for _, obs in positions(rules, 11, 9)]
+    assert len(picks) >= 3
+    for obs, pick in reversed(picks):
+        assert ask(name, obs, 7) == pick
+
+
+def test_search_bots_depend_on_their_seed() -> None:
+    rules = Rules.preset("classic")
+    obs = next(o for _, o in positions(rules, 2, 3) if len(o.legal) >= 5)
+    picks = {ask("ismcts", obs, seed) for seed in range(12)}
+    assert len(picks) > 1
+
+
+@pytest.mark.parametrize("name", [*HONEST, "hard", "expert"])
+def test_bots_cannot_tell_deals_that_look_the_same(name: str) -> None:
+    """Two deals a seat cannot tell apart (the hidden cards dealt again) get the same choice."""
+    checked = 0
+    for rules in (Rules.preset("classic"), Rules.preset("three"), Rules.preset("four")):
+        for deal, obs in positions(rules, 4, 7):
+            seat = obs.seat
+            assert seat is not None
+            other = deal.resample(seat, random.Random(checked))
+            assert other.observation(seat) == obs
+            assert other.position() != deal.position() or world_is_known(obs)
+            assert ask(name, other.observation(seat), 5) == ask(name, obs, 5)
+            checked += 1
+            if checked % 3 == 0:
+                break
+    assert checked >= 9
+
+
+def test_resampled_deals_really_differ() -> None:
+    deal = Deal.new(Rules.preset("classic"), seed=9)
+    seat = deal.to_move
+    assert seat is not None
+    other = deal.resample(seat, random.Random(1))
+    assert other.hand(1 - seat) != deal.hand(1 - seat)
+    assert other.hand(seat) == deal.hand(seat)
+
+
+# --- the stage-2 solver -------------------------------------------------------------------------------
+def brute_force(deal: Deal, side: int) -> float:
+    """Every line of play through the engine itself: the best margin for ``side``."""
+    if deal.is_over:
+        return utility(deal, side)
+    values = []
+    for a in deal.legal_actions():
+        child = deal.clone()
+        child.apply(a)
+        values.append(brute_force(child, side))
+    seat = deal.to_move
+    assert seat is not None
+    return max(values) if deal.rules.side_of(seat) == side else min(values)
+
+
+def endgame(rules: Rules, seed: int, cards: int) -> Deal:
+    """A stage-2 position with ``cards`` cards in the hand to move (maybe mid-trick)."""
+    rng = random.Random(seed)
+    deal = Deal.new(rules, seed=seed, dealer=seed % rules.players)
+    while not (
+        deal.stage == 2 and deal.phase == "play" and len(deal.hand(deal.to_move or 0)) <= cards
+    ):
+        deal.apply(playout_action(deal, rng, 0.5))
+    if seed % 2:
+        deal.apply(deal.legal_actions()[-1])
+    return deal
+
+
+@pytest.mark.parametrize(
+    "preset,cards",
+    [("classic", 4), ("russian", 4), ("greek", 3), ("rubicon", 3), ("three", 2), ("four", 2)],
+)
+def test_solver_agrees_with_brute_force(preset: str, cards: int) -> None:
+    rules = Rules.preset(preset)
+    for seed in range(4):
+        deal = endgame(rules, seed, cards)
+        if deal.is_over:
+            continue
+        seat = deal.to_move
+        assert seat is not None
+        side = rules.side_of(seat)
+        sol, offset = exact_values(deal, side)
+        assert set(sol.values) == set(Endgame.from_deal(deal).playable(seat))
+        for kind, value in sol.values.items():
+            child = deal.clone()
+            child.apply(play_action(child, kind))
+            assert brute_force(child, side) == pytest.approx(value + offset)
+        assert brute_force(deal, side) == pytest.approx(sol.value + offset)
+        # the principal variation, played through the engine, reaches that value
+        line = deal.clone()
+        for _, kind in sol.pv:
+            line.apply(play_action(line, kind))
+        assert line.is_over and utility(line, side) == pytest.approx(sol.value + offset)
+
+
+def test_solver_node_limit() -> None:
+    deal = endgame(Rules.preset("four"), 2, 8)
+    with pytest.raises(SolverLimit):
+        Endgame.from_deal(deal).solve(0, max_nodes=50)
+
+
+def test_known_stage_two_is_played_exactly() -> None:
+    rules = Rules.preset("classic")
+    deal = endgame(rules, 6, 5)
+    obs = deal.observation(deal.to_move)
+    assert world_is_known(obs)
+    sol, offset = exact_values(deal, rules.side_of(obs.seat or 0))
+    best = max(sol.values.values())
+    for name in ("heuristic", "pimc", "ismcts", "expert"):
+        result = make(name, 1).play(obs, TINY)
+        assert "exact" in result.info.get("reason", "")
+        chosen = result.info["scores"][str(result.action)]
+        assert chosen == pytest.approx(best + offset)
+
+
+# --- budgets, levels and hints ------------------------------------------------------------------------
+def test_iteration_budgets_are_respected() -> None:
+    obs = next(o for _, o in positions(Rules.preset("classic"), 3, 5) if len(o.legal) >= 3)
+    pimc = make("pimc", 1).play(obs, Limit(iterations=4)).info
+    assert pimc["visits"] == 4
+    ismcts = make("ismcts", 1).play(obs, Limit(iterations=40)).info
+    assert ismcts["visits"] == 40
+    # a nodes budget stops the search within one world's worth of playouts of it
+    small = make("pimc", 1).play(obs, Limit(nodes=2_000)).info["visits"]
+    large = make("pimc", 1).play(obs, Limit(nodes=8_000)).info["visits"]
+    assert 1 <= small < large
+
+
+def test_levels() -> None:
+    assert levels() == ["beginner", "easy", "medium", "hard", "expert"]
+    assert [LEVELS[n].bot for n in levels()] == ["random", "simple", "heuristic", "pimc", "ismcts"]
+    hard, expert = LEVELS["hard"].limit, LEVELS["expert"].limit
+    assert hard.nodes is not None and expert.nodes is not None
+    assert hard.time is None and expert.time is None  # reproducible: no clock in the levels
+    assert expert.nodes > hard.nodes
+    assert set(levels()) <= set(names())
+    bot = make("hard", seed=3)
+    assert isinstance(bot, LevelBot) and bot.bot.name == "pimc"
+    obs = next(o for _, o in positions(Rules.preset("classic"), 8, 4) if len(o.legal) >= 3)
+    # the level's own budget, unless a limit is given
+    assert bot.choose(obs) == make("pimc", 3).choose(obs, hard)
+    assert bot.play(obs).info["visits"] == make("pimc", 3).play(obs, hard).info["visits"]
+    assert make("expert", 3).play(obs, Limit(iterations=9)).info["visits"] == max(9, len(obs.legal))
+
+
+def test_hint_gives_the_choice_and_the_values() -> None:
+    obs = next(o for _, o in positions(Rules.preset("classic"), 12, 6) if len(o.legal) >= 4)
+    h = hint(obs, Limit(nodes=600))
+    assert isinstance(h, Hint) and isinstance(h.action, Action)
+    assert str(h.action) in obs.legal
+    assert set(h.values) == set(obs.legal)
+    assert h.ranked()[0][1] == max(h.values.values())
+    assert h.reason and str(h.action) in h.text()
+    assert hint(obs, Limit(nodes=600)) == h  # reproducible
+    # the simple level's reasons, and a position with one legal action
+    easy = hint(obs, level="easy")
+    assert set(easy.values) == set(obs.legal) and str(easy.action) in obs.legal
+
+
+def test_hints_in_the_terminal_game() -> None:
+    from rich.console import Console
+
+    from bezique.tui.game import TerminalGame
+
+    lines = iter(["hint", "quit", "y"])
+    console = Console(record=True, width=100, highlight=False)
+    game = TerminalGame(
+        Rules.preset("classic"),
+        opponent="random",
+        seed=4,
+        seat=1,
+        console=console,
+        ask=lambda prompt: next(lines),
+        clear=False,
+    )
+    assert game.run() == 0
+    assert "Hint (expert):" in console.export_text()
+
+
+# --- the arena ------------------------------------------------------------------------------------------
+def test_arena_mirrors_and_reports_consistent_json(tmp_path: object) -> None:
+    result = run_arena("simple", "random", "classic", decks=3, seed=7)
+    data = json.loads(json.dumps(result.to_json()))
+    plays = data["plays"]
+    assert len(plays) == 6 and data["mirrored"] and data["decks"] == 3
+    for deck in range(3):
+        mine = [p for p in plays if p["deck"] == deck]
+        assert len({p["seed"] for p in mine}) == 1
+        assert sorted(p["seating"] for p in mine) == [0, 1]
+        a, b = mine
+        # the same cards, seats swapped: A's cards in one are B's in the other
+        assert a["seed"] == b["seed"] and a["dealer"] == b["dealer"]
+    seeds = [p["seed"] for p in plays]
+    assert all(seeds.count(s) == 2 for s in seeds)
+    summary = data["summary"]
+    per_deck = [sum(p["margin"] for p in plays if p["deck"] == d) / 2 for d in range(3)]
+    assert summary["margin"]["mean"] == pytest.approx(sum(per_deck) / 3, abs=0.01)
+    assert summary["margin"]["low"] <= summary["margin"]["mean"] <= summary["margin"]["high"]
+    assert 0 <= summary["deal_win_rate"]["mean"] <= 1
+    for p in plays:
+        a_side = p["seating"]
+        assert p["margin"] == pytest.approx(p["scores"][a_side] - p["scores"][1 - a_side])
+        assert p["a_moves"] == len(p["a_seconds"]) > 0
+    # the same run again, in two worker processes: the same deals and scores
+    again = run_arena("simple", "random", "classic", decks=3, seed=7, jobs=2).to_json()
+    assert [(p["seed"], p["scores"]) for p in again["plays"]] == [
+        (p["seed"], p["scores"]) for p in plays
+    ]
+
+
+def test_arena_seatings_and_matches() -> None:
+    assert seatings(Rules.preset("four")) == [
+        [True, False, True, False],
+        [False, True, False, True],
+    ]
+    assert len(seatings(Rules.preset("three"))) == 3
+    result = run_arena("random", "random", "rubicon", decks=2, seed=3)
+    assert len(result.matches()) <= 4  # per-deal games: a deal is a match
+    result = run_arena("oracle:nodes=200", "random", "classic", decks=1, seed=1)
+    assert len(result.plays) == 2 and result.plays[0].a_moves > 0
+    assert "oracle" not in names()
+    assert str(PlayerSpec.parse("pimc:nodes=500,time=2")) == "pimc:time=2.0,nodes=500"
+    with pytest.raises(ValueError, match="unknown player"):
+        PlayerSpec.parse("nobody")
+    with pytest.raises(ValueError, match="bad budget"):
+        PlayerSpec.parse("pimc:depth=3")
+
+
+def test_arena_command(tmp_path: object) -> None:
+    from pathlib import Path
+
+    out = Path(str(tmp_path)) / "arena.json"
+    runner = CliRunner()
+    result = runner.invoke(
+        app, ["arena", "simple", "random", "--deals", "2", "--seed", "3", "--json", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    assert "margin" in result.output and "Elo" in result.output
+    data = json.loads(out.read_text())
+    assert data["a"] == "simple" and len(data["plays"]) == 4
+    bad = runner.invoke(app, ["arena", "simple", "nobody"])
+    assert bad.exit_code == 2
