@@ -4,6 +4,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
+CHROMIUM := /usr/bin/chromium
+
 .PHONY: play test lint typecheck bench golden clean
 
 $(BIN)/python:
@@ -17,7 +19,15 @@ $(STAMP): $(BIN)/python pyproject.toml
 play: $(STAMP)
 	$(BIN)/bezique play
 
-test: $(STAMP) lint typecheck
+# The browser tests drive Debian's chromium (never a browser downloaded by a test tool).
+$(CHROMIUM):
+	@if [ "$$(id -u)" = 0 ]; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
+	else \
+		echo "the browser tests need Debian's chromium: run 'sudo apt-get install chromium'"; exit 1; \
+	fi
+
+test: $(STAMP) $(CHROMIUM) lint typecheck
 	$(BIN)/python -m pytest
 
 lint: $(STAMP)

@@ -92,6 +92,15 @@ _PlanEntry = tuple[_PlanItem, tuple[tuple[int, int], ...], list[tuple[int, int]]
 
 
 _EXCHANGE_RANK = {"seven": SEVEN, "nine": NINE}
+_TEXTS: dict[Action, str] = {}
+
+
+def _action_text(action: Action) -> str:
+    """``str(action)``, remembered: the same few thousand actions recur in every history."""
+    text = _TEXTS.get(action)
+    if text is None:
+        text = _TEXTS[action] = str(action)
+    return text
 
 
 def _active_order(rules: Rules, dealer: int, first: int) -> list[int]:
@@ -446,7 +455,7 @@ class Deal:
     @property
     def history(self) -> list[str]:
         """Every action applied so far, in notation."""
-        return [str(a) for a in self._history]
+        return [_action_text(a) for a in self._history]
 
     @property
     def points(self) -> list[int]:
@@ -1162,7 +1171,7 @@ class Deal:
             points=tuple(self.points),
             declared_this_trick=self._decl_count,
             exchanged_this_trick=self._exchanged,
-            history=tuple(str(a) for a in self._history),
+            history=tuple(_action_text(a) for a in self._history),
             legal=legal,
             live_melds=tuple(
                 sorted(

@@ -662,10 +662,14 @@ class Rules:
         return out
 
     def __str__(self) -> str:
-        diff = self.differences()
-        if not diff:
-            return self.name
-        return f"{self.name}({','.join(f'{k}={_fmt(v)}' for k, v in diff.items())})"
+        text: str | None = self.__dict__.get("_text")
+        if text is None:  # worked out once: every observation string carries it
+            diff = self.differences()
+            text = self.name
+            if diff:
+                text += f"({','.join(f'{k}={_fmt(v)}' for k, v in diff.items())})"
+            self.__dict__["_text"] = text
+        return text
 
     @classmethod
     def from_string(cls, text: str) -> Rules:
