@@ -18,6 +18,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 from server_helpers import (  # noqa: E402
     Player,
     check_client,
+    close_all,
     hello,
     play_people,
     play_vs_computer,
@@ -32,9 +33,20 @@ from bezique.server.protocol import MAX_MESSAGE, ProtocolError, parse_client  # 
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    app = create_app(tmp_path, bot_delay=0, takeover_seconds=0.3, rate=10_000, burst=10_000)
+    app = create_app(
+        tmp_path,
+        bot_delay=0,
+        takeover_seconds=0.3,
+        rate=10_000,
+        burst=10_000,
+        hint_level="medium",
+        review_level="medium",
+    )
     with TestClient(app) as c:
-        yield c
+        try:
+            yield c
+        finally:
+            close_all()
 
 
 def new_table(client: TestClient, **body: Any) -> dict[str, Any]:
@@ -101,21 +113,30 @@ def test_bad_table_requests(client: TestClient) -> None:
 
 # --- whole games -----------------------------------------------------------------------------------
 @pytest.mark.parametrize("preset", Rules.presets())
-def test_whole_match_against_the_computer(client: TestClient, preset: str) -> None:
+def test_a_deal_of_every_preset_against_the_computer(client: TestClient, preset: str) -> None:
     rules = Rules.preset(preset)
-    if rules.deal_scoring != "per-deal":
-        rules = rules.replace(target=300)  # a short match, several deals still
-    t = new_table(client, rules=str(rules), level="simple", name="Me", seat=rules.players - 1)
+    t = new_table(client, rules=preset, level="medium", name="Me", seat=rules.players - 1)
     assert t["table"]["status"] == "playing" and t["table"]["hints"] is True
     p = Player(client, t["code"], t["token"], seed=3)
     assert p.seat == rules.players - 1
-    end = play_vs_computer(p, hints_every=7)
-    assert end["match"]["winner"] is not None
-    hints = [m for m in p.received if m["type"] == "hint"]
-    assert hints and all(m["action"] for m in hints)
+    end = play_vs_computer(p, hints_every=9, deals=1)
+    assert end["view"]["phase"] == "over" and len(end["match"]["deals"]) == 1
+    assert end["match"]["deals"][0]["points"] == end["view"]["points"]
+    assert [m for m in p.received if m["type"] == "hint"]
     assert not [m for m in p.received if m["type"] == "error"]
+    p.close()
+
+
+@pytest.mark.parametrize("preset", ["classic", "three", "four"])
+def test_whole_match_against_the_computer(client: TestClient, preset: str) -> None:
+    rules = Rules.preset(preset, target=400)
+    t = new_table(client, rules=str(rules), level="medium", name="Me")
+    p = Player(client, t["code"], t["token"], seed=4)
+    end = play_vs_computer(p)
+    assert end["match"]["winner"] is not None
     table = lobby(client).get(t["code"])
-    assert table.status == "over"
+    assert table.status == "over" and table.match.winner == end["match"]["winner"]
+    assert end["match"]["scores"] == table.match.scores
     # the record is the core's format, and replays to the same match
     r = client.get(f"/api/tables/{t['code']}/record")
     assert r.status_code == 200
@@ -218,7 +239,7 @@ def test_parse_client_refuses_bad_shapes() -> None:
         ('{"type": "action", "v": 1, "move": -1, "action": "pass"}', "malformed"),
         ('{"type": "action", "v": 1, "move": 1e3, "action": "pass"}', "malformed"),
         ('{"type": "action", "v": 1, "move": 0, "action": ["pass"]}', "malformed"),
-        (json.dumps({**good, "action": "play " + "A" * 300}), "too-large"),
+        (json.dumps({**good, "action": "play " + "A" * 1100}), "too-large"),
         ("[" * 100_000, "too-large"),
         (" " * (MAX_MESSAGE + 1), "too-large"),
         ('{"type": "hello", "v": 1, "token": 5}', "malformed"),

@@ -73,7 +73,7 @@ def arena_command(
     if show:
         err.print()
     result.variant = variant
-    Console(highlight=False).print(Text(result.text()))
+    Console(highlight=False, soft_wrap=True).print(Text(result.text()))
     if json_file is not None:
         try:
             json_file.write_text(json.dumps(result.to_json(), indent=1) + "\n")

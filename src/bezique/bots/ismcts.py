@@ -116,7 +116,11 @@ class IsmctsBot(SearchBot):
         why = f"most visited ({visits[best]} visits, mean margin {means[best]:.1f})"
         if self.anchored and best != anchor:
             gain, se = _gain(stats[best], stats[anchor])
-            if gain >= self.override_margin and gain >= self.override_z * se:
+            if (
+                min(visits[best], visits[anchor]) >= self.override_min
+                and gain >= self.override_margin
+                and gain >= self.override_z * se
+            ):
                 why = f"searched better than the heuristic's choice by {gain:.1f} (± {se:.1f})"
             else:
                 best = anchor

@@ -47,6 +47,8 @@ class SearchBot(Bot):
     """How many standard errors better than the anchor an action must search to replace it."""
     override_margin: float = 2.0
     """And by how many points at least."""
+    override_min: int = 8
+    """And in how many samples at least (worlds, or visits of both)."""
 
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(seed)
@@ -187,7 +189,11 @@ class PimcBot(SearchBot):
         if challenger != anchor:
             gain = diff[challenger] / counts[challenger]
             se = _se(diff, diff2, challenger, counts[challenger])
-            if gain >= self.override_margin and gain >= self.override_z * se:
+            if (
+                counts[challenger] >= self.override_min
+                and gain >= self.override_margin
+                and gain >= self.override_z * se
+            ):
                 best = challenger
                 why = f"searched better than the heuristic's choice by {gain:.1f} (± {se:.1f})"
             else:

@@ -1,8 +1,8 @@
 """The computer's advice: a hint for the move at hand, and the review of a finished deal.
 
 Both ask a bot about one seat's observation only, so advice never knows more than the seat.
-The advisor is ``bezique.bots.hint`` when the bots package provides one, else the 'simple'
-bot's choice; :func:`set_advisor` plugs in another.
+The advisor is ``bezique.bots.hint`` (a level's choice, the expert's by default) where the bots
+package has it, else the 'simple' bot's choice; :func:`set_advisor` plugs in another.
 """
 
 from __future__ import annotations
@@ -11,29 +11,33 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import bots
+from ..bots.base import Limit
 from ..core.deal import Deal
 from ..core.match import Match
 from ..core.observation import Observation
 
-Advisor = Callable[[Observation], tuple[str, str]]
-"""Returns the action it would play (notation) and a short reason."""
+Advisor = Callable[[Observation, str | None, float | None], tuple[str, str]]
+"""(observation, level, seconds) -> the action it would play (notation) and a short reason."""
 
 _advisor: Advisor | None = None
 
 
-def _from_result(result: Any) -> tuple[str, str]:
-    action = getattr(result, "action", result)
-    info = getattr(result, "info", None) or {}
-    reason = info.get("reason", "") if isinstance(info, dict) else ""
-    return str(action), str(reason)
+def best_level(*wanted: str) -> str | None:
+    """The first of ``wanted`` that the bots package offers, else None."""
+    names = bots.names()
+    return next((w for w in wanted if w in names), None)
 
 
-def default_advisor(obs: Observation) -> tuple[str, str]:
-    """``bezique.bots.hint`` if it exists, else the simple bot."""
+def default_advisor(obs: Observation, level: str | None, seconds: float | None) -> tuple[str, str]:
+    """``bezique.bots.hint`` at ``level`` if it exists, else the simple bot."""
     hint = getattr(bots, "hint", None)
-    if callable(hint):
-        return _from_result(hint(obs))
-    return _from_result(bots.make("simple", seed=0).play(obs))
+    limit = Limit(time=seconds) if seconds else None
+    if callable(hint) and level is not None and level in bots.names():
+        result: Any = hint(obs, limit, level=level)
+    else:
+        result = bots.make("simple", seed=0).play(obs, limit)
+    reason = getattr(result, "reason", "") or getattr(result, "info", {}).get("reason", "")
+    return str(result.action), str(reason)
 
 
 def set_advisor(advisor: Advisor | None) -> None:
@@ -42,12 +46,16 @@ def set_advisor(advisor: Advisor | None) -> None:
     _advisor = advisor
 
 
-def suggest(obs: Observation) -> tuple[str, str]:
+def suggest(
+    obs: Observation, level: str | None = None, seconds: float | None = None
+) -> tuple[str, str]:
     """What the advisor would play for the observing seat (which must be to move)."""
-    return (_advisor or default_advisor)(obs)
+    return (_advisor or default_advisor)(obs, level, seconds)
 
 
-def review(match: Match, deal_index: int, seat: int) -> list[dict[str, Any]]:
+def review(
+    match: Match, deal_index: int, seat: int, level: str | None = None
+) -> list[dict[str, Any]]:
     """Each decision of ``seat`` in a finished deal where the advisor would have chosen
     differently: ``{"move", "ply", "played", "suggested", "reason"}`` (``move`` counts the
     actions of the whole match, ``ply`` those of the deal)."""
@@ -61,7 +69,7 @@ def review(match: Match, deal_index: int, seat: int) -> list[dict[str, Any]]:
         if replay.to_move == seat:
             obs = replay.observation(seat)
             if len(obs.legal) > 1:
-                suggested, reason = suggest(obs)
+                suggested, reason = suggest(obs, level)
                 if suggested != played:
                     out.append(
                         {
@@ -76,4 +84,4 @@ def review(match: Match, deal_index: int, seat: int) -> list[dict[str, Any]]:
     return out
 
 
-__all__ = ["Advisor", "default_advisor", "review", "set_advisor", "suggest"]
+__all__ = ["Advisor", "best_level", "default_advisor", "review", "set_advisor", "suggest"]

@@ -29,7 +29,7 @@ from .protocol import (
     view,
 )
 from .storage import Store, default_url
-from .tables import BURST, RATE, Connection, Lobby, Table, clean_name, default_level
+from .tables import BURST, RATE, Connection, Lobby, Table, clean_name, default_level, levels
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 SCHEMA = Path(__file__).resolve().parent / "protocol.schema.json"
@@ -142,6 +142,8 @@ def create_app(
     takeover_seconds: float | None = None,
     rate: float = RATE,
     burst: float = BURST,
+    hint_level: str | None = None,
+    review_level: str | None = None,
 ) -> FastAPI:
     """The server.  Storage: ``database_url``, else ``BEZIQUE_DATABASE_URL``, else an SQLite
     file in ``data`` (default ``./bezique-data``).
@@ -161,7 +163,13 @@ def create_app(
     )
     store = Store(url)
     lobby = Lobby(
-        store, bot_delay=bot_delay, takeover_seconds=takeover_seconds, rate=rate, burst=burst
+        store,
+        bot_delay=bot_delay,
+        takeover_seconds=takeover_seconds,
+        rate=rate,
+        burst=burst,
+        hint_level=hint_level,
+        review_level=review_level,
     )
 
     @contextlib.asynccontextmanager
@@ -200,7 +208,7 @@ def create_app(
             "version": __version__,
             "protocol": 1,
             "presets": presets(),
-            "levels": [{"name": n, "about": bots.about(n)} for n in bots.names()],
+            "levels": [{"name": n, "about": bots.about(n)} for n in levels()],
             "default_level": default_level(),
             "takeover_seconds": lobby.takeover_seconds,
         }

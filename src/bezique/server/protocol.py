@@ -23,7 +23,7 @@ VERSION = 1
 """The protocol version, ``v`` in every message."""
 MAX_MESSAGE = 2048
 """Largest client message accepted, in characters."""
-MAX_ACTION = 200
+MAX_ACTION = 1000
 """Longest action text accepted."""
 MAX_NAME = 40
 """Longest player name kept."""

@@ -57,9 +57,14 @@ def new_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
 
+LEVELS = ("beginner", "easy", "medium", "hard", "expert")
+
+
 def levels() -> list[str]:
-    """The computer players on offer (``bezique.bots.names()``)."""
-    return bots.names()
+    """The computer players on offer: the five levels where the bots package has them, else
+    every bot it has."""
+    names = bots.names()
+    return list(LEVELS) if all(n in names for n in LEVELS) else names
 
 
 def default_level() -> str:
@@ -469,7 +474,10 @@ class Table:
             if move != self.moves or match.deal.to_move != seat:
                 raise ProtocolError("not-your-turn", "a hint is for your own turn")
             obs = match.deal.observation(seat)
-        action, reason = await asyncio.to_thread(advice.suggest, obs)
+        lobby = self.lobby
+        action, reason = await asyncio.to_thread(
+            advice.suggest, obs, lobby.hint_level, lobby.hint_seconds
+        )
         conn.send(message("hint", move=move, action=action, reason=reason))
 
     async def _review(self, conn: Connection, deal: int) -> None:
@@ -478,7 +486,7 @@ class Table:
             match = self.match
             if match is None or not 0 <= deal < len(match.deals) or not match.deals[deal].is_over:
                 raise ProtocolError("not-allowed", "a review is for a finished deal")
-        items = await asyncio.to_thread(advice.review, match, deal, seat)
+        items = await asyncio.to_thread(advice.review, match, deal, seat, self.lobby.review_level)
         conn.send(message("review", deal=deal, seat=seat, items=items))
 
     # --- the computer ----------------------------------------------------------------------------
@@ -544,8 +552,16 @@ class Lobby:
         takeover_seconds: float = 30.0,
         rate: float = RATE,
         burst: float = BURST,
+        hint_level: str | None = None,
+        hint_seconds: float | None = 1.0,
+        review_level: str | None = None,
     ) -> None:
         self.store = store
+        self.hint_level = hint_level or advice.best_level("expert", "simple")
+        """The bot level that gives hints, thinking at most ``hint_seconds``."""
+        self.hint_seconds = hint_seconds
+        self.review_level = review_level or advice.best_level("medium", "simple")
+        """The bot level that reviews a finished deal (quick: it looks at every move)."""
         self.rate, self.burst = rate, burst
         self.bot_delay = bot_delay
         self.takeover_seconds = takeover_seconds
