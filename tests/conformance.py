@@ -26,7 +26,7 @@ from typing import Any
 from bezique import Action, Deal, IllegalAction, Observation, Rules
 from bezique.core.melds import profile_names
 
-CODES = tuple(r + s for s in "SHDC" for r in "ATKQJ987")
+CODES = (*(r + s for s in "SHDC" for r in "ATKQJ987"), "XX")  # XX: the wild card
 """Card codes by kind, written out here rather than taken from the engine."""
 
 # Classic rule variations run by the suite next to the presets.
@@ -100,7 +100,11 @@ def trick_winner(cards: list[tuple[int, str]], trump: str | None) -> int:
     order = "ATKQJ987"
     win_seat, best = cards[0]
     for seat, card in cards[1:]:
-        if card[1] == best[1]:
+        if card == "XX":  # the wild card never wins
+            beats = False
+        elif best == "XX":
+            beats = True
+        elif card[1] == best[1]:
             beats = order.index(card[0]) < order.index(best[0])
         else:
             beats = card[1] == trump
@@ -191,10 +195,10 @@ def check_cards(deal: Deal) -> None:
             where[c] = place
     odd = sorted(set(range(rules.cards)) ^ set(where))
     assert not odd, f"cards lost or invented: the pack has {rules.cards}; ids {odd} differ"
-    assert Counter(deal._kinds) == Counter({k: rules.packs for k in range(32)}), "wrong pack"
+    assert Counter(deal._kinds) == Counter(rules.pack_kinds), "wrong pack"
     for seat in range(rules.players):
         assert deal.hand(seat) == sorted(
-            deal.hand(seat), key=lambda c: ("SHDC".index(c[1]), "ATKQJ987".index(c[0]))
+            deal.hand(seat), key=lambda c: ("SHDCX".index(c[1]), "ATKQJ987X".index(c[0]))
         ), f"hand({seat}) is not sorted"
         assert Counter(deal.hand(seat)) == _codes(deal, deal.hands[seat]), f"hand({seat}) wrong"
         table = Counter(deal.table(seat))
@@ -277,11 +281,11 @@ def check_points(deal: Deal) -> None:
         assert [r.melds + r.last_trick + r.bonuses for r in result] == by_events, (
             "result does not match the scoring events"
         )
-        assert [r.tricks + r.brisques for r in result] == tricks, "trick points do not match the tricks won"
-        won = sum(r.tricks + r.brisques for r in result)
-        assert won == trick_total(rules), (
-            f"trick points total {won}; expected {trick_total(rules)}"
+        assert [r.tricks + r.brisques for r in result] == tricks, (
+            "trick points do not match the tricks won"
         )
+        won = sum(r.tricks + r.brisques for r in result)
+        assert won == trick_total(rules), f"trick points total {won}; expected {trick_total(rules)}"
         if rules.brisques_only_to_settle:  # kept aside to settle a per-deal game
             assert all(r.tricks == 0 for r in result), "settling brisques counted as points"
         last = [0] * sides
@@ -611,7 +615,9 @@ def check_over(deal: Deal) -> None:
     assert deal.is_over and deal.phase == "over" and deal.to_move is None
     assert deal.legal_actions() == []
     assert deal.tricks_played == rules.tricks, f"{deal.tricks_played} tricks; {rules.tricks} due"
-    assert not any(deal.hands) and not deal._stock and deal._turn_up is None and not deal._trick
+    assert not deal._stock and deal._turn_up is None and not deal._trick
+    if rules.play_out_hand:  # else the hand ends when the stock is drawn (decision 11)
+        assert not any(deal.hands)
     assert deal.result is not None
 
 
@@ -628,7 +634,11 @@ def check_step(deal: Deal, action: Action, before: Deal, position: str) -> None:
     assert deal.history == [*before.history, str(action)]
     if deal.tricks_played == before.tricks_played + 1:
         leader, cs, winner = deal._tricks[-1]
-        cards = [((leader + i) % deal.rules.players, _code(deal, c)) for i, c in enumerate(cs)]
+        n = deal.rules.players
+        seats = [(leader + i) % n for i in range(n)]
+        if deal.rules.dealer_sits_out:
+            seats.remove(deal.dealer)
+        cards = [(seats[i], _code(deal, c)) for i, c in enumerate(cs)]
         expected = trick_winner(cards, before.trump)
         assert winner == expected, f"trick {cards} with trump {before.trump} won by {winner}"
     else:

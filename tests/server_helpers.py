@@ -57,8 +57,11 @@ OPEN: list[Player] = []
 class Player:
     """One WebSocket connection through a Starlette test client; records every message."""
 
-    def __init__(self, client: Any, code: str, token: str | None, *, seed: int = 0) -> None:
-        self.cm = client.websocket_connect(f"/ws/{code}")
+    def __init__(
+        self, client: Any, code: str, token: str | None, *, seed: int = 0, url: str | None = None
+    ) -> None:
+        """Through a test ``client``, or (``url`` given) a real WebSocket to a server."""
+        self.cm = _Real(url) if url is not None else client.websocket_connect(f"/ws/{code}")
         self.closed = False
         OPEN.append(self)
         self.ws = self.cm.__enter__()
@@ -126,6 +129,30 @@ class Player:
             self.cm.__exit__(None, None, None)
 
 
+class _Real:
+    """A real WebSocket (the ``websockets`` library) shaped like the test client's."""
+
+    def __init__(self, url: str) -> None:
+        from websockets.sync.client import connect
+
+        self.cm = connect(url, max_size=2**22, open_timeout=10)
+        self.conn = self.cm.__enter__()
+
+    def __enter__(self) -> _Real:
+        return self
+
+    def send_text(self, text: str) -> None:
+        self.conn.send(text)
+
+    def receive_text(self) -> str:
+        data = self.conn.recv(timeout=30)
+        assert isinstance(data, str)
+        return data
+
+    def __exit__(self, *exc: object) -> None:
+        self.cm.__exit__(None, None, None)
+
+
 def close_all() -> None:
     while OPEN:
         OPEN.pop().close()
@@ -157,17 +184,25 @@ def play_vs_computer(player: Player, hints_every: int = 0, deals: int = 1000) ->
         msg = player.recv()
 
 
-def play_people(players: list[Player], watchers: list[Player] = ()) -> None:  # type: ignore[assignment]
-    """Play a whole match between connected people, in lockstep: whoever is to move acts, then
-    every connection reads up to that action's update."""
+def play_people(
+    players: list[Player],
+    watchers: list[Player] = (),  # type: ignore[assignment]
+    stop_after: int | None = None,
+) -> list[str]:
+    """Play a match between connected people, in lockstep: whoever is to move acts, then
+    every connection reads up to that action's update.  Stops when the match is decided (or
+    ``stop_after`` actions have been played); returns the actions sent."""
     everyone = [*players, *watchers]
+    sent: list[str] = []
     while True:
         ref = players[0]
+        if stop_after is not None and ref.move >= stop_after:
+            return sent
         match = ref.latest["match"]  # type: ignore[index]
         view = ref.view
         if view["phase"] == "over":
             if match["winner"] is not None:
-                return
+                return sent
             deal = match["deal"]
             for p in players:
                 p.send(type="ready", deal=deal)
@@ -178,7 +213,7 @@ def play_people(players: list[Player], watchers: list[Player] = ()) -> None:  # 
                 )
             continue
         mover = next(p for p in players if p.seat == view["to_move"])
-        mover.act()
+        sent.append(mover.act())
         index = ref.move
         for p in everyone:
             p.until(lambda m, i=index: m["type"] == "update" and m["index"] == i)

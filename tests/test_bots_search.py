@@ -56,7 +56,9 @@ def ask(name: str, obs: Observation, seed: int = 1) -> str:
 # --- legality over every preset --------------------------------------------------------------------
 @pytest.mark.parametrize("rules", RULES, ids=str)
 def test_every_bot_plays_legal_actions_in_every_preset(rules: Rules) -> None:
-    every = max(4, rules.hand_size * rules.packs // 4)
+    # a handful of decisions spread over the deal (fewer where a deal is long)
+    big = rules.cards > 100
+    every = max(4, rules.cards // (12 if big else 6))
     seen = 0
     for deal, obs in positions(rules, seed=rules.players, every=every):
         for name in HONEST:
@@ -64,7 +66,7 @@ def test_every_bot_plays_legal_actions_in_every_preset(rules: Rules) -> None:
         oracle = OracleBot(3).play_with_deal(deal, TINY).action
         assert str(oracle) in obs.legal
         seen += 1
-        if seen == 6:
+        if seen == (3 if big else 6):
             break
     assert seen >= 3
 
@@ -79,7 +81,7 @@ def test_search_bots_play_whole_deals(name: str) -> None:
             seat = deal.to_move
             assert seat is not None
             obs = deal.observation(seat)
-            action = bots[seat].choose(obs, Limit(nodes=150))
+            action = bots[seat].choose(obs, Limit(iterations=1))
             assert str(action) in obs.legal
             deal.apply(action)
 

@@ -6,7 +6,8 @@ a fresh world from the observation (:meth:`Deal.from_observation
 *in that world* by UCB1 with availability counts (a child's exploration term counts the times it
 could have been chosen, not the parent's visits), adds one node, plays the world out with the
 default policy (:mod:`.playout`) and credits each node on the path with the margin of the side
-whose move it was.  The most visited action at the root is played.
+whose move it was.  The most visited action at the root is played if it searched clearly better
+than the heuristic's choice (the anchor, see :mod:`.search`); otherwise the anchor is.
 
 ``iterations`` counts iterations; ``nodes`` counts engine steps (tree moves and playout moves).
 The exploration constant is scaled by the spread of the margins seen so far, so the one setting
@@ -119,7 +120,7 @@ class IsmctsBot(SearchBot):
             if (
                 min(visits[best], visits[anchor]) >= self.override_min
                 and gain >= self.override_margin
-                and gain >= self.override_z * se
+                and gain >= self.override_threshold(len(actions) - 1) * se
             ):
                 why = f"searched better than the heuristic's choice by {gain:.1f} (± {se:.1f})"
             else:

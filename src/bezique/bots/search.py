@@ -9,10 +9,22 @@ answers, however the bot got there and whatever the hidden cards really are.
 When the world is known (stage 2 of the two-handed game: every unseen card is in the one other
 hand) the stage-2 solver plays perfectly (:mod:`.solver`).
 
-:class:`PimcBot` samples worlds; in each it tries every legal action and plays the deal out with
-the default policy (:mod:`.playout`), the same random numbers for every action (common random
-numbers, so that the actions are compared on the same luck); in stage 2 it solves each world
-exactly instead.  The action with the best mean over the worlds is played.
+**Anchoring.**  Monte Carlo estimates of a bezique deal are noisy: the margin of a deal varies by
+hundreds of points from one sampled world to the next, and a few hundred playouts rarely tell two
+reasonable cards apart.  So a search player starts from the heuristic player's choice (the
+*anchor*, :mod:`.heuristic`) and plays another action only when its search finds that action
+better by a clear margin: at least :attr:`SearchBot.override_margin` points and
+:meth:`SearchBot.override_threshold` standard errors (the bar rises with the number of
+alternatives, since the best of several noisy estimates looks better than it is).  Where
+playouts are short (the end of the stock, declarations) the search overrules the heuristic
+often; early in the deal, seldom.  ``anchored = False`` gives the plain search.
+
+:class:`PimcBot` samples worlds; in each it tries every action still in the running and plays
+the deal out with the default policy (:mod:`.playout`), with the same random numbers for every
+action (common random numbers: the actions are compared on the same luck, so their differences
+are measured world by world).  After a few worlds the actions clearly worse than the anchor are
+dropped, so the rest get more worlds.  In stage 2 each world is solved exactly instead (within a
+node limit).
 """
 
 from __future__ import annotations
@@ -43,8 +55,9 @@ class SearchBot(Bot):
     anchored: bool = True
     """Start from the heuristic's choice, and play another action only when the search finds it
     better with confidence (see :meth:`anchor`)."""
-    override_z: float = 1.5
-    """How many standard errors better than the anchor an action must search to replace it."""
+    override_z: float = 2.0
+    """How many standard errors better than the anchor an action must search to replace it
+    (more with more alternatives, see :meth:`override_threshold`)."""
     override_margin: float = 2.0
     """And by how many points at least."""
     override_min: int = 8
@@ -53,6 +66,12 @@ class SearchBot(Bot):
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(seed)
         self._salt = seed if seed is not None else random.SystemRandom().getrandbits(32)
+
+    def override_threshold(self, alternatives: int) -> float:
+        """The standard errors needed to overrule the anchor when the best of ``alternatives``
+        other actions is the challenger: the best of several noisy estimates looks better than
+        it is, so the bar rises with their number."""
+        return self.override_z + 0.3 * math.log(max(1, alternatives))
 
     def anchor(self, observation: Observation, actions: list[Action]) -> tuple[int, str]:
         """The index of the action the search starts from, and why: the heuristic player's
@@ -192,7 +211,7 @@ class PimcBot(SearchBot):
             if (
                 counts[challenger] >= self.override_min
                 and gain >= self.override_margin
-                and gain >= self.override_z * se
+                and gain >= self.override_threshold(n - 1) * se
             ):
                 best = challenger
                 why = f"searched better than the heuristic's choice by {gain:.1f} (± {se:.1f})"

@@ -140,8 +140,8 @@ def create_app(
     *,
     bot_delay: float | None = None,
     takeover_seconds: float | None = None,
-    rate: float = RATE,
-    burst: float = BURST,
+    rate: float | None = None,
+    burst: float | None = None,
     hint_level: str | None = None,
     review_level: str | None = None,
 ) -> FastAPI:
@@ -150,8 +150,14 @@ def create_app(
 
     ``bot_delay``: seconds the computer waits before each move (default
     ``BEZIQUE_BOT_DELAY`` or 0.4); ``takeover_seconds``: how long a person may be away before
-    the computer plays for them (default ``BEZIQUE_TAKEOVER_SECONDS`` or 30).
+    the computer plays for them (default ``BEZIQUE_TAKEOVER_SECONDS`` or 30); ``rate`` and
+    ``burst``: the messages a second a connection may send, and in a burst (default
+    ``BEZIQUE_RATE`` or 10, and three times the rate).
     """
+    if rate is None:
+        rate = float(os.environ.get("BEZIQUE_RATE", str(RATE)))
+    if burst is None:
+        burst = 3 * rate if "BEZIQUE_RATE" in os.environ else BURST
     if bot_delay is None:
         bot_delay = float(os.environ.get("BEZIQUE_BOT_DELAY", "0.4"))
     if takeover_seconds is None:
@@ -325,7 +331,7 @@ def create_app(
                         if found is None:
                             conn.send(error("auth", "no such table"))
                             break
-                        found.attach(conn, msg["token"])
+                        await found.attach(conn, msg["token"])
                         table = found
                     else:
                         await table.handle(conn, dict(msg))

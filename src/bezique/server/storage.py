@@ -9,6 +9,7 @@ server being killed.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import time
@@ -182,6 +183,18 @@ class Store:
                 )
             )
 
+    def append_many(self, rows: list[tuple[str, int, int, int, str]]) -> None:
+        """Add log entries ``(code, n, deal, seat, action)`` in one transaction."""
+        now = time.time()
+        with self.engine.begin() as c:
+            c.execute(
+                insert(moves_t),
+                [
+                    {"code": code, "n": n, "deal": deal, "seat": seat, "action": action, "at": now}
+                    for code, n, deal, seat, action in rows
+                ],
+            )
+
     def update_seat(self, code: str, seat: SeatRow) -> None:
         with self.engine.begin() as c:
             c.execute(
@@ -221,4 +234,40 @@ class Store:
             return out
 
 
-__all__ = ["NEXT_DEAL", "MoveRow", "SeatRow", "Store", "TableRow", "default_url"]
+class Writer:
+    """Commits log entries for every table in shared transactions (group commit): an entry
+    waits for the batch it joins to be committed, in a worker thread so the server goes on
+    meanwhile.  ``await writer.append(...)`` returns once the entry is in the database."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._pending: list[tuple[tuple[str, int, int, int, str], asyncio.Future[None]]] = []
+        self._task: asyncio.Task[None] | None = None
+
+    async def append(self, code: str, n: int, deal: int, seat: int, action: str) -> None:
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
+        self._pending.append(((code, n, deal, seat, action), done))
+        if self._task is None:
+            self._task = loop.create_task(self._run())
+        await done
+
+    async def _run(self) -> None:
+        try:
+            while self._pending:
+                batch, self._pending = self._pending, []
+                try:
+                    await asyncio.to_thread(self.store.append_many, [row for row, _ in batch])
+                except Exception as e:
+                    for _, done in batch:
+                        if not done.done():
+                            done.set_exception(e)
+                else:
+                    for _, done in batch:
+                        if not done.done():
+                            done.set_result(None)
+        finally:
+            self._task = None
+
+
+__all__ = ["NEXT_DEAL", "Writer", "MoveRow", "SeatRow", "Store", "TableRow", "default_url"]

@@ -33,7 +33,7 @@ from .protocol import (
     parse_action,
     view,
 )
-from .storage import NEXT_DEAL, SeatRow, Store, TableRow
+from .storage import NEXT_DEAL, SeatRow, Store, TableRow, Writer
 
 log = logging.getLogger("bezique.server")
 
@@ -222,14 +222,19 @@ class Table:
                 found = s.seat
         return found
 
-    def _view_message(self, kind: str, viewer: int | None, **extra: Any) -> dict[str, Any]:
-        """A message carrying ``viewer``'s view of the deal (None: the public view)."""
+    def _view_message(
+        self, kind: str, viewer: int | None, info: dict[str, Any] | None = None, **extra: Any
+    ) -> dict[str, Any]:
+        """A message carrying ``viewer``'s view of the deal (None: the public view); ``info``
+        is the match information when the caller has it already."""
         match = self.match
+        if match is not None and info is None:
+            info = match_info(match, self.moves, self.ready)
         return message(
             kind,
             move=self.moves,
             view=None if match is None else view(match.deal.observation(viewer)),
-            match=None if match is None else match_info(match, self.moves, self.ready),
+            match=info,
             **extra,
         )
 
@@ -252,8 +257,12 @@ class Table:
             c.send(text)
 
     # --- connections -----------------------------------------------------------------------------
-    def attach(self, conn: Connection, token: str | None) -> None:
+    async def attach(self, conn: Connection, token: str | None) -> None:
         """A connection says hello: as the seat its token names, or as a spectator."""
+        async with self.lock:
+            self._attach(conn, token)
+
+    def _attach(self, conn: Connection, token: str | None) -> None:
         seat = None
         if token is not None:
             seat = self.seat_for(token)
@@ -295,12 +304,16 @@ class Table:
 
     def _take_over(self, seat: int) -> None:
         self._timers.pop(seat, None)
-        if self.connected(seat) or self.seats[seat].kind != "human":
-            return
-        self.taken_over.add(seat)
-        self._broadcast_table()
-        self._maybe_next_deal()
-        self.kick()
+        asyncio.get_running_loop().create_task(self._taking_over(seat))
+
+    async def _taking_over(self, seat: int) -> None:
+        async with self.lock:
+            if self.connected(seat) or self.seats[seat].kind != "human":
+                return
+            self.taken_over.add(seat)
+            self._broadcast_table()
+            await self._maybe_next_deal()
+            self.kick()
 
     def start_timers(self) -> None:
         """After a (re)load nobody is connected: start the clock for every person."""
@@ -326,7 +339,7 @@ class Table:
             await self.act(conn, msg["move"], msg["action"])
         elif kind == "ready":
             async with self.lock:
-                self._ready(conn, msg["deal"])
+                await self._ready(conn, msg["deal"])
         elif kind == "start":
             async with self.lock:
                 self._start_request(conn)
@@ -364,11 +377,11 @@ class Table:
                 raise ProtocolError("not-your-turn", f"it is seat {deal.to_move}'s turn")
             action = parse_action(text)
             try:
-                self._apply(seat, action)
+                await self._apply(seat, action)
             except IllegalAction as e:
                 raise ProtocolError("illegal", str(e)) from None
 
-    def _apply(self, seat: int, action: Any) -> None:
+    async def _apply(self, seat: int, action: Any) -> None:
         """Apply, commit, then tell everyone (the caller holds the lock)."""
         match = self.match
         assert match is not None
@@ -376,7 +389,9 @@ class Table:
         deal.apply(action)  # IllegalAction leaves the deal as it was
         applied = deal.history[-1]
         try:
-            self.lobby.store.append(self.code, self.log_n, len(match.deals) - 1, seat, applied)
+            await self.lobby.writer.append(
+                self.code, self.log_n, len(match.deals) - 1, seat, applied
+            )
         except Exception:
             log.exception("table %s: could not store an action", self.code)
             self._reload()
@@ -389,26 +404,27 @@ class Table:
             if match.winner is not None:
                 self.status = "over"
                 self.lobby.store.set_status(self.code, "over")
+        info = match_info(match, self.moves, self.ready)
         self._per_seat(
-            lambda s: self._view_message("update", s, seat=seat, action=applied, index=index)
+            lambda s: self._view_message("update", s, info, seat=seat, action=applied, index=index)
         )
         if deal.is_over:
             if self.status == "over":
                 self._broadcast_table()
-            self._maybe_next_deal()
+            await self._maybe_next_deal()
         self.kick()
 
-    def _ready(self, conn: Connection, deal: int) -> None:
+    async def _ready(self, conn: Connection, deal: int) -> None:
         seat = self._player(conn)
         match = self._playing()
         if deal != len(match.deals) - 1 or not match.deal.is_over:
             raise ProtocolError("stale", "that deal is not the one just finished")
         self.ready[seat] = True
-        self._maybe_next_deal()
+        await self._maybe_next_deal()
         if self.match is match and match.deal.is_over:
             self._per_seat(lambda s: self._view_message("state", s))
 
-    def _maybe_next_deal(self) -> None:
+    async def _maybe_next_deal(self) -> None:
         match = self.match
         if match is None or self.status != "playing" or not match.deal.is_over:
             return
@@ -418,7 +434,7 @@ class Table:
         if not all(self.ready[s] or self.computer_plays(s) for s in range(n)):
             return
         try:
-            self.lobby.store.append(self.code, self.log_n, len(match.deals), -1, NEXT_DEAL)
+            await self.lobby.writer.append(self.code, self.log_n, len(match.deals), -1, NEXT_DEAL)
         except Exception:
             log.exception("table %s: could not store the next deal", self.code)
             return
@@ -533,7 +549,7 @@ class Table:
                     if self.moves != moves or self._bot_to_move() != seat:
                         continue
                     try:
-                        self._apply(seat, choice)
+                        await self._apply(seat, choice)
                     except (IllegalAction, ProtocolError):
                         log.exception("table %s: the computer's move failed", self.code)
                         return

@@ -1,0 +1,189 @@
+"""Server load: many concurrent tables of computer players, each seat a real WebSocket client
+on loopback, against ``bezique serve`` running in its own process.
+
+Run: ``python benchmarks/server.py [--tables 200] [--seconds 30] [--think 1.0]``
+
+Every table is a table for two people whose seats are taken by client processes' players:
+each waits ``--think`` seconds (on average, uniformly between half and one and a half times)
+and plays a random legal action, the way a person at a browser would, and says ready after each
+deal.  Printed: the tables held open, actions a second, and the median and 99th percentile of
+the time from a client sending an action to receiving its acknowledgement (the update for that
+action, sent after the action is committed to the database).  Goal: 200 tables with
+p99 < 100 ms on a two-core machine.  ``--think 0`` measures the most the server can take.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from typing import Any
+
+from websockets.asyncio.client import connect
+
+GOAL_TABLES = 200
+GOAL_P99_MS = 100.0
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_server(port: int, data: str) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "BEZIQUE_BOT_DELAY": "0", "BEZIQUE_RATE": "1000"}
+    env.pop("BEZIQUE_DATABASE_URL", None)
+    cmd = [sys.executable, "-m", "bezique.cli", "serve", "--port", str(port), "--data", data]
+    proc = subprocess.Popen(cmd, env=env)
+    for _ in range(300):
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/info", timeout=1):
+                return proc
+        except OSError:
+            time.sleep(0.1)
+    proc.kill()
+    raise SystemExit("the server did not start")
+
+
+def post(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    req = urllib.request.Request(
+        base + path, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}
+    )
+    with urllib.request.urlopen(req, timeout=30) as r:
+        return json.loads(r.read())  # type: ignore[no-any-return]
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.latencies: list[float] = []
+        self.actions = 0
+        self.errors = 0
+        self.open = 0
+        self.measuring = False
+
+
+async def seat(url: str, token: str, think: float, stats: Stats, stop: asyncio.Event, seed: int) -> None:
+    rng = random.Random(seed)
+    async with connect(url, max_size=2**22) as ws:
+        await ws.send(json.dumps({"type": "hello", "v": 1, "token": token}))
+        stats.open += 1
+        me: int | None = None
+        pending: tuple[float, int] | None = None
+        readied: set[int] = set()
+        acted: set[int] = set()
+        try:
+            while not stop.is_set():
+                try:
+                    raw = await asyncio.wait_for(ws.recv(), 1.0)
+                except TimeoutError:
+                    continue
+                m = json.loads(raw)
+                kind = m["type"]
+                if kind == "welcome":
+                    me = m["seat"]
+                if kind == "error":
+                    stats.errors += 1
+                    pending = None
+                if kind == "update" and pending is not None and m["index"] == pending[1]:
+                    if stats.measuring:
+                        stats.latencies.append(time.perf_counter() - pending[0])
+                        stats.actions += 1
+                    pending = None
+                view, match = m.get("view"), m.get("match")
+                if view is None or pending is not None:
+                    continue
+                if view["phase"] == "over":
+                    if match["winner"] is None and match["deal"] not in readied:
+                        readied.add(match["deal"])
+                        await ws.send(json.dumps({"type": "ready", "v": 1, "deal": match["deal"]}))
+                    continue
+                if view["to_move"] == me and m["move"] not in acted:
+                    acted.add(m["move"])
+                    if think:
+                        await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+                    action = rng.choice(view["legal"])["action"]
+                    pending = (time.perf_counter(), m["move"])
+                    await ws.send(
+                        json.dumps({"type": "action", "v": 1, "move": m["move"], "action": action})
+                    )
+        finally:
+            stats.open -= 1
+
+
+async def run(base: str, tables: int, seconds: float, warmup: float, think: float) -> Stats:
+    stats = Stats()
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    tasks = []
+    ws_base = base.replace("http://", "ws://")
+    seats: list[tuple[str, str]] = []
+    for _ in range(tables):  # every table first, so that making them does not wait on play
+        host = await loop.run_in_executor(
+            None,
+            post,
+            base,
+            "/api/tables",
+            {"rules": "classic(target=100000)", "seats": [{"kind": "me"}, {"kind": "open"}]},
+        )
+        friend = await loop.run_in_executor(None, post, base, f"/api/tables/{host['code']}/join", {})
+        url = f"{ws_base}/ws/{host['code']}"
+        seats += [(url, host["token"]), (url, friend["token"])]
+    for k, (url, token) in enumerate(seats):
+        tasks.append(asyncio.create_task(seat(url, token, think, stats, stop, k)))
+    await asyncio.sleep(warmup)
+    stats.measuring = True
+    t0 = time.perf_counter()
+    await asyncio.sleep(seconds)
+    stats.measuring = False
+    elapsed = time.perf_counter() - t0
+    held = stats.open // 2
+    stop.set()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    stats.open = held
+    stats.actions_per_second = stats.actions / elapsed  # type: ignore[attr-defined]
+    return stats
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--tables", type=int, default=GOAL_TABLES)
+    ap.add_argument("--seconds", type=float, default=30.0, help="measured time")
+    ap.add_argument("--warmup", type=float, default=5.0)
+    ap.add_argument("--think", type=float, default=1.0, help="mean seconds before each action")
+    args = ap.parse_args()
+    port = free_port()
+    with tempfile.TemporaryDirectory() as data:
+        server = start_server(port, data)
+        try:
+            stats = asyncio.run(
+                run(f"http://127.0.0.1:{port}", args.tables, args.seconds, args.warmup, args.think)
+            )
+        finally:
+            server.kill()
+            server.wait()
+    lat = sorted(stats.latencies)
+    if not lat:
+        raise SystemExit("no action was acknowledged")
+    median = statistics.median(lat) * 1000
+    p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000
+    print(f"tables held open          {stats.open} (goal {GOAL_TABLES})")
+    print(f"think time                {args.think:.2f} s a move, mean")
+    print(f"actions acknowledged      {stats.actions} in {args.seconds:.0f} s")
+    print(f"actions a second          {stats.actions_per_second:.0f}")  # type: ignore[attr-defined]
+    print(f"ack latency median        {median:.1f} ms")
+    print(f"ack latency p99           {p99:.1f} ms (goal < {GOAL_P99_MS:.0f} ms: ratio {p99 / GOAL_P99_MS:.2f})")
+    print(f"errors                    {stats.errors}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,86 @@
+"""The strength acceptance runs of the computer players, as one command.
+
+Runs the arena pairs that docs/strength.md reports and writes each run's JSON (every deal and
+the figures) plus a summary table::
+
+    python benchmarks/strength.py --decks 2000 --jobs 16 --out strength-results
+    python benchmarks/strength.py --decks 50 --jobs 2 --only ladder     # a small sample
+
+Pairs (A against B, classic unless ``--variant``):
+
+* the ladder: ``easy`` - ``beginner``, ``medium`` - ``easy``, ``hard`` - ``medium``,
+  ``expert`` - ``hard`` (every level against the one below: the margin interval should be
+  above zero);
+* ``expert`` - ``heuristic`` (share of matches to the target won; goal at least 70%);
+* ``hard`` - ``random`` (goal: at least 95% of matches);
+* ``oracle`` - ``expert`` and ``oracle`` - ``heuristic`` (the gap to a player that sees every
+  card);
+* ``pimc`` - ``ismcts`` at equal budgets (engine steps, ``--equal-nodes``, default the
+  expert's).
+
+Every deck is played twice with the seats swapped; ``--decks 2000`` is 4,000 deals a pair.
+At about 0.7 s a move for the expert, a 2,000-deck expert pair is roughly 2 x 2,000 x 30 x 0.7 s,
+about 23 hours of one core: use ``--jobs``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+from bezique.arena import run_arena
+from bezique.bots.levels import LEVELS
+
+GROUPS: dict[str, list[tuple[str, str]]] = {
+    "ladder": [
+        ("easy", "beginner"),
+        ("medium", "easy"),
+        ("hard", "medium"),
+        ("expert", "hard"),
+    ],
+    "targets": [("expert", "heuristic"), ("hard", "random")],
+    "oracle": [("oracle", "expert"), ("oracle", "heuristic")],
+    "search": [("pimc:nodes={n}", "ismcts:nodes={n}")],
+}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--decks", type=int, default=2000)
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--variant", default="classic")
+    parser.add_argument("--only", nargs="*", choices=sorted(GROUPS), default=sorted(GROUPS))
+    parser.add_argument("--equal-nodes", type=int, default=LEVELS["expert"].limit.nodes)
+    parser.add_argument("--out", type=Path, default=Path("strength-results"))
+    args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    rows = []
+    for group in args.only:
+        for a, b in GROUPS[group]:
+            a, b = a.format(n=args.equal_nodes), b.format(n=args.equal_nodes)
+            start = time.perf_counter()
+            result = run_arena(a, b, args.variant, decks=args.decks, seed=args.seed, jobs=args.jobs)
+            name = f"{a}_vs_{b}".replace(":", "-").replace("=", "")
+            (args.out / f"{name}.json").write_text(json.dumps(result.to_json(), indent=1) + "\n")
+            print(result.text(), flush=True)
+            print(f"  ({time.perf_counter() - start:.0f} s)", flush=True)
+            s = result.summary()
+            rows.append(
+                {
+                    "a": a,
+                    "b": b,
+                    "decks": args.decks,
+                    "margin": s["margin"],
+                    "deal_win_rate": s["deal_win_rate"],
+                    "match_win_rate": s["match_win_rate"],
+                    "elo": s["elo"],
+                }
+            )
+    (args.out / "summary.json").write_text(json.dumps(rows, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,116 @@
+"""No hidden card reaches a client: many games are played through the server, and every
+message each connection received is scanned for any card its seat had not seen in its own
+observations up to then.  Each view sent must also be exactly that seat's observation."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("jsonschema")
+
+from fastapi.testclient import TestClient  # noqa: E402
+from server_helpers import Player, close_all, play_people, play_vs_computer  # noqa: E402
+
+from bezique import Deal  # noqa: E402
+from bezique.core.match import Match  # noqa: E402
+from bezique.server import create_app  # noqa: E402
+from bezique.server.protocol import view  # noqa: E402
+
+CARD = re.compile(r"(?<![A-Za-z0-9])(?:[ATKQJ987][SHDC]|XX)(?![A-Za-z0-9])")
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    app = create_app(
+        tmp_path, bot_delay=0, rate=10_000, burst=10_000, hint_level="medium", review_level="medium"
+    )
+    with TestClient(app) as c:
+        try:
+            yield c
+        finally:
+            close_all()
+
+
+Point = tuple[int, int]  # (deal index, actions played in the match)
+
+
+def timeline(match: Match, seat: int | None) -> list[tuple[Point, Any]]:
+    """Every observation the seat had, at every point of the match, in order."""
+    out = []
+    before = 0
+    for i, played in enumerate(match.deals):
+        deal = Deal.new(match.rules, seed=match.deal_seeds[i], dealer=played.dealer)
+        out.append(((i, before), deal.observation(seat)))
+        for ply, action in enumerate(played.history):
+            deal.apply(action)
+            out.append(((i, before + ply + 1), deal.observation(seat)))
+        before += len(played.history)
+    return out
+
+
+def check_connection(match: Match, player: Player) -> int:
+    """Scan one connection's messages; returns how many card mentions were checked."""
+    seat = player.seat
+    points = timeline(match, seat)
+    observations = dict(points)
+    seen: set[str] = set()
+    upto = -1
+    point: Point = (0, 0)
+    checked = 0
+    for msg in player.received:
+        if msg.get("match") is not None:
+            point = (msg["match"]["deal"], msg["move"])
+        while upto + 1 < len(points) and points[upto + 1][0] <= point:
+            upto += 1
+            seen.update(CARD.findall(points[upto][1].to_string()))
+        if msg.get("view") is not None:
+            assert msg["view"] == view(observations[point]), (seat, point)
+        mentioned = CARD.findall(json.dumps(msg))
+        leaked = set(mentioned) - seen
+        assert not leaked, f"seat {seat} was sent {sorted(leaked)} unseen, at {point}: {msg}"
+        checked += len(mentioned)
+    return checked
+
+
+def friends(client: TestClient, rules: str, n: int) -> list[dict[str, Any]]:
+    host = client.post(
+        "/api/tables", json={"rules": rules, "seats": [{"kind": "me"}] + [{"kind": "open"}] * (n - 1)}
+    ).json()
+    return [host] + [client.post(f"/api/tables/{host['code']}/join", json={}).json() for _ in range(n - 1)]
+
+
+@pytest.mark.parametrize(
+    "rules, n", [("classic(target=400)", 2), ("three(target=300)", 3), ("rubicon", 2), ("four(target=300)", 4)]
+)
+def test_people_and_a_spectator_see_nothing_hidden(client: TestClient, rules: str, n: int) -> None:
+    seats = friends(client, rules, n)
+    players = [Player(client, s["code"], s["token"], seed=i + 10) for i, s in enumerate(seats)]
+    watcher = Player(client, seats[0]["code"], None)
+    play_people(players, [watcher])
+    match = client.app.state.lobby.get(seats[0]["code"]).match  # type: ignore[attr-defined]
+    assert match.winner is not None
+    total = sum(check_connection(match, p) for p in [*players, watcher])
+    assert total > 1000
+
+
+@pytest.mark.parametrize("rules", ["classic(target=300)", "no-trump(players=3,target=300)", "chinese"])
+def test_against_the_computer_with_hints_and_review(client: TestClient, rules: str) -> None:
+    t = client.post("/api/tables", json={"rules": rules, "level": "medium"}).json()
+    p = Player(client, t["code"], t["token"], seed=7)
+    watcher = Player(client, t["code"], None)
+    play_vs_computer(p, hints_every=3, deals=2)
+    p.send(type="review", deal=0)
+    p.until(lambda m: m["type"] == "review")
+    match = client.app.state.lobby.get(t["code"]).match  # type: ignore[attr-defined]
+    moves = sum(len(d.history) for d in match.deals)
+    watcher.until(lambda m: m["type"] == "update" and m["index"] == moves - 1)
+    assert [m for m in p.received if m["type"] == "hint"]
+    assert check_connection(match, p) > 500
+    assert check_connection(match, watcher) > 500
