@@ -16,8 +16,10 @@ $(STAMP): $(BIN)/python pyproject.toml
 	$(BIN)/python -m pip install --quiet -e ".[dev]"
 	touch $(STAMP)
 
+# The browser game; the terminal game is `.venv/bin/bezique play`.
 play: $(STAMP)
-	$(BIN)/bezique play
+	@echo "bezique: open http://127.0.0.1:8000 in your browser (Ctrl-C stops the server)"
+	$(BIN)/bezique serve --host 127.0.0.1 --port 8000 --data bezique-data
 
 # The browser tests drive Debian's chromium (never a browser downloaded by a test tool).
 $(CHROMIUM):
