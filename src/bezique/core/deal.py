@@ -1108,6 +1108,8 @@ class Deal:
             drawn[seat] = c
         self._phase = PLAY
         self._to_move = winner
+        self._decl_count = 0
+        self._exchanged = False
         if self.rules.carte_blanche and (stock or self._turn_up is not None):
             self._carte_blanche(order, drawn)
         if not stock and self._turn_up is None and not self.rules.play_out_hand:
