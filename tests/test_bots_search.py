@@ -99,8 +99,10 @@ def test_same_seed_same_choice(name: str) -> None:
 def test_search_bots_depend_on_their_seed() -> None:
     rules = Rules.preset("classic")
     obs = next(o for _, o in positions(rules, 2, 3) if len(o.legal) >= 5)
-    picks = {ask("ismcts", obs, seed) for seed in range(12)}
-    assert len(picks) > 1
+    for name in ("pimc", "ismcts"):
+        # the searches sample other worlds (the choice may still agree: it is anchored)
+        values = {str(make(name, seed).play(obs, TINY).info["scores"]) for seed in range(4)}
+        assert len(values) > 1
 
 
 @pytest.mark.parametrize("name", [*HONEST, "hard", "expert"])
