@@ -953,14 +953,16 @@ class Deal:
             and not self._mask[cid]
         ):
             self._score(seat, 0, rules.seven_of_trumps, f"seven played {CODES[k]}")
-        if self._mask[cid] and rules.meld_reforming:
-            self._break_melds(cid)
-        self._mask[cid] = 0
+        M = self._mask
+        if M[cid]:
+            if rules.meld_reforming:
+                self._break_melds(cid)
+            M[cid] = 0
         self._known[cid] = False
         trick = self._trick
         trick.append((seat, cid))
         n = rules.players
-        if len(trick) < rules.active_players:
+        if len(trick) < n - rules.dealer_sits_out:
             nxt = (seat + 1) % n
             if nxt == self.dealer and rules.dealer_sits_out:
                 nxt = (nxt + 1) % n
@@ -992,7 +994,9 @@ class Deal:
         ):
             self._score(win_seat, 0, rules.seven_of_trumps, f"seven won {CODES[best]}")
         per_rank, per_trick = _trick_values(rules)
-        value = per_trick + sum([per_rank[K[c] & 7] for _, c in trick])
+        value = per_trick
+        for _, c in trick:
+            value += per_rank[K[c] & 7]
         if value:
             self._pts[rules.side_of(win_seat)][1] += value
         led_by = self._leader
