@@ -72,7 +72,9 @@ class Stats:
         self.measuring = False
 
 
-async def seat(url: str, token: str, think: float, stats: Stats, stop: asyncio.Event, seed: int) -> None:
+async def seat(
+    url: str, token: str, think: float, stats: Stats, stop: asyncio.Event, seed: int
+) -> None:
     rng = random.Random(seed)
     async with connect(url, max_size=2**22) as ws:
         await ws.send(json.dumps({"type": "hello", "v": 1, "token": token}))
@@ -135,7 +137,9 @@ async def run(base: str, tables: int, seconds: float, warmup: float, think: floa
             "/api/tables",
             {"rules": "classic(target=100000)", "seats": [{"kind": "me"}, {"kind": "open"}]},
         )
-        friend = await loop.run_in_executor(None, post, base, f"/api/tables/{host['code']}/join", {})
+        friend = await loop.run_in_executor(
+            None, post, base, f"/api/tables/{host['code']}/join", {}
+        )
         url = f"{ws_base}/ws/{host['code']}"
         seats += [(url, host["token"]), (url, friend["token"])]
     for k, (url, token) in enumerate(seats):
@@ -181,7 +185,9 @@ def main() -> None:
     print(f"actions acknowledged      {stats.actions} in {args.seconds:.0f} s")
     print(f"actions a second          {stats.actions_per_second:.0f}")  # type: ignore[attr-defined]
     print(f"ack latency median        {median:.1f} ms")
-    print(f"ack latency p99           {p99:.1f} ms (goal < {GOAL_P99_MS:.0f} ms: ratio {p99 / GOAL_P99_MS:.2f})")
+    print(
+        f"ack latency p99           {p99:.1f} ms (goal < {GOAL_P99_MS:.0f} ms: ratio {p99 / GOAL_P99_MS:.2f})"
+    )
     print(f"errors                    {stats.errors}")
 
 

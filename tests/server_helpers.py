@@ -166,9 +166,12 @@ def play_vs_computer(player: Player, hints_every: int = 0, deals: int = 1000) ->
     count = 0
     while True:
         match = msg.get("match")
-        if match is not None and msg["view"]["phase"] == "over":
-            if match["winner"] is not None or len(match["deals"]) >= deals:
-                return msg
+        if (
+            match is not None
+            and msg["view"]["phase"] == "over"
+            and (match["winner"] is not None or len(match["deals"]) >= deals)
+        ):
+            return msg
         if msg.get("view") is not None and msg is player.latest:
             view = msg["view"]
             if view["phase"] == "over":
@@ -208,8 +211,10 @@ def play_people(
                 p.send(type="ready", deal=deal)
             for p in everyone:
                 p.until(
-                    lambda m, d=deal: m["type"] == "state"
-                    and (m["match"]["deal"] > d or m["match"]["winner"] is not None)
+                    lambda m, d=deal: (
+                        m["type"] == "state"
+                        and (m["match"]["deal"] > d or m["match"]["winner"] is not None)
+                    )
                 )
             continue
         mover = next(p for p in players if p.seat == view["to_move"])

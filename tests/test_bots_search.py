@@ -215,9 +215,14 @@ def test_iteration_budgets_are_respected() -> None:
     ismcts = make("ismcts", 1).play(obs, Limit(iterations=40)).info
     assert ismcts["visits"] == 40
     # a nodes budget stops the search within one world's worth of playouts of it
-    small = make("pimc", 1).play(obs, Limit(nodes=2_000)).info["visits"]
-    large = make("pimc", 1).play(obs, Limit(nodes=8_000)).info["visits"]
-    assert 1 <= small < large
+    small = make("pimc", 1).play(obs, Limit(nodes=2_000)).info
+    large = make("pimc", 1).play(obs, Limit(nodes=8_000)).info
+    assert 1 <= small["visits"] < large["visits"]
+    # one world tries every action: at most that much over the budget
+    per_world = large["nodes"] / large["visits"]
+    assert 8_000 <= large["nodes"] <= 8_000 + len(obs.legal) * per_world + 100
+    tree = make("ismcts", 1).play(obs, Limit(nodes=3_000)).info
+    assert 3_000 <= tree["nodes"] <= 3_000 + 200
 
 
 def test_levels() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import time
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,8 +15,16 @@ import pytest
 pytest.importorskip("fastapi")
 pytest.importorskip("jsonschema")
 
-from fastapi.testclient import TestClient  # noqa: E402
-from server_helpers import (  # noqa: E402
+with warnings.catch_warnings():  # starlette's note about its httpx transport
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
+
+from bezique import Rules
+from bezique.core.match import Match
+from bezique.core.records import GameRecord
+from bezique.server import create_app
+from bezique.server.protocol import MAX_MESSAGE, ProtocolError, parse_client
+from server_helpers import (
     Player,
     check_client,
     close_all,
@@ -23,12 +32,6 @@ from server_helpers import (  # noqa: E402
     play_people,
     play_vs_computer,
 )
-
-from bezique import Rules  # noqa: E402
-from bezique.core.match import Match  # noqa: E402
-from bezique.core.records import GameRecord  # noqa: E402
-from bezique.server import create_app  # noqa: E402
-from bezique.server.protocol import MAX_MESSAGE, ProtocolError, parse_client  # noqa: E402
 
 
 @pytest.fixture
@@ -55,7 +58,9 @@ def new_table(client: TestClient, **body: Any) -> dict[str, Any]:
     return r.json()  # type: ignore[no-any-return]
 
 
-def friends_table(client: TestClient, rules: str = "classic", seats: int = 2) -> list[dict[str, Any]]:
+def friends_table(
+    client: TestClient, rules: str = "classic", seats: int = 2
+) -> list[dict[str, Any]]:
     """A table for people: the host and a friend per other seat; their seats and tokens."""
     host = new_table(
         client,
@@ -82,7 +87,8 @@ def test_info_lists_presets_and_levels(client: TestClient) -> None:
     assert names == Rules.presets()
     by_name = {p["name"]: p["players"] for p in info["presets"]}
     assert 2 in by_name["classic"] and 3 in by_name["three"] and by_name["four"] == [4]
-    assert by_name["no-trump"] == [2, 3, 4]
+    assert by_name["no-trump"][0] == 2 and sorted(by_name["no-trump"]) == [2, 3, 4]
+    assert all(ns[0] == Rules.preset(name).players for name, ns in by_name.items())
     assert info["default_level"] in [lv["name"] for lv in info["levels"]]
     assert client.get("/").status_code == 200
     assert client.get("/protocol.schema.json").status_code == 200
@@ -196,7 +202,10 @@ def test_four_people_partnership_table(client: TestClient) -> None:
 
 def test_waiting_table_started_by_the_host(client: TestClient) -> None:
     host = new_table(
-        client, rules="three", name="Ann", seats=[{"kind": "me"}, {"kind": "open"}, {"kind": "open"}]
+        client,
+        rules="three",
+        name="Ann",
+        seats=[{"kind": "me"}, {"kind": "open"}, {"kind": "open"}],
     )
     assert host["table"]["status"] == "waiting"
     a = Player(client, host["code"], host["token"])
@@ -268,19 +277,29 @@ def test_bad_messages_change_nothing(client: TestClient) -> None:
         (mover, json.dumps({"type": "action", "v": 1, "move": 5, "action": "pass"}), "stale"),
         (mover, json.dumps({"type": "action", "v": 1, "move": 0, "action": "fly AS"}), "malformed"),
         (mover, json.dumps({"type": "action", "v": 1, "move": 0, "action": "pass"}), "illegal"),
-        (mover, json.dumps({"type": "action", "v": 1, "move": 0, "action": "play ZZ"}), "malformed"),
-        (other, json.dumps({"type": "action", "v": 1, "move": 0, "action": "pass"}), "not-your-turn"),
+        (
+            mover,
+            json.dumps({"type": "action", "v": 1, "move": 0, "action": "play ZZ"}),
+            "malformed",
+        ),
+        (
+            other,
+            json.dumps({"type": "action", "v": 1, "move": 0, "action": "pass"}),
+            "not-your-turn",
+        ),
         (mover, json.dumps({"type": "ready", "v": 1, "deal": 0}), "stale"),
         (mover, json.dumps({"type": "review", "v": 1, "deal": 0}), "not-allowed"),
         (mover, json.dumps({"type": "hint", "v": 1, "move": 0}), "not-allowed"),
     ]
     # a card the mover does not hold
     held = set(mover.view["hand"])
-    missing = next(
-        c for c in (r + s for s in "SHDC" for r in "ATKQJ987") if c not in held
-    )
+    missing = next(c for c in (r + s for s in "SHDC" for r in "ATKQJ987") if c not in held)
     cases.append(
-        (mover, json.dumps({"type": "action", "v": 1, "move": 0, "action": f"play {missing}"}), "illegal")
+        (
+            mover,
+            json.dumps({"type": "action", "v": 1, "move": 0, "action": f"play {missing}"}),
+            "illegal",
+        )
     )
     for p, text, code in cases:
         p.send_raw(text)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,13 +16,15 @@ import pytest
 pytest.importorskip("fastapi")
 pytest.importorskip("jsonschema")
 
-from fastapi.testclient import TestClient  # noqa: E402
-from server_helpers import Player, close_all, play_people, play_vs_computer  # noqa: E402
+with warnings.catch_warnings():  # starlette's note about its httpx transport
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
 
-from bezique import Deal  # noqa: E402
-from bezique.core.match import Match  # noqa: E402
-from bezique.server import create_app  # noqa: E402
-from bezique.server.protocol import view  # noqa: E402
+from bezique import Deal
+from bezique.core.match import Match
+from bezique.server import create_app
+from bezique.server.protocol import view
+from server_helpers import Player, close_all, play_people, play_vs_computer
 
 CARD = re.compile(r"(?<![A-Za-z0-9])(?:[ATKQJ987][SHDC]|XX)(?![A-Za-z0-9])")
 
@@ -81,13 +84,17 @@ def check_connection(match: Match, player: Player) -> int:
 
 def friends(client: TestClient, rules: str, n: int) -> list[dict[str, Any]]:
     host = client.post(
-        "/api/tables", json={"rules": rules, "seats": [{"kind": "me"}] + [{"kind": "open"}] * (n - 1)}
+        "/api/tables",
+        json={"rules": rules, "seats": [{"kind": "me"}] + [{"kind": "open"}] * (n - 1)},
     ).json()
-    return [host] + [client.post(f"/api/tables/{host['code']}/join", json={}).json() for _ in range(n - 1)]
+    return [host] + [
+        client.post(f"/api/tables/{host['code']}/join", json={}).json() for _ in range(n - 1)
+    ]
 
 
 @pytest.mark.parametrize(
-    "rules, n", [("classic(target=400)", 2), ("three(target=300)", 3), ("rubicon", 2), ("four(target=300)", 4)]
+    "rules, n",
+    [("classic(target=400)", 2), ("three(target=300)", 3), ("rubicon", 2), ("four(target=300)", 4)],
 )
 def test_people_and_a_spectator_see_nothing_hidden(client: TestClient, rules: str, n: int) -> None:
     seats = friends(client, rules, n)
@@ -100,7 +107,9 @@ def test_people_and_a_spectator_see_nothing_hidden(client: TestClient, rules: st
     assert total > 1000
 
 
-@pytest.mark.parametrize("rules", ["classic(target=300)", "no-trump(players=3,target=300)", "chinese"])
+@pytest.mark.parametrize(
+    "rules", ["classic(target=300)", "no-trump(players=3,target=300)", "chinese"]
+)
 def test_against_the_computer_with_hints_and_review(client: TestClient, rules: str) -> None:
     t = client.post("/api/tables", json={"rules": rules, "level": "medium"}).json()
     p = Player(client, t["code"], t["token"], seed=7)
@@ -114,3 +123,38 @@ def test_against_the_computer_with_hints_and_review(client: TestClient, rules: s
     assert [m for m in p.received if m["type"] == "hint"]
     assert check_connection(match, p) > 500
     assert check_connection(match, watcher) > 500
+
+
+def test_the_scan_finds_a_planted_card() -> None:
+    """The check itself: a view showing the other seat's hand is caught."""
+    import random
+
+    from bezique import Rules
+    from bezique.server.protocol import match_info, message
+
+    match = Match(Rules.preset("classic"), seed=11)
+    deal = match.deal
+    rng = random.Random(0)
+    fake = Player.__new__(Player)
+    fake.seat = deal.to_move
+    fake.received = []
+    for _ in range(6):
+        deal.apply(rng.choice(deal.legal_actions()))
+        moves = len(deal.history)
+        fake.received.append(
+            message(
+                "state",
+                move=moves,
+                view=view(deal.observation(fake.seat)),
+                match=match_info(match, moves, [False, False]),
+            )
+        )
+    assert check_connection(match, fake) > 0
+    other = 1 - fake.seat
+    unseen = set(deal.observation(other).hand) - set(
+        CARD.findall(" ".join(m["view"].__repr__() for m in fake.received))
+    )
+    assert unseen
+    fake.received[-1]["note"] = f"their hand: {' '.join(sorted(unseen))}"
+    with pytest.raises(AssertionError, match="unseen"):
+        check_connection(match, fake)

@@ -20,11 +20,10 @@ import pytest
 pytest.importorskip("fastapi")
 pytest.importorskip("websockets")
 
-from server_helpers import Player, close_all, play_people  # noqa: E402
-
-from bezique import Rules  # noqa: E402
-from bezique.core.match import Match  # noqa: E402
-from bezique.core.records import GameRecord, record_match  # noqa: E402
+from bezique import Rules
+from bezique.core.match import Match
+from bezique.core.records import GameRecord, record_match
+from server_helpers import Player, close_all, play_people
 
 
 def free_port() -> int:
@@ -74,7 +73,11 @@ def test_kill_and_restart_loses_nothing(tmp_path: Path) -> None:
         host = post(
             port,
             "/api/tables",
-            {"rules": "classic(target=300)", "name": "Ann", "seats": [{"kind": "me"}, {"kind": "open"}]},
+            {
+                "rules": "classic(target=300)",
+                "name": "Ann",
+                "seats": [{"kind": "me"}, {"kind": "open"}],
+            },
         )
         code = host["code"]
         friend = post(port, f"/api/tables/{code}/join", {"name": "Bob"})

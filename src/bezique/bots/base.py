@@ -51,6 +51,8 @@ class InfoDict(TypedDict, total=False):
     value: float
     """The bot's estimate of the chosen action (in its own units)."""
     visits: int
+    nodes: int
+    """Engine steps the search took (actions applied in its worlds)."""
     nps: float
     """Nodes (or playouts) per second."""
     pv: list[str]

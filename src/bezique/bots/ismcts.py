@@ -137,6 +137,7 @@ class IsmctsBot(SearchBot):
                 "value": round(means[best], 3),
                 "scores": {str(a): round(m, 3) for a, m in zip(actions, means, strict=True)},
                 "visits": iterations,
+                "nodes": budget.used_nodes,
                 "nps": round(budget.used_nodes / spent, 1) if spent > 0 else 0.0,
                 "pv": _principal_line(root, actions[best]),
                 "reason": f"{iterations} iterations: {why}",

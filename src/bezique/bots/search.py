@@ -229,6 +229,7 @@ class PimcBot(SearchBot):
                     if m != -math.inf
                 },
                 "visits": worlds,
+                "nodes": budget.used_nodes,
                 "nps": round(budget.used_nodes / spent, 1) if spent > 0 else 0.0,
                 "pv": [str(actions[best])],
                 "reason": f"{worlds} sampled worlds, each {how}: {why}",

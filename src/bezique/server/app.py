@@ -64,17 +64,20 @@ def _rules(text: str) -> Rules:
 
 
 def presets() -> list[dict[str, Any]]:
-    """Each preset with the numbers of players it can seat."""
+    """Each preset with the numbers of players it can seat, its own number first."""
     out = []
     for name in Rules.presets():
-        counts = []
+        default = Rules.preset(name).players
+        counts: list[int] = [default]
         for n in (2, 3, 4):
+            if n == default:
+                continue
             try:
                 if Rules.preset(name, players=n).players == n:
                     counts.append(n)
             except (ValueError, TypeError):
                 pass
-        out.append({"name": name, "players": counts or [Rules.preset(name).players]})
+        out.append({"name": name, "players": counts})
     return out
 
 
@@ -98,9 +101,7 @@ def rules_facts(rules: Rules) -> dict[str, Any]:
         "hand_size": rules.hand_size,
         "tricks": rules.tricks,
         "melds": melds,
-        "options": [
-            {"name": k, "value": _plain(getattr(rules, k)), "doc": docs[k]} for k in docs
-        ],
+        "options": [{"name": k, "value": _plain(getattr(rules, k)), "doc": docs[k]} for k in docs],
     }
 
 
@@ -111,13 +112,15 @@ def _plain(v: Any) -> Any:
 def replay_steps(record: GameRecord) -> dict[str, Any]:
     """Every position of a finished game, all hands shown, for the replay view."""
     steps = []
+    mover: int | None = None  # who was to move before each action
     for i, ply, action, deal in record.states():
         v = view(deal.observation(None))
         del v["history"], v["legal"]
-        v["hands"] = [
-            [c for c in _concealed(deal, s)] for s in range(record.rules.players)
-        ]
-        steps.append({"deal": i, "ply": ply, "action": action, "view": v})
+        v["hands"] = [_concealed(deal, s) for s in range(record.rules.players)]
+        steps.append(
+            {"deal": i, "ply": ply, "action": action, "seat": mover if ply else None, "view": v}
+        )
+        mover = deal.to_move
     return {
         "rules": str(record.rules),
         "players": list(record.players),
@@ -374,6 +377,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, data: str | None = None) ->
     import uvicorn
 
     app = create_app(data)
+    shown = f"[{host}]" if ":" in host else host
+    print(f"Bezique is served at http://{shown}:{port}/ (Ctrl+C stops it)", flush=True)
     uvicorn.run(app, host=host, port=port, ws_max_size=64 * 1024, log_level="warning")
 
 

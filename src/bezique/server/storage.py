@@ -270,4 +270,4 @@ class Writer:
             self._task = None
 
 
-__all__ = ["NEXT_DEAL", "Writer", "MoveRow", "SeatRow", "Store", "TableRow", "default_url"]
+__all__ = ["NEXT_DEAL", "MoveRow", "SeatRow", "Store", "TableRow", "Writer", "default_url"]

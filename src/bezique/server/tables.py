@@ -45,6 +45,8 @@ RATE = 10.0
 """Messages a second a connection may send, on average ..."""
 BURST = 30.0
 """... with bursts of this many."""
+IDLE_SECONDS = 600.0
+"""A table nobody is connected to (and no computer is playing) leaves memory after this."""
 MAX_REFUSED = 300
 """Messages refused for the rate limit before the connection is closed."""
 
@@ -287,7 +289,14 @@ class Table:
         if seat is not None and not self.connected(seat):
             self._away(seat)
         self._broadcast_table()
-        if not self.conns and self.status == "over":
+        if not self.conns:
+            if self.status == "over":
+                self.lobby.forget(self)
+            else:  # kept in the database; dropped from memory if nobody comes back
+                asyncio.get_running_loop().call_later(IDLE_SECONDS, self._idle_check)
+
+    def _idle_check(self) -> None:
+        if not self.conns and self._driver is None and not self._timers:
             self.lobby.forget(self)
 
     def _away(self, seat: int) -> None:
@@ -532,6 +541,7 @@ class Table:
             self._driver = asyncio.get_running_loop().create_task(self._drive())
 
     async def _drive(self) -> None:
+        failures = 0
         try:
             while True:
                 async with self.lock:
@@ -550,9 +560,17 @@ class Table:
                         continue
                     try:
                         await self._apply(seat, choice)
-                    except (IllegalAction, ProtocolError):
+                    except ProtocolError as e:  # not stored: the table was reloaded
+                        if e.code != "server":
+                            raise
+                        failures += 1
+                        if failures > 5:
+                            return
+                    except IllegalAction:
                         log.exception("table %s: the computer's move failed", self.code)
                         return
+                if failures:
+                    await asyncio.sleep(1.0)
         finally:
             self._driver = None
 
@@ -573,6 +591,8 @@ class Lobby:
         review_level: str | None = None,
     ) -> None:
         self.store = store
+        self.writer = Writer(store)
+        """Commits the actions of every table, in shared transactions."""
         self.hint_level = hint_level or advice.best_level("expert", "simple")
         """The bot level that gives hints, thinking at most ``hint_seconds``."""
         self.hint_seconds = hint_seconds

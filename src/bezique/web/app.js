@@ -427,7 +427,7 @@ function render(s) {
   html += `<ul class="log" id="log" aria-live="polite">${s.log.map((l) => `<li>${esc(l)}</li>`).join("")}</ul>`;
   // my side
   if (me !== null) {
-    const declaring = myTurn && v.phase === "declare";
+    const declaring = myTurn && v.phase === "declare" && !s.pending;
     if (declaring) {
       const choices = v.legal.filter((l) => l.action !== "pass");
       html += `<div class="panel declare" id="declare"><h3>${t("declare.title")}</h3><div class="choices">${choices.map((l, i) => `<button class="decl" data-action="${esc(l.action)}"><kbd>${i + 1}</kbd> <span>${esc(l.action.startsWith("meld") ? meldName(l.action.split(" ")[1]) : actionText(l.action))}</span> <span class="row">${l.action.startsWith("meld") ? actionCards(l.action) : ""}</span>${l.points !== null ? ` <b>+${l.points}</b>` : ""}</button>`).join("")}
@@ -550,7 +550,7 @@ function showReplay(data) {
       <span id="r-pos">${t("replay.step", { deal: st.deal + 1, ply: st.ply })}</span>
       <button id="r-next" aria-label="${t("replay.next")}">▶</button><button id="r-last">⏭</button></div>
       <input type="range" id="r-range" min="0" max="${data.steps.length - 1}" value="${i}" aria-label="${t("replay.step", { deal: st.deal + 1, ply: st.ply })}">
-      <p id="r-action">${st.action ? esc(nm[v.trick.length ? v.trick[v.trick.length - 1][0] : (v.tricks.length ? v.tricks[v.tricks.length - 1][2] : 0)] ?? "") + ": " + esc(actionText(st.action)) : ""}</p>
+      <p id="r-action">${st.action ? esc(nm[st.seat] ?? "") + ": " + esc(actionText(st.action)) : "&nbsp;"}</p>
       <p>${t("trump")}: ${v.trump ? suitSymbol(v.trump) : t("trump.none")} ${v.turn_up ? "· " + t("turnup") + " " + label(v.turn_up) : ""} · ${t("stock")}: ${v.stock_size ?? "?"} · ${v.points.map((p, k) => esc(nm[k] ?? "") + " " + p).join(" / ")}</p>
       ${v.hands.map((h, k) => `<div class="player"><div class="pname">${esc(nm[k])}</div><div class="row">${sortCards(h).map((c) => card(c, { small: true })).join("")}</div><div class="row declared">${sortCards(v.tables[k]).map((c) => card(c, { small: true })).join("")}</div></div>`).join("")}
       <div class="row trick">${v.trick.map(([, c]) => card(c)).join("")}</div></section>`;
