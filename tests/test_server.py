@@ -10,10 +10,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import fastapi  # noqa: F401  (installed by the dev extra; missing it fails)
+import jsonschema  # noqa: F401  (installed by the dev extra; missing it fails)
 import pytest
-
-pytest.importorskip("fastapi")
-pytest.importorskip("jsonschema")
 
 with warnings.catch_warnings():  # starlette's note about its httpx transport
     warnings.simplefilter("ignore")

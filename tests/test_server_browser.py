@@ -10,16 +10,15 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import fastapi  # noqa: F401  (installed by the dev extra; missing it fails)
 import pytest
+from playwright import sync_api  # the dev extra installs it; a missing one fails
 
-pytest.importorskip("fastapi")
-sync_api = pytest.importorskip("playwright.sync_api")
-
-from test_server_restart import free_port, start  # noqa: E402
+from test_server_restart import free_port, start
 
 CHROMIUM = os.environ.get("BEZIQUE_CHROMIUM", "/usr/bin/chromium")
 if not shutil.which(CHROMIUM):
-    pytest.skip(f"no chromium at {CHROMIUM}", allow_module_level=True)
+    pytest.fail(f"no chromium at {CHROMIUM}: `make test` installs Debian's chromium", pytrace=False)
 
 ARGS = [
     "--headless",

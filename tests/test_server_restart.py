@@ -15,10 +15,8 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-pytest.importorskip("fastapi")
-pytest.importorskip("websockets")
+import fastapi  # noqa: F401  (installed by the dev extra; missing it fails)
+import websockets  # noqa: F401  (installed by the dev extra; missing it fails)
 
 from bezique import Rules
 from bezique.core.match import Match

@@ -225,7 +225,7 @@ def serve(
         typer.Option("--data", help="Folder for the SQLite database (default ./bezique-data)."),
     ] = None,
 ) -> None:
-    """Serve the game in the browser (needs the web extra: pip install bezique[web])."""
+    """Serve the game in the browser (needs the web extra of the package)."""
     try:
         from .server import serve as run_server
     except ImportError as e:
