@@ -9,134 +9,32 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable
 
 import pytest
 
-from bezique import Deal, IllegalAction, Match, Rules
-
-RANKS = "ATKQJ987"
-SUITS = "SHDC"
-PACK = [r + s for s in SUITS for r in RANKS]
-
-
-# --- helpers (the same small kit as test_rules_classic.py) --------------------------------------
-
-
-def _filler(trump: str, left: Counter[str]) -> list[str]:
-    plain = [s for s in SUITS if s != trump]
-    low = [r + s for r in "987" for s in plain]
-    order = low + low + ["9" + trump, "8" + trump]
-    order += [r + s for r in "TA" for s in plain] + ["T" + trump, "A" + trump]
-    order += [r + s for r in "KQJ" for s in [*plain, trump]] + ["7" + trump]
-    out: list[str] = []
-    for c in order + order:
-        if left[c] > 0:
-            left[c] -= 1
-            out.append(c)
-    assert not +left
-    return out
-
-
-def build(
-    h0: Iterable[str] = (),
-    h1: Iterable[str] = (),
-    up: str = "8C",
-    stock: Iterable[str] = (),
-    dealer: int = 1,
-    **options: object,
-) -> Deal:
-    """A stacked deal: seat 0 holds ``h0``, seat 1 ``h1`` (padded to 8), ``stock`` is drawn
-    first, the rest of the pack follows; with ``dealer=1`` seat 0 leads."""
-    h0, h1, stock = list(h0), list(h1), list(stock)
-    left = Counter({c: 2 for c in PACK})
-    left.subtract([*h0, *h1, up, *stock])
-    assert all(n >= 0 for n in left.values())
-    rest = _filler(up[1], left)
-    while len(h0) < 8:
-        h0.append(rest.pop(0))
-    while len(h1) < 8:
-        h1.append(rest.pop(0))
-    rules = Rules.preset("classic", **options)
-    return Deal.from_cards(rules, [h0, h1], up, stock + rest, dealer=dealer)
-
-
-def legal(deal: Deal) -> list[str]:
-    return [str(a) for a in deal.legal_actions()]
-
-
-def card(ref: str) -> str:
-    return ref.split()[-1].split("@")[0]
+from bezique import Deal, Match, Rules
+from test_rules_classic import (  # the same small kit of stacked-deal helpers
+    PACK,
+    RANKS,
+    assert_illegal,
+    build,
+    card,
+    legal,
+    meld,
+    melds,
+    play_random,
+    settle,
+    trick,
+)
 
 
 def plays(deal: Deal) -> set[str]:
     return {card(a) for a in legal(deal)}
 
 
-def beats(c: str, best: str, trump: str | None) -> bool:
-    if c[1] == best[1]:
-        return RANKS.index(c[0]) < RANKS.index(best[0])
-    return c[1] == trump
-
-
-def _cost(action: str, trump: str | None) -> tuple[int, ...]:
-    c = card(action)
-    return ("@" in action, c[1] == trump, c[0] in "KQJ", c[0] in "AT", -RANKS.index(c[0]))
-
-
-def trick(deal: Deal, winner: int, lead: str | None = None, follow: str | None = None) -> None:
-    """One trick that ``winner`` wins; missing cards are the cheapest that do it."""
-    assert deal.phase == "play" and not deal.trick
-    leader, trump = deal.to_move, deal.trump
-    if lead is None:
-        lead = min(legal(deal), key=lambda a: _cost(a, trump))
-    deal.apply(lead if lead.startswith("play") else "play " + lead)
-    led = deal.trick[0][1]
-    if follow is None:
-        want = winner != leader
-        options = [a for a in legal(deal) if beats(card(a), led, trump) == want]
-        assert options, "stacking error"
-        follow = min(options, key=lambda a: _cost(a, trump))
-    deal.apply(follow if follow.startswith("play") else "play " + follow)
-    assert deal.last_trick_winner == winner
-
-
-def settle(deal: Deal) -> None:
-    while deal.phase == "declare":
-        deal.apply("pass")
-
-
-def assert_illegal(deal: Deal, action: str) -> None:
-    """Raises IllegalAction and leaves the deal exactly as it was."""
-    before = deal.position()
-    with pytest.raises(IllegalAction):
-        deal.apply(action)
-    assert deal.position() == before
-    assert action not in legal(deal)
-
-
-def melds(deal: Deal, kind: str) -> list[str]:
-    return [a for a in legal(deal) if a.split()[:2] == ["meld", kind]]
-
-
-def meld(deal: Deal, kind: str, cards: str) -> str:
-    """Apply the one legal ``kind`` declaration made of these card codes."""
-    want = sorted(cards.split())
-    found = [a for a in melds(deal, kind) if sorted(card(c) for c in a.split()[2:]) == want]
-    assert len(found) == 1, f"expected one '{kind} {cards}' among {legal(deal)}"
-    deal.apply(found[0])
-    return found[0]
-
-
 def has_meld(deal: Deal, kind: str, cards: str) -> bool:
     want = sorted(cards.split())
     return any(sorted(card(c) for c in a.split()[2:]) == want for a in melds(deal, kind))
-
-
-def play_random(deal: Deal, seed: int) -> None:
-    rng = random.Random(seed)
-    while not deal.is_over:
-        deal.apply(rng.choice(deal.legal_actions()))
 
 
 class Stage1:
