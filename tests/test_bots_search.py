@@ -274,6 +274,21 @@ def test_hints_in_the_terminal_game() -> None:
     )
     assert game.run() == 0
     assert "Hint (expert):" in console.export_text()
+    # --hints: shown at every turn without asking
+    lines = iter(["quit", "y"])
+    console = Console(record=True, width=100, highlight=False)
+    game = TerminalGame(
+        Rules.preset("classic"),
+        opponent="easy",
+        seed=4,
+        seat=1,
+        console=console,
+        ask=lambda prompt: next(lines),
+        clear=False,
+        hints=True,
+    )
+    assert game.run() == 0
+    assert "Hint (expert):" in console.export_text()
 
 
 # --- the arena ------------------------------------------------------------------------------------------
