@@ -354,3 +354,41 @@ def test_arena_command(tmp_path: object) -> None:
     assert data["a"] == "simple" and len(data["plays"]) == 4
     bad = runner.invoke(app, ["arena", "simple", "nobody"])
     assert bad.exit_code == 2
+
+
+def test_arena_deal_score_interval() -> None:
+    """The deal-score interval is the normal one on per-deck means, and the Wilson one only
+    when every deck went the same way (docs/strength.md)."""
+    from bezique.arena.runner import ArenaResult, Play
+
+    def result(outcomes: list[float]) -> ArenaResult:
+        plays = [
+            Play(
+                deck=d,
+                seed=d,
+                seating=s,
+                dealer=0,
+                scores=[0.0, 0.0],
+                margin=0.0,
+                result=r,
+                recent_sides=[],
+                wins_game=None,
+            )
+            for d, r in enumerate(outcomes)
+            for s in (0, 1)
+        ]
+        return ArenaResult(
+            PlayerSpec.parse("random"),
+            PlayerSpec.parse("random"),
+            Rules.preset("classic"),
+            "classic",
+            1,
+            len(outcomes),
+            plays,
+        )
+
+    mixed = result([1.0, 0.0, 1.0, 1.0]).deal_score()
+    assert mixed.mean == pytest.approx(0.75) and mixed.low < 0.75 < mixed.high <= 1.0
+    allwon = result([1.0] * 10).deal_score()
+    # a collapsed normal interval would be [1, 1]; Wilson on 10 of 10 reaches down to ~0.72
+    assert allwon.mean == 1.0 and 0.6 < allwon.low < 0.8 and allwon.high == 1.0

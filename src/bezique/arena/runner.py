@@ -229,18 +229,14 @@ class ArenaResult:
         return [sum(v) / len(v) for _, v in sorted(by_deck.items())]
 
     def deal_score(self) -> Estimate:
-        """A's mean deal result (wins, ties as halves), per deck.  The interval is the wider of
-        the normal one on the per-deck means and the Wilson one on the decks (which stays
-        sensible when every deck went the same way)."""
+        """A's mean deal result (wins, ties as halves), per deck: the normal interval on the
+        per-deck means, or the Wilson one on the decks where that collapses (every deck went
+        the same way)."""
         per_deck = self._per_deck(lambda p: p.result)
         normal = mean_interval(per_deck)
-        wilson = wilson_interval(sum(per_deck), len(per_deck))
-        return Estimate(
-            normal.mean,
-            max(0.0, min(normal.low, wilson.low)),
-            min(1.0, max(normal.high, wilson.high)),
-            normal.n,
-        )
+        if normal.n >= 2 and normal.high > normal.low:
+            return Estimate(normal.mean, max(0.0, normal.low), min(1.0, normal.high), normal.n)
+        return wilson_interval(sum(per_deck), len(per_deck))
 
     def margin(self) -> Estimate:
         """A's mean margin, per deck."""

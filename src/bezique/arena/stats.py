@@ -64,7 +64,10 @@ def wilson_interval(wins: float, n: int) -> Estimate:
     z2 = Z95 * Z95
     centre = (p + z2 / (2 * n)) / (1 + z2 / n)
     half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
-    return Estimate(p, max(0.0, centre - half), min(1.0, centre + half), n)
+    # at 0 or n wins the bound is exactly 0 or 1; rounding would leave 0.9999999999999999
+    low = 0.0 if wins <= 0 else max(0.0, centre - half)
+    high = 1.0 if wins >= n else min(1.0, centre + half)
+    return Estimate(p, low, high, n)
 
 
 def elo(score: float) -> float:
