@@ -438,6 +438,23 @@ def test_openspiel_ismcts_as_a_bezique_bot() -> None:
     assert 1 <= budget.info["visits"] < 15
 
 
+def test_arena_command_finds_openspiel_ismcts() -> None:
+    """`bezique arena` knows openspiel-ismcts without bezique.envs imported first (issue: the
+    arena option to measure our players against OpenSpiel's IS-MCTS)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from bezique.cli import app; "
+        "sys.argv = ['bezique', 'arena', 'openspiel-ismcts:iterations=3', 'random', "
+        "'--deals', '1', '--quiet']; app()"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr + run.stdout
+    assert "openspiel-ismcts:iterations=3 (A) against random (B)" in run.stdout
+    assert "margin" in run.stdout
+
+
 def test_episode_helper() -> None:
     rules = Rules.preset("rubicon")
     ep = Episode(rules, "deal", seed=3)

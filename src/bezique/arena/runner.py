@@ -24,6 +24,7 @@ seating is dropped.  In per-deal games every deal is a match.
 
 from __future__ import annotations
 
+import importlib
 import multiprocessing
 import time
 import zlib
@@ -38,6 +39,9 @@ from ..core.match import settle
 from ..core.notation import Action
 from ..core.rules import Rules
 from .stats import Estimate, elo_interval, mean_interval, wilson_interval
+
+OPENSPIEL_ISMCTS = "openspiel-ismcts"
+"""OpenSpiel's IS-MCTS (:mod:`bezique.envs.openspiel_bot`), registered on first use."""
 
 ORACLE = "oracle"
 """The name of the cheating player (measurement only)."""
@@ -56,8 +60,13 @@ class PlayerSpec:
         """Read ``pimc``, ``pimc:nodes=5000`` or ``oracle:iterations=20,time=0.5``."""
         name, _, rest = text.strip().partition(":")
         name = name.strip().lower()
+        if name == OPENSPIEL_ISMCTS and name not in names():
+            _register_openspiel()
         if name != ORACLE and name not in names():
-            raise ValueError(f"unknown player {name!r}; players: {', '.join([*names(), ORACLE])}")
+            raise ValueError(
+                f"unknown player {name!r}; players: {', '.join([*names(), ORACLE])}"
+                f" ({OPENSPIEL_ISMCTS} too, with bezique[rl] installed)"
+            )
         if not rest:
             return cls(name)
         options: dict[str, Any] = {}
@@ -205,6 +214,16 @@ def _work(job: tuple[str, str, str, int, int]) -> list[Play]:
     return play_deck(
         Rules.from_string(rules_text), PlayerSpec.parse(a), PlayerSpec.parse(b), arena_seed, deck
     )
+
+
+def _register_openspiel() -> None:
+    # bezique.envs registers the bot on import; it needs the rl extra (numpy, OpenSpiel)
+    try:
+        importlib.import_module("bezique.envs")
+    except ImportError as e:
+        raise ValueError(
+            f"{OPENSPIEL_ISMCTS} needs the rl extra (pip install 'bezique[rl]'): {e}"
+        ) from None
 
 
 @dataclass

@@ -87,7 +87,7 @@ class OpenSpielISMCTS(Bot):
         seed: seeds the search; equal seeds and observations give equal choices.
         rules: the rules to load the game with; None takes them from each observation.
         iterations: simulations per decision (``Limit.iterations`` overrides it).
-        time: seconds per decision instead of a number of simulations (``Limit.time``
+        time: CPU seconds per decision instead of a number of simulations (``Limit.time``
             overrides it); the search stops after the first simulation past it.
             ``Limit.nodes`` caps the actions applied in playouts (plus one per simulation;
             with ``evaluator="openspiel"`` it is read as simulations).  With several limits
@@ -154,7 +154,7 @@ class OpenSpielISMCTS(Bot):
         )
         sampler = random.Random(seed).random  # seeded, so that equal seeds search alike
         searcher.set_resampler(lambda st, player: st.resample_from_infostate(player, sampler))
-        start = _time.perf_counter()
+        start = _time.process_time()
         playouts = evaluator if isinstance(evaluator, CoreRolloutEvaluator) else None
 
         def spent() -> int:
@@ -162,7 +162,7 @@ class OpenSpielISMCTS(Bot):
             return steps + (playouts.steps if playouts is not None else 0)
 
         policy = searcher.search(state, iterations, seconds, nodes, spent)
-        elapsed = _time.perf_counter() - start
+        elapsed = _time.process_time() - start
         best = max(policy, key=lambda ap: ap[1])[0]
         enc = game.encoding
         action = enc.action(observation, int(best))
@@ -198,11 +198,11 @@ class _Search(ismcts.ISMCTSBot):  # type: ignore[misc]
         self.reset()
         self.root = self.create_new_node(state)
         key = self.get_state_key(state)
-        deadline = None if seconds is None else _time.perf_counter() + seconds
+        deadline = None if seconds is None else _time.process_time() + seconds
         self.simulations = 0
         while self.simulations == 0 or (
             (iterations is None or self.simulations < iterations)
-            and (deadline is None or _time.perf_counter() < deadline)
+            and (deadline is None or _time.process_time() < deadline)
             and (nodes is None or spent is None or spent() < nodes)
         ):
             world = self.sample_root_state(state)
