@@ -392,3 +392,21 @@ def test_arena_deal_score_interval() -> None:
     allwon = result([1.0] * 10).deal_score()
     # a collapsed normal interval would be [1, 1]; Wilson on 10 of 10 reaches down to ~0.72
     assert allwon.mean == 1.0 and 0.6 < allwon.low < 0.8 and allwon.high == 1.0
+
+
+def test_arena_statistics_at_the_edges() -> None:
+    """A perfect score has no finite Elo, one deck gives no interval: the text shows "—" and
+    the JSON null, so the JSON stays standard (docs/strength.md)."""
+    import math
+
+    from bezique.arena.stats import Estimate, elo, elo_interval
+
+    assert elo(0.5) == pytest.approx(0.0) and elo(0.75) == pytest.approx(190.85, abs=0.01)
+    assert elo(1.0) == math.inf and elo(0.0) == -math.inf
+    perfect = elo_interval(Estimate(1.0, 0.8, 1.0, 10))
+    assert perfect.text(0) == "— [241, —]"
+    assert perfect.as_dict() == {"mean": None, "low": 240.824, "high": None, "n": 10}
+    one = run_arena("simple", "random", "classic", decks=1, seed=2)
+    data = one.to_json()
+    json.dumps(data, allow_nan=False)  # raises on NaN or infinity
+    assert data["summary"]["margin"]["low"] is None and "—" in one.text()

@@ -25,22 +25,28 @@ class Estimate:
     n: int
     """Independent samples behind it."""
 
-    def as_dict(self, digits: int = 4) -> dict[str, float | int]:
-        """The estimate as plain JSON values."""
+    def as_dict(self, digits: int = 4) -> dict[str, float | int | None]:
+        """The estimate as plain JSON values; an end that is not a finite number (no interval
+        from one sample, no finite Elo for a perfect score) is ``None``."""
+
+        def plain(v: float) -> float | None:
+            return round(v, digits) if math.isfinite(v) else None
+
         return {
-            "mean": round(self.mean, digits),
-            "low": round(self.low, digits),
-            "high": round(self.high, digits),
+            "mean": plain(self.mean),
+            "low": plain(self.low),
+            "high": plain(self.high),
             "n": self.n,
         }
 
     def text(self, digits: int = 1, scale: float = 1.0, unit: str = "") -> str:
-        """``'12.3 [4.5, 20.1]'`` (times ``scale``, with ``unit`` after each number)."""
-        f = f"{{:.{digits}f}}{unit}"
-        return (
-            f"{f.format(self.mean * scale)} "
-            f"[{f.format(self.low * scale)}, {f.format(self.high * scale)}]"
-        )
+        """``'12.3 [4.5, 20.1]'`` (times ``scale``, with ``unit`` after each number; ``—`` for
+        a number that is not finite)."""
+
+        def f(v: float) -> str:
+            return f"{v * scale:.{digits}f}{unit}" if math.isfinite(v) else "—"
+
+        return f"{f(self.mean)} [{f(self.low)}, {f(self.high)}]"
 
 
 def mean_interval(values: Sequence[float]) -> Estimate:
@@ -71,8 +77,12 @@ def wilson_interval(wins: float, n: int) -> Estimate:
 
 
 def elo(score: float) -> float:
-    """The Elo difference that an expected score (0 to 1) stands for."""
-    score = min(max(score, 1e-6), 1 - 1e-6)
+    """The Elo difference that an expected score (0 to 1) stands for; infinite for a perfect
+    score (0 or 1), which no finite difference predicts."""
+    if score <= 0.0:
+        return -math.inf
+    if score >= 1.0:
+        return math.inf
     return -400.0 * math.log10(1.0 / score - 1.0)
 
 
