@@ -14,7 +14,9 @@ import fastapi  # noqa: F401  (installed by the dev extra; missing it fails)
 import pytest
 from playwright import sync_api  # the dev extra installs it; a missing one fails
 
+from bezique import Rules
 from test_server_restart import free_port, start
+from test_web_i18n import strings
 
 CHROMIUM = os.environ.get("BEZIQUE_CHROMIUM", "/usr/bin/chromium")
 if not shutil.which(CHROMIUM):
@@ -187,6 +189,10 @@ def test_switching_language(server: str, browser: Any) -> None:
     page.goto(server + "/#/rules/rubicon")
     page.wait_for_selector("table.melds")
     assert "Pravila" in page.locator("h1").inner_text()
+    bs = strings("bs")
+    assert bs["meld.double-bezique"] in page.locator("table.melds").inner_text()
+    options = page.locator("table.options").text_content() or ""  # inside a closed <details>
+    assert bs["option.target"] in options and Rules.option_docs()["target"] not in options
     page.context.close()
 
 

@@ -36,6 +36,10 @@ function t(key, params = {}) {
 function meldName(name) {
   return strings["meld." + name] ?? fallback["meld." + name] ?? name.replace(/-/g, " ");
 }
+// An option's meaning in the chosen language; the server's English text if no file has it.
+function optionDoc(o) {
+  return strings["option." + o.name] ?? fallback["option." + o.name] ?? o.doc;
+}
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
 
 function toast(text) {
@@ -512,7 +516,7 @@ async function rulesView(rules) {
     <table class="melds"><thead><tr><th>${t("rules.meld")}</th><th>${t("rules.points")}</th></tr></thead><tbody>
     ${facts.melds.map((m) => `<tr><td>${esc(meldName(m.name))}</td><td>${m.points}</td></tr>`).join("")}</tbody></table>
     <details><summary>${t("rules.options")}</summary><table class="options"><tbody>
-    ${facts.options.map((o) => `<tr><td><code>${esc(o.name)}</code></td><td>${esc(JSON.stringify(o.value))}</td><td>${esc(o.doc)}</td></tr>`).join("")}</tbody></table></details></section>`;
+    ${facts.options.map((o) => `<tr><td><code>${esc(o.name)}</code></td><td>${esc(JSON.stringify(o.value))}</td><td>${esc(optionDoc(o))}</td></tr>`).join("")}</tbody></table></details></section>`;
   const sel = document.getElementById("rules-preset");
   sel.value = facts.preset;
   sel.addEventListener("change", () => { location.hash = `#/rules/${sel.value}`; });
