@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: play test lint typecheck bench golden clean
+.PHONY: play test lint typecheck bench golden clean postgresql
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -29,7 +29,18 @@ $(CHROMIUM):
 		echo "the browser tests need Debian's chromium: run 'sudo apt-get install chromium'"; exit 1; \
 	fi
 
-test: $(STAMP) $(CHROMIUM) lint typecheck
+# The storage tests start a PostgreSQL server of their own (tests/conftest.py) from Debian's
+# postgresql programs; whatever service the package sets up is not used.
+postgresql:
+	@if ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
+		:; \
+	elif [ "$$(id -u)" = 0 ]; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; \
+	else \
+		echo "the storage tests need PostgreSQL: run 'sudo apt-get install postgresql'"; exit 1; \
+	fi
+
+test: $(STAMP) $(CHROMIUM) postgresql lint typecheck
 	$(BIN)/python -m pytest
 
 lint: $(STAMP)

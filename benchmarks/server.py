@@ -41,7 +41,14 @@ def free_port() -> int:
 
 
 def start_server(port: int, data: str) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "BEZIQUE_BOT_DELAY": "0", "BEZIQUE_RATE": "1000"}
+    # every table is made and joined from this one address: no HTTP rate limit to speak of
+    env = {
+        **os.environ,
+        "BEZIQUE_BOT_DELAY": "0",
+        "BEZIQUE_RATE": "1000",
+        "BEZIQUE_HTTP_RATE": "1000",
+        "BEZIQUE_HTTP_BURST": "1000",
+    }
     env.pop("BEZIQUE_DATABASE_URL", None)
     cmd = [sys.executable, "-m", "bezique.cli", "serve", "--port", str(port), "--data", data]
     proc = subprocess.Popen(cmd, env=env)

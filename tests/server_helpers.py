@@ -54,6 +54,35 @@ OPEN: list[Player] = []
 """Connections still open (closed by the test fixtures, so a failed test does not hang)."""
 
 
+def new_table(client: Any, **body: Any) -> dict[str, Any]:
+    """``POST /api/tables`` through a test client: the answer (code, seat, token, table)."""
+    r = client.post("/api/tables", json=body)
+    assert r.status_code == 200, r.text
+    out: dict[str, Any] = r.json()
+    return out
+
+
+def friends_table(client: Any, rules: str = "classic", seats: int = 2) -> list[dict[str, Any]]:
+    """A table for people: the host and a friend per other seat; their seats and tokens."""
+    host = new_table(
+        client,
+        rules=rules,
+        name="Ann",
+        seats=[{"kind": "me"}] + [{"kind": "open"}] * (seats - 1),
+    )
+    out = [host]
+    for i in range(1, seats):
+        r = client.post(f"/api/tables/{host['code']}/join", json={"name": f"Friend {i}"})
+        assert r.status_code == 200, r.text
+        out.append(r.json())
+    return out
+
+
+def lobby(client: Any) -> Any:
+    """The app's lobby (its tables in memory)."""
+    return client.app.state.lobby
+
+
 class Player:
     """One WebSocket connection through a Starlette test client; records every message."""
 

@@ -13,6 +13,7 @@ from typing import Any
 import fastapi  # noqa: F401  (installed by the dev extra; missing it fails)
 import jsonschema  # noqa: F401  (installed by the dev extra; missing it fails)
 import pytest
+from sqlalchemy import func, select
 
 with warnings.catch_warnings():  # starlette's note about its httpx transport
     warnings.simplefilter("ignore")
@@ -22,12 +23,17 @@ from bezique import Rules
 from bezique.core.match import Match
 from bezique.core.records import GameRecord
 from bezique.server import create_app
+from bezique.server.limits import AddressLimit
 from bezique.server.protocol import MAX_MESSAGE, ProtocolError, parse_client
+from bezique.server.storage import tables_t
 from server_helpers import (
     Player,
     check_client,
     close_all,
+    friends_table,
     hello,
+    lobby,
+    new_table,
     play_people,
     play_vs_computer,
 )
@@ -49,34 +55,6 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
             yield c
         finally:
             close_all()
-
-
-def new_table(client: TestClient, **body: Any) -> dict[str, Any]:
-    r = client.post("/api/tables", json=body)
-    assert r.status_code == 200, r.text
-    return r.json()  # type: ignore[no-any-return]
-
-
-def friends_table(
-    client: TestClient, rules: str = "classic", seats: int = 2
-) -> list[dict[str, Any]]:
-    """A table for people: the host and a friend per other seat; their seats and tokens."""
-    host = new_table(
-        client,
-        rules=rules,
-        name="Ann",
-        seats=[{"kind": "me"}] + [{"kind": "open"}] * (seats - 1),
-    )
-    out = [host]
-    for i in range(1, seats):
-        r = client.post(f"/api/tables/{host['code']}/join", json={"name": f"Friend {i}"})
-        assert r.status_code == 200, r.text
-        out.append(r.json())
-    return out
-
-
-def lobby(client: TestClient) -> Any:
-    return client.app.state.lobby  # type: ignore[attr-defined]
 
 
 # --- the API ---------------------------------------------------------------------------------------
@@ -349,6 +327,66 @@ def test_rate_limit(tmp_path: Path) -> None:
         got = [p.until(lambda m: m["type"] in ("pong", "error"))["type"] for _ in range(12)]
         assert got.count("error") >= 6 and "pong" in got
         p.close()
+
+
+def test_http_rate_limit(tmp_path: Path) -> None:
+    """Making tables, taking seats and uploading records share a bucket per address: past it,
+    429 with Retry-After, and nothing is made."""
+    app = create_app(tmp_path, bot_delay=0, http_rate=0.5, http_burst=3)
+    now = [1000.0]
+    app.state.http_limit.clock = lambda: now[0]
+    with TestClient(app) as c:
+        host = new_table(c, name="Ann", seats=[{"kind": "me"}, {"kind": "open"}])
+        new_table(c, level="simple")
+        assert c.post("/api/tables", json={"rules": "nope"}).status_code == 400  # counts too
+        store = lobby(c).store
+
+        def tables_stored() -> int:
+            with store.engine.connect() as conn:
+                return int(conn.execute(select(func.count()).select_from(tables_t)).scalar_one())
+
+        assert tables_stored() == 2
+        refused = [
+            c.post("/api/tables", json={"level": "simple"}),
+            c.post(f"/api/tables/{host['code']}/join", json={"name": "Bob"}),
+            c.post("/api/replay", content=b"{}"),
+        ]
+        for r in refused:
+            assert r.status_code == 429 and r.json() == {"detail": "too many requests: slow down"}
+            assert r.headers["Retry-After"] == "2"  # one request in 2 s
+        assert tables_stored() == 2
+        assert store.load(host["code"]).seats[1].kind == "open"
+        # reading is not limited, nor is another address
+        assert c.get(f"/api/tables/{host['code']}").json()["seats"][1]["kind"] == "open"
+        other = TestClient(app, client=("203.0.113.7", 50000))  # no lifespan: shares the app's
+        new_table(other, level="simple")
+        # a while later, one more
+        now[0] += 2.0
+        r = c.post(f"/api/tables/{host['code']}/join", json={"name": "Bob"})
+        assert r.status_code == 200 and r.json()["table"]["status"] == "playing"
+        assert c.post("/api/tables", json={"level": "simple"}).status_code == 429
+        now[0] += 60.0  # the bucket fills up to the burst, no further
+        assert [c.post("/api/tables", json={}).status_code for _ in range(4)] == [200] * 3 + [429]
+
+
+def test_address_limit_buckets() -> None:
+    now = [0.0]
+    limit = AddressLimit(1.0, 2.0, max_addresses=50, clock=lambda: now[0])
+    assert [limit.take("192.0.2.1") for _ in range(3)] == [0.0, 0.0, 1.0]
+    now[0] += 0.25
+    assert limit.take("192.0.2.1") == 0.75 and limit.take("::ffff:192.0.2.1") == 0.75
+    # an IPv6 address counts by its /64
+    assert limit.take("2001:db8::1") == limit.take("2001:db8::ffff:2") == 0.0
+    assert limit.take("2001:db8::3") == 1.0 and limit.take("2001:db8:0:1::1") == 0.0
+    # the table stays bounded: the longest idle go first, full buckets are forgotten
+    for i in range(500):
+        limit.take(f"10.0.{i // 256}.{i % 256}")
+    assert len(limit) == 50
+    now[0] += 2.0  # every bucket is full again: none is kept
+    limit.take("198.51.100.1")
+    assert len(limit) == 1
+    with pytest.raises(ValueError):
+        AddressLimit(0, 20)
 
 
 # --- seats, reconnecting and the computer taking over ---------------------------------------------

@@ -1,6 +1,7 @@
 """Nothing is lost: ``bezique serve`` is killed (SIGKILL) in the middle of a game and started
-again on the same data; the players reconnect with their seat tokens and finish, and the
-record equals that of the same actions played without the interruption."""
+again on the same data (an SQLite file, or PostgreSQL: tests/conftest.py); the players
+reconnect with their seat tokens and finish, and the record equals that of the same actions
+played without the interruption."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import fastapi  # noqa: F401  (installed by the dev extra; missing it fails)
+import pytest
 import websockets  # noqa: F401  (installed by the dev extra; missing it fails)
 
 from bezique import Rules
@@ -30,15 +32,22 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start(port: int, data: Path, bot_delay: str = "0") -> subprocess.Popen[bytes]:
-    """``bezique serve`` on 127.0.0.1:port, started and answering."""
+def start(
+    port: int, data: Path, bot_delay: str = "0", database_url: str | None = None
+) -> subprocess.Popen[bytes]:
+    """``bezique serve`` on 127.0.0.1:port, started and answering; its tables in ``data``, or
+    in the database ``database_url`` names."""
     env = {
         **os.environ,
         "BEZIQUE_BOT_DELAY": bot_delay,
         "BEZIQUE_TAKEOVER_SECONDS": "600",
         "BEZIQUE_RATE": "1000",
+        "BEZIQUE_HTTP_RATE": "1000",  # the browser tests make many tables from one address
+        "BEZIQUE_HTTP_BURST": "1000",
     }
     env.pop("BEZIQUE_DATABASE_URL", None)
+    if database_url is not None:
+        env["BEZIQUE_DATABASE_URL"] = database_url
     cmd = [sys.executable, "-m", "bezique.cli", "serve", "--port", str(port), "--data", str(data)]
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 30
@@ -64,9 +73,13 @@ def post(port: int, path: str, body: dict[str, Any]) -> dict[str, Any]:
         return json.loads(r.read())  # type: ignore[no-any-return]
 
 
-def test_kill_and_restart_loses_nothing(tmp_path: Path) -> None:
+@pytest.mark.parametrize("database", ["sqlite", "postgres"])
+def test_kill_and_restart_loses_nothing(
+    tmp_path: Path, database: str, request: pytest.FixtureRequest
+) -> None:
+    db_url = request.getfixturevalue("pg_url") if database == "postgres" else None
     port = free_port()
-    server = start(port, tmp_path)
+    server = start(port, tmp_path, database_url=db_url)
     try:
         host = post(
             port,
@@ -88,7 +101,7 @@ def test_kill_and_restart_loses_nothing(tmp_path: Path) -> None:
         server.wait(10)
         close_all()
 
-        server = start(port, tmp_path)
+        server = start(port, tmp_path, database_url=db_url)
         a = Player(None, code, host["token"], seed=3, url=url)
         b = Player(None, code, friend["token"], seed=4, url=url)
         assert (a.seat, b.seat) == (0, 1)

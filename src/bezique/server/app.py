@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ from ..core.match import Match
 from ..core.melds import MELDS, meld_score
 from ..core.records import GameRecord, RecordError, record_match
 from ..core.rules import Rules
+from .limits import HTTP_BURST, HTTP_RATE, AddressLimit, retry_after
 from .protocol import (
     MAX_NAME,
     ProtocolError,
@@ -35,6 +37,8 @@ WEB = Path(__file__).resolve().parent.parent / "web"
 SCHEMA = Path(__file__).resolve().parent / "protocol.schema.json"
 MAX_BODY = 512 * 1024
 """Largest HTTP request body (an uploaded record for the replay view)."""
+LIMITED = re.compile(r"/api/tables|/api/tables/[^/]+/join|/api/replay")
+"""The POST requests under the per-address rate limit: they make tables, seats and replays."""
 
 
 class SeatChoice(BaseModel):
@@ -145,6 +149,8 @@ def create_app(
     takeover_seconds: float | None = None,
     rate: float | None = None,
     burst: float | None = None,
+    http_rate: float | None = None,
+    http_burst: float | None = None,
     hint_level: str | None = None,
     review_level: str | None = None,
 ) -> FastAPI:
@@ -155,12 +161,19 @@ def create_app(
     ``BEZIQUE_BOT_DELAY`` or 0.4); ``takeover_seconds``: how long a person may be away before
     the computer plays for them (default ``BEZIQUE_TAKEOVER_SECONDS`` or 30); ``rate`` and
     ``burst``: the messages a second a connection may send, and in a burst (default
-    ``BEZIQUE_RATE`` or 10, and three times the rate).
+    ``BEZIQUE_RATE`` or 10, and three times the rate); ``http_rate`` and ``http_burst``: the
+    requests a second a client address may make to create or join tables and upload records,
+    and in a burst (default ``BEZIQUE_HTTP_RATE`` or 1, ``BEZIQUE_HTTP_BURST`` or 20).
     """
     if rate is None:
         rate = float(os.environ.get("BEZIQUE_RATE", str(RATE)))
     if burst is None:
         burst = 3 * rate if "BEZIQUE_RATE" in os.environ else BURST
+    if http_rate is None:
+        http_rate = float(os.environ.get("BEZIQUE_HTTP_RATE", str(HTTP_RATE)))
+    if http_burst is None:
+        http_burst = float(os.environ.get("BEZIQUE_HTTP_BURST", str(HTTP_BURST)))
+    http_limit = AddressLimit(http_rate, http_burst)
     if bot_delay is None:
         bot_delay = float(os.environ.get("BEZIQUE_BOT_DELAY", "0.4"))
     if takeover_seconds is None:
@@ -190,9 +203,18 @@ def create_app(
     app = FastAPI(title="bezique", version=__version__, lifespan=lifespan, docs_url=None)
     app.state.lobby = lobby
     app.state.store = store
+    app.state.http_limit = http_limit
 
     @app.middleware("http")
-    async def limit_body(request: Request, call_next: Any) -> Response:
+    async def limits(request: Request, call_next: Any) -> Response:
+        if request.method == "POST" and LIMITED.fullmatch(_route_path(request)):
+            wait = http_limit.take(request.client.host if request.client else None)
+            if wait:  # before the body is read: a refused request costs next to nothing
+                return JSONResponse(
+                    {"detail": "too many requests: slow down"},
+                    status_code=429,
+                    headers={"Retry-After": retry_after(wait)},
+                )
         length = request.headers.get("content-length")
         if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
             return JSONResponse({"detail": "request too large"}, status_code=413)
@@ -356,6 +378,13 @@ def create_app(
                 await ws.close()
 
     return app
+
+
+def _route_path(request: Request) -> str:
+    """The request's path as the routes see it (without the prefix the app is served under)."""
+    path: str = request.scope["path"]
+    root: str = request.scope.get("root_path", "")
+    return path[len(root) :] if root and path.startswith(root) else path
 
 
 async def _write(ws: WebSocket, conn: Connection) -> None:

@@ -31,7 +31,7 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Engine, make_url
 
 NEXT_DEAL = "next-deal"
 """The log entry that starts the next deal of a match (seat -1)."""
@@ -110,10 +110,20 @@ def default_url(data_dir: str | os.PathLike[str]) -> str:
     return "sqlite:///" + os.path.join(os.path.abspath(data_dir), "bezique.db")
 
 
+def engine_url(url: str) -> str:
+    """``url`` with the driver this package installs: a bare ``postgresql://`` or
+    ``postgres://`` URL (as hosting services hand them out) means psycopg 3."""
+    parsed = make_url(url)
+    if parsed.drivername in ("postgres", "postgresql"):
+        return parsed.set(drivername="postgresql+psycopg").render_as_string(hide_password=False)
+    return url
+
+
 class Store:
     """The tables, seats and action logs in one database."""
 
     def __init__(self, url: str) -> None:
+        url = engine_url(url)
         self.url = url
         self.engine: Engine
         if url.startswith("sqlite"):
@@ -259,15 +269,40 @@ class Writer:
                 try:
                     await asyncio.to_thread(self.store.append_many, [row for row, _ in batch])
                 except Exception as e:
-                    for _, done in batch:
-                        if not done.done():
-                            done.set_exception(e)
+                    if len(batch) == 1:
+                        _settle(batch[0][1], e)
+                        continue
+                    # one bad entry fails the whole transaction: the others, one at a time
+                    for row, done in batch:
+                        try:
+                            await asyncio.to_thread(self.store.append, *row)
+                        except Exception as each:
+                            _settle(done, each)
+                        else:
+                            _settle(done, None)
                 else:
                     for _, done in batch:
-                        if not done.done():
-                            done.set_result(None)
+                        _settle(done, None)
         finally:
             self._task = None
 
 
-__all__ = ["NEXT_DEAL", "MoveRow", "SeatRow", "Store", "TableRow", "Writer", "default_url"]
+def _settle(done: asyncio.Future[None], error: Exception | None) -> None:
+    if done.done():  # the caller gave up waiting
+        return
+    if error is None:
+        done.set_result(None)
+    else:
+        done.set_exception(error)
+
+
+__all__ = [
+    "NEXT_DEAL",
+    "MoveRow",
+    "SeatRow",
+    "Store",
+    "TableRow",
+    "Writer",
+    "default_url",
+    "engine_url",
+]

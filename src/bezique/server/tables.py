@@ -15,6 +15,7 @@ import hmac
 import logging
 import secrets
 import time
+import unicodedata
 from collections.abc import Callable
 from typing import Any
 
@@ -78,7 +79,12 @@ def default_level() -> str:
 
 
 def clean_name(name: str | None, fallback: str) -> str:
-    text = " ".join(str(name or "").split())[:MAX_NAME]
+    """A name to show and store: control characters (NUL among them, which PostgreSQL's text
+    refuses) and lone surrogates dropped, white space collapsed, at most ``MAX_NAME`` long."""
+    kept = "".join(
+        ch for ch in str(name or "") if ch.isspace() or unicodedata.category(ch) not in ("Cc", "Cs")
+    )
+    text = " ".join(kept.split())[:MAX_NAME]
     return text or fallback
 
 
@@ -606,7 +612,10 @@ class Lobby:
     def get(self, code: str) -> Table | None:
         table = self.tables.get(code)
         if table is None:
-            if not isinstance(code, str) or not 1 <= len(code) <= 16:
+            # codes are short and plain: anything else (NUL, which PostgreSQL refuses, among
+            # them) is no table, without asking the database
+            plain = isinstance(code, str) and code.isascii() and code.isalnum()
+            if not plain or not 1 <= len(code) <= 16:
                 return None
             row = self.store.load(code)
             if row is None:

@@ -1,0 +1,152 @@
+"""Shared fixtures: a temporary PostgreSQL cluster of the tests' own, for the server's storage.
+
+The cluster is made with ``initdb`` in a temporary folder, listens on 127.0.0.1 (a free port)
+and on a socket in that folder only, and is stopped and removed after the session.  PostgreSQL
+refuses to run as root: as root it runs as the ``postgres`` system user (made by Debian's
+``postgresql`` package, which ``make test`` installs).  Missing binaries fail the tests that
+need them: a skipped test would pass unseen."""
+
+from __future__ import annotations
+
+import contextlib
+import glob
+import itertools
+import os
+import secrets
+import shutil
+import socket
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+PG_USER = "bezique"
+"""The cluster's superuser (not an operating-system user)."""
+
+
+def _pg_bin() -> Path | None:
+    """The folder of PostgreSQL's server programs: ``BEZIQUE_PG_BIN``, else the newest Debian
+    version, else wherever ``initdb`` is on the PATH."""
+    named = os.environ.get("BEZIQUE_PG_BIN")
+    if named:
+        return Path(named)
+    versions = [Path(p).parent for p in glob.glob("/usr/lib/postgresql/*/bin/initdb")]
+    if versions:
+        return max(versions, key=lambda b: int(b.parent.name) if b.parent.name.isdigit() else 0)
+    which = shutil.which("initdb")
+    return Path(which).parent if which else None
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class Cluster:
+    port: int
+    password: str
+    _names: Iterator[int]
+
+    def url(self, db: str) -> str:
+        return f"postgresql+psycopg://{PG_USER}:{self.password}@127.0.0.1:{self.port}/{db}"
+
+    def new_database(self) -> str:
+        """A new empty database; its SQLAlchemy URL."""
+        import psycopg
+
+        name = f"t{next(self._names)}"
+        with psycopg.connect(
+            host="127.0.0.1",
+            port=self.port,
+            user=PG_USER,
+            password=self.password,
+            dbname="postgres",
+            autocommit=True,
+        ) as c:
+            c.execute(f"CREATE DATABASE {name}")
+        return self.url(name)
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[Cluster]:
+    """A PostgreSQL server of this test session's own."""
+    bindir = _pg_bin()
+    if bindir is None or not (bindir / "initdb").exists():
+        pytest.fail(
+            "no PostgreSQL server programs (initdb, pg_ctl): `make test` installs Debian's "
+            "postgresql; elsewhere install it or set BEZIQUE_PG_BIN",
+            pytrace=False,
+        )
+    as_user: list[str] = []
+    owner: tuple[int, int] | None = None
+    if os.geteuid() == 0:
+        import pwd
+
+        try:
+            pg = pwd.getpwnam("postgres")
+        except KeyError:
+            pytest.fail("as root, PostgreSQL needs the `postgres` user to run as", pytrace=False)
+        as_user = ["runuser", "-u", "postgres", "--"]
+        owner = (pg.pw_uid, pg.pw_gid)
+    # not under pytest's own temporary folder: the postgres user could not reach into it
+    root = Path(tempfile.mkdtemp(prefix="bezique-pg-"))
+    if owner is not None:
+        os.chown(root, *owner)
+    data, log = root / "data", root / "log"
+    password = secrets.token_hex(16)
+    (root / "pw").write_text(password + "\n")
+    if owner is not None:
+        os.chown(root / "pw", *owner)
+    os.chmod(root / "pw", 0o600)
+    port = _free_port()
+
+    def run(*cmd: str) -> None:
+        done = subprocess.run([*as_user, *cmd], capture_output=True, text=True, timeout=120)
+        if done.returncode:
+            extra = log.read_text() if log.exists() else ""
+            pytest.fail(f"{cmd[0]} failed:\n{done.stdout}{done.stderr}{extra}", pytrace=False)
+
+    started = False
+    try:
+        run(
+            str(bindir / "initdb"),
+            "-D",
+            str(data),
+            "-U",
+            PG_USER,
+            f"--pwfile={root / 'pw'}",
+            "--auth=scram-sha-256",
+            "-E",
+            "UTF8",
+            "--locale=C",
+            "--no-sync",
+        )
+        # durability of the cluster itself is not under test: no fsync, a small footprint
+        options = (
+            f"-c listen_addresses=127.0.0.1 -c port={port} -c unix_socket_directories={root} "
+            "-c fsync=off -c full_page_writes=off -c max_connections=40 "
+            "-c shared_buffers=16MB"
+        )
+        run(str(bindir / "pg_ctl"), "-D", str(data), "-l", str(log), "-o", options, "-w", "start")
+        started = True
+        yield Cluster(port, password, itertools.count())
+    finally:
+        if started:
+            with contextlib.suppress(Exception):
+                subprocess.run(
+                    [*as_user, str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
+                    capture_output=True,
+                    timeout=60,
+                )
+        shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.fixture
+def pg_url(postgres: Cluster) -> str:
+    """The SQLAlchemy URL of a new empty database in the session's PostgreSQL."""
+    return postgres.new_database()

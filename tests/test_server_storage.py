@@ -1,0 +1,211 @@
+"""The server over each store it supports, an SQLite file and PostgreSQL (a cluster of the test
+session's own, started by tests/conftest.py): whole games through the API and the WebSocket,
+tables resuming after the server is closed and made again over the same database, and input
+that one database takes and another refuses."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import fastapi  # noqa: F401  (installed by the dev extra; missing it fails)
+import psycopg  # noqa: F401  (installed by the web extra; missing it fails)
+import pytest
+from sqlalchemy.exc import IntegrityError
+
+with warnings.catch_warnings():  # starlette's note about its httpx transport
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
+
+from bezique import Rules
+from bezique.core.match import Match
+from bezique.core.records import GameRecord
+from bezique.server import create_app
+from bezique.server.storage import SeatRow, Store, Writer, default_url
+from server_helpers import (
+    Player,
+    close_all,
+    friends_table,
+    lobby,
+    new_table,
+    play_people,
+    play_vs_computer,
+)
+
+BACKENDS = ["sqlite", "postgres"]
+
+
+@pytest.fixture(params=BACKENDS)
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """An empty database of each kind: its URL."""
+    if request.param == "sqlite":
+        return default_url(tmp_path)
+    url: str = request.getfixturevalue("pg_url")
+    return url
+
+
+@contextmanager
+def server(url: str) -> Iterator[TestClient]:
+    """The app over ``url``, through a test client; closed (lobby and store) on leaving."""
+    app = create_app(
+        database_url=url,
+        bot_delay=0,
+        takeover_seconds=600,
+        rate=10_000,
+        burst=10_000,
+        hint_level="medium",
+        review_level="medium",
+    )
+    with TestClient(app) as c:
+        try:
+            yield c
+        finally:
+            close_all()
+
+
+def record(client: TestClient, code: str) -> GameRecord:
+    r = client.get(f"/api/tables/{code}/record")
+    assert r.status_code == 200, r.text
+    return GameRecord.from_json(r.text)
+
+
+def replayed(rules: str, seed: int, actions: list[str]) -> Match:
+    """The match those actions make, played without a break."""
+    match = Match(Rules.from_string(rules), seed=seed)
+    it = iter(actions)
+    while match.winner is None:
+        if match.deal.is_over:
+            match.next_deal()
+        else:
+            match.deal.apply(next(it))
+    assert next(it, None) is None
+    return match
+
+
+def test_whole_games(database: str) -> None:
+    with server(database) as client:
+        # the computer plays its table while the people play theirs: shared commits
+        solo = new_table(client, rules="three(target=300)", level="simple", name="Solo")
+        host, friend = friends_table(client, "classic(target=300)")
+        code = host["code"]
+        a = Player(client, code, host["token"], seed=1)
+        b = Player(client, code, friend["token"], seed=2)
+        watcher = Player(client, code, None)
+        sent = play_people([a, b], [watcher])
+        assert a.latest is not None and a.latest["match"]["winner"] is not None
+        rec = record(client, code)
+        assert [x for d in rec.deals for x in d.actions] == sent
+        assert list(rec.scores) == replayed("classic(target=300)", rec.seed, sent).scores
+        assert rec.players == ("Ann", "Friend 1")
+
+        p = Player(client, solo["code"], solo["token"], seed=3)
+        end = play_vs_computer(p)
+        assert end["match"]["winner"] is not None
+        assert not [m for m in p.received + a.received if m["type"] == "error"]
+        store = lobby(client).store
+        for c, moves in ((code, len(sent)), (solo["code"], end["move"])):
+            row = store.load(c)
+            assert row.status == "over"
+            assert [m.n for m in row.moves] == list(range(len(row.moves)))
+            assert sum(m.seat >= 0 for m in row.moves) == moves
+
+
+def test_tables_resume_after_a_restart(database: str) -> None:
+    rules = "classic(target=300)"
+    with server(database) as client:
+        host, friend = friends_table(client, rules)
+        code = host["code"]
+        a = Player(client, code, host["token"], seed=1)
+        b = Player(client, code, friend["token"], seed=2)
+        sent = play_people([a, b], stop_after=40)
+        hand = a.view["hand"]
+        waiting = new_table(client, name="Cy", seats=[{"kind": "me"}, {"kind": "open"}])
+        solo = new_table(client, level="simple", name="Di", seat=1)
+        p = Player(client, solo["code"], solo["token"], seed=3)
+        while not p.my_turn():
+            p.recv()
+        p.act()
+        solo_move = p.until(lambda m: m["type"] == "update" and m["seat"] == 1)["move"]
+        seed = lobby(client).get(code).seed
+    # the app is closed: nothing of it is left but the database
+    with server(database) as client:
+        assert client.get(f"/api/tables/{code}").json()["status"] == "playing"
+        a = Player(client, code, host["token"], seed=4)
+        b = Player(client, code, friend["token"], seed=5)
+        assert (a.seat, b.seat) == (0, 1)
+        assert a.move == 40 and a.view["hand"] == hand
+        sent += play_people([a, b])
+        rec = record(client, code)
+        assert rec.seed == seed and rec.players == ("Ann", "Friend 1")
+        assert [x for d in rec.deals for x in d.actions] == sent
+        assert list(rec.scores) == replayed(rules, seed, sent).scores
+
+        info = client.get(f"/api/tables/{waiting['code']}").json()
+        assert info["status"] == "waiting" and info["seats"][0]["name"] == "Cy"
+        joined = client.post(f"/api/tables/{waiting['code']}/join", json={"name": "Ed"})
+        assert joined.status_code == 200 and joined.json()["table"]["status"] == "playing"
+
+        p = Player(client, solo["code"], solo["token"], seed=6)
+        assert p.seat == 1 and p.move >= solo_move  # the computer may have moved since
+        end = play_vs_computer(p, deals=1)
+        assert end["view"]["phase"] == "over"
+
+
+def test_names_and_codes_every_database_takes(database: str) -> None:
+    """PostgreSQL refuses NUL in text: it never reaches the database."""
+    with server(database) as client:
+        body = json.dumps({"name": "A\x00n\x07n \u00e9\U0001f600", "level": "simple"})
+        r = client.post(
+            "/api/tables", content=body.encode(), headers={"Content-Type": "application/json"}
+        )
+        assert r.status_code == 200, r.text
+        t = r.json()
+        assert t["table"]["seats"][0]["name"] == "Ann \u00e9\U0001f600"
+        host = new_table(client, seats=[{"kind": "me"}, {"kind": "open"}])
+        r = client.post(f"/api/tables/{host['code']}/join", json={"name": "\x00\x00"})
+        assert r.status_code == 200 and r.json()["table"]["seats"][1]["name"] == "Friend"
+        for code in ("%00", "a%00b", "\u00e9", "x" * 17):
+            assert client.get(f"/api/tables/{code}").status_code == 404
+            assert client.post(f"/api/tables/{code}/join", json={}).status_code == 404
+        with client.websocket_connect("/ws/a%00b") as ws:
+            ws.send_text(json.dumps({"type": "hello", "v": 1, "token": None}))
+            assert json.loads(ws.receive_text())["code"] == "auth"
+
+
+def test_one_bad_entry_in_a_shared_commit_fails_alone(database: str) -> None:
+    store = Store(database)
+    try:
+        seats = [SeatRow(0, "Ann", "human", "", None), SeatRow(1, "Bot", "bot", "simple", None)]
+        for code in ("aaaa", "bbbb"):
+            store.create_table(code, "classic", 1, {}, 0, seats, "playing")
+        store.append("aaaa", 0, 0, 0, "play AS")
+        writer = Writer(store)
+
+        async def both() -> list[Any]:
+            return await asyncio.gather(
+                writer.append("aaaa", 0, 0, 1, "play KS"),  # entry 0 is there already
+                writer.append("bbbb", 0, 0, 0, "play TS"),
+                return_exceptions=True,
+            )
+
+        taken, fine = asyncio.run(both())
+        assert isinstance(taken, IntegrityError) and fine is None
+        assert [m.action for m in store.load("aaaa").moves] == ["play AS"]  # type: ignore[union-attr]
+        assert [m.action for m in store.load("bbbb").moves] == ["play TS"]  # type: ignore[union-attr]
+    finally:
+        store.close()
+
+
+def test_a_bare_postgresql_url_means_psycopg(pg_url: str) -> None:
+    for scheme in ("postgres://", "postgresql://"):
+        store = Store(pg_url.replace("postgresql+psycopg://", scheme))
+        try:
+            assert store.engine.dialect.driver == "psycopg"
+            assert store.load("nothing") is None
+        finally:
+            store.close()
