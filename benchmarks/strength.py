@@ -16,7 +16,9 @@ Pairs (A against B, classic unless ``--variant``):
 * ``oracle`` - ``expert`` and ``oracle`` - ``heuristic`` (the gap to a player that sees every
   card);
 * ``pimc`` - ``ismcts`` at equal budgets (engine steps, ``--equal-nodes``, default the
-  expert's).
+  expert's);
+* ``expert`` - ``openspiel-ismcts`` (OpenSpiel's IS-MCTS, the ``rl`` extra) at equal CPU time a
+  move (``--equal-time``, default 0.8 s, the expert's median).
 
 Every deck is played twice with the seats swapped; ``--decks 2000`` is 4,000 deals a pair.
 At about 0.7 s a move for the expert, a 2,000-deck expert pair is roughly 2 x 2,000 x 30 x 0.7 s,
@@ -43,6 +45,7 @@ GROUPS: dict[str, list[tuple[str, str]]] = {
     "targets": [("expert", "heuristic"), ("hard", "random")],
     "oracle": [("oracle", "expert"), ("oracle", "heuristic")],
     "search": [("pimc:nodes={n}", "ismcts:nodes={n}")],
+    "openspiel": [("expert", "openspiel-ismcts:time={t}")],
 }
 
 
@@ -54,13 +57,15 @@ def main() -> None:
     parser.add_argument("--variant", default="classic")
     parser.add_argument("--only", nargs="*", choices=sorted(GROUPS), default=sorted(GROUPS))
     parser.add_argument("--equal-nodes", type=int, default=LEVELS["expert"].limit.nodes)
+    parser.add_argument("--equal-time", type=float, default=0.8)
     parser.add_argument("--out", type=Path, default=Path("strength-results"))
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     rows = []
     for group in args.only:
         for a, b in GROUPS[group]:
-            a, b = a.format(n=args.equal_nodes), b.format(n=args.equal_nodes)
+            budget = {"n": args.equal_nodes, "t": args.equal_time}
+            a, b = a.format(**budget), b.format(**budget)
             start = time.perf_counter()
             result = run_arena(a, b, args.variant, decks=args.decks, seed=args.seed, jobs=args.jobs)
             name = f"{a}_vs_{b}".replace(":", "-").replace("=", "")
