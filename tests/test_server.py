@@ -3,7 +3,12 @@ tokens, reconnecting, the computer taking over, records and replays."""
 
 from __future__ import annotations
 
+import asyncio
+import base64
 import json
+import os
+import random
+import socket
 import time
 import warnings
 from collections.abc import Iterator
@@ -11,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import fastapi  # noqa: F401  (installed by the dev extra; missing it fails)
+import httpx
 import jsonschema  # noqa: F401  (installed by the dev extra; missing it fails)
 import pytest
 from sqlalchemy import func, select
@@ -21,11 +27,13 @@ with warnings.catch_warnings():  # starlette's note about its httpx transport
 
 from bezique import Rules
 from bezique.core.match import Match
-from bezique.core.records import GameRecord
+from bezique.core.records import GameRecord, record_match
 from bezique.server import create_app
+from bezique.server.app import MAX_BODY
 from bezique.server.limits import AddressLimit
 from bezique.server.protocol import MAX_MESSAGE, ProtocolError, parse_client
-from bezique.server.storage import tables_t
+from bezique.server.storage import Store, default_url, tables_t
+from bezique.server.tables import Lobby
 from server_helpers import (
     Player,
     check_client,
@@ -449,3 +457,289 @@ def test_record_only_when_over_and_replay(client: TestClient) -> None:
     up = client.post("/api/replay", content=text.encode())
     assert up.status_code == 200 and up.json()["steps"] == steps["steps"]
     assert client.post("/api/replay", content=b'{"format": 1}').status_code == 400
+
+
+# --- text no UTF-8 can hold, bodies too large, the database off the event loop ------------------
+LONE = "\\ud800"
+"""A lone surrogate as JSON text writes it (no UTF-8 text can hold the character it stands for)."""
+
+
+def finished_record() -> str:
+    """A finished match between random players, as record JSON."""
+    rng = random.Random(1)
+    match = Match(Rules.preset("classic", target=200), seed=1)
+    while True:
+        while not match.deal.is_over:
+            match.deal.apply(rng.choice(match.deal.legal_actions()))
+        if match.winner is not None:
+            return record_match(match, players=["Ann", "Bob"]).to_json()
+        match.next_deal()
+
+
+def tables_stored(client: TestClient) -> int:
+    with lobby(client).store.engine.connect() as conn:
+        return int(conn.execute(select(func.count()).select_from(tables_t)).scalar_one())
+
+
+def test_lone_surrogates_are_refused_with_a_clear_error(client: TestClient) -> None:
+    """Text with a lone surrogate is refused (422 with each error's place and reason, not the
+    input, which could not be written back), never a 500, and changes nothing."""
+    host = new_table(client, name="Ann", seats=[{"kind": "me"}, {"kind": "open"}])
+    stored = tables_stored(client)
+    join = f"/api/tables/{host['code']}/join"
+    requests = [
+        ("/api/tables", f'{{"name": "{LONE}"}}'),
+        ("/api/tables", f'{{"rules": "{LONE}"}}'),
+        ("/api/tables", f'{{"level": "{LONE}"}}'),
+        ("/api/tables", f'{{"seat": "{LONE}"}}'),
+        ("/api/tables", f'{{"seats": [{{"kind": "me", "level": "{LONE}"}}, {{"kind": "bot"}}]}}'),
+        ("/api/tables", '{"name": '),
+        (join, f'{{"name": "{LONE}"}}'),
+        (join, '{"name": "Bob \\udc00"}'),
+        (join, "[1, "),
+    ]
+    for path, body in requests:
+        r = client.post(path, content=body.encode(), headers={"Content-Type": "application/json"})
+        assert r.status_code == 422, (path, body, r.text)
+        detail = r.json()["detail"]
+        assert detail and all(set(e) == {"loc", "msg", "type"} for e in detail), detail
+    assert tables_stored(client) == stored
+    assert client.get(f"/api/tables/{host['code']}").json()["seats"][1]["kind"] == "open"
+    # a record with such a name is not replayed (the answer could not be written)
+    good = finished_record()
+    assert client.post("/api/replay", content=good.encode()).status_code == 200
+    data = json.loads(good)
+    data["players"][0] = "\ud800"
+    r = client.post("/api/replay", content=json.dumps(data).encode())
+    assert r.status_code == 400 and "Unicode" in r.json()["detail"]
+
+
+def test_lone_surrogates_in_messages_are_malformed(client: TestClient) -> None:
+    """A WebSocket message with a lone surrogate gets the protocol's error, and the connection
+    goes on; a surrogate pair (one character) is fine."""
+    for text in (
+        f'{{"type": "hello", "v": 1, "token": "{LONE}"}}',
+        f'{{"type": "ping", "v": 1, "{LONE}": 0}}',
+        f'{{"type": "action", "v": 1, "move": 0, "action": "play {LONE}"}}',
+        '{"type": "ping", "v": 1, "token": "\ud800"}',  # the character itself, not escaped
+    ):
+        with pytest.raises(ProtocolError) as e:
+            parse_client(text)
+        assert e.value.code == "malformed", e.value.message
+    pair = parse_client('{"type": "hello", "v": 1, "token": "\\ud83d\\ude00"}')
+    assert pair["token"] == "\U0001f600"
+    host, friend = friends_table(client)
+    with client.websocket_connect(f"/ws/{host['code']}") as ws:
+        for text in (
+            f'{{"type": "hello", "v": 1, "token": "{LONE}"}}',
+            '{"type": "hello", "v": 1, "token": "\ud800"}',
+            "\udcff",
+        ):
+            ws.send_text(text)
+            err = json.loads(ws.receive_text())
+            assert err["type"] == "error" and err["code"] == "malformed", err
+    p = Player(client, host["code"], friend["token"])
+    mover = p if p.my_turn() else Player(client, host["code"], host["token"])
+    mover.send_raw(f'{{"type": "action", "v": 1, "move": {mover.move}, "action": "play {LONE}"}}')
+    assert mover.error()["code"] == "malformed"
+    mover.act()
+    assert mover.until(lambda m: m["type"] == "update")["move"] == 1
+
+
+def test_chunked_bodies_are_counted_as_they_come(tmp_path: Path) -> None:
+    """A body without Content-Length (chunked) is refused once it passes the limit, before the
+    rest is read: 413 on every endpoint; one within the limit is read as ever."""
+    app = create_app(tmp_path, bot_delay=0)
+    chunk = 64 * 1024
+    sent = [0]
+
+    async def body(total: int) -> Any:
+        for _ in range(total // chunk):
+            sent[0] += 1
+            yield b" " * chunk
+
+    async def pieces(data: bytes) -> Any:
+        for i in range(0, len(data), 1000):
+            yield data[i : i + 1000]
+
+    async def go() -> None:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as c:
+            made = (await c.post("/api/tables", json={"level": "simple"})).json()
+            for path in ("/api/replay", "/api/tables", f"/api/tables/{made['code']}/join"):
+                sent[0] = 0
+                r = await c.post(
+                    path, content=body(8 * MAX_BODY), headers={"Content-Type": "application/json"}
+                )
+                assert "content-length" not in r.request.headers
+                assert sent[0] <= MAX_BODY // chunk + 2, (path, sent)  # not all 64 chunks
+                assert r.status_code == 413 and r.json() == {"detail": "request too large"}
+            # within the limit: read whole
+            r = await c.post("/api/replay", content=pieces(finished_record().encode()))
+            assert "content-length" not in r.request.headers
+            assert r.status_code == 200 and r.json()["players"] == ["Ann", "Bob"]
+            r = await c.post(
+                "/api/tables",
+                content=pieces(json.dumps({"level": "simple", "name": "Ann" * 50}).encode()),
+                headers={"Content-Type": "application/json"},
+            )
+            assert (
+                r.status_code == 200 and r.json()["table"]["seats"][0]["name"] == "Ann" * 13 + "A"
+            )
+            # a Content-Length past the limit is refused before anything is read
+            r = await c.post("/api/replay", content=b"{" * (MAX_BODY + 1))
+            assert r.status_code == 413 and r.json() == {"detail": "request too large"}
+
+    try:
+        asyncio.run(go())
+    finally:
+        app.state.lobby.close()
+        app.state.store.close()
+
+
+def _in_event_loop() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
+
+
+def _spy_on_store(store: Store, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Record each store call made in the event loop's thread (none should be)."""
+    in_loop: list[str] = []
+
+    def spy(name: str, real: Any) -> Any:
+        def call(*args: Any) -> Any:
+            if _in_event_loop():
+                in_loop.append(name)
+            return real(*args)
+
+        return call
+
+    for name in ("load", "create_table", "update_seat", "set_status", "append", "append_many"):
+        monkeypatch.setattr(store, name, spy(name, getattr(store, name)))
+    return in_loop
+
+
+def test_the_database_is_used_off_the_event_loop(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every database call of the server (making, finding, loading, joining, starting and
+    finishing tables) runs in a worker thread, so a slow database never stalls the others."""
+    in_loop = _spy_on_store(lobby(client).store, monkeypatch)
+    assert client.get("/api/tables/zzzzzzzz").status_code == 404
+    host = new_table(
+        client,
+        rules="three",
+        name="Ann",
+        seats=[{"kind": "me"}, {"kind": "open"}, {"kind": "open"}],
+    )
+    lobby(client).forget(lobby(client).tables[host["code"]])  # gone from memory: loaded again
+    assert client.get(f"/api/tables/{host['code']}").json()["status"] == "waiting"
+    lobby(client).forget(lobby(client).tables[host["code"]])
+    friend = client.post(f"/api/tables/{host['code']}/join", json={"name": "Bob"}).json()
+    lobby(client).forget(lobby(client).tables[host["code"]])
+    a = Player(client, host["code"], host["token"])
+    assert a.seat == 0 and a.welcome["table"]["seats"][1]["name"] == "Bob"
+    a.send(type="start")
+    state = a.until(lambda m: m["type"] == "state")
+    assert [s["kind"] for s in state["table"]["seats"]] == ["human", "human", "bot"]
+    b = Player(client, host["code"], friend["token"])
+    assert b.seat == 1
+    for p in (a, b):
+        p.close()
+    t = new_table(client, rules="classic(target=200)", level="simple")
+    p = Player(client, t["code"], t["token"])
+    end = play_vs_computer(p)
+    assert end["match"]["winner"] is not None
+    p.close()
+    assert in_loop == []
+
+
+def test_tables_asked_for_together_are_loaded_once(tmp_path: Path) -> None:
+    """While a table is loaded (slowly) the event loop goes on; everyone asking for it then
+    gets the same table, loaded once."""
+    store = Store(default_url(tmp_path))
+    loads: list[str] = []
+    real_load = store.load
+
+    def slow_load(code: str) -> Any:
+        loads.append(code)
+        time.sleep(0.2)
+        return real_load(code)
+
+    async def go() -> None:
+        lobby = Lobby(store, bot_delay=0)
+        seats = [{"kind": "me"}, {"kind": "open"}]
+        table, seat, _token = await lobby.create(Rules.preset("classic"), seats, "Ann", hints=False)
+        assert seat == 0 and lobby.tables[table.code] is table
+        lobby.forget(table)
+        store.load = slow_load  # type: ignore[method-assign]
+        ticks = 0
+
+        async def tick() -> None:
+            nonlocal ticks
+            while True:
+                ticks += 1
+                await asyncio.sleep(0.01)
+
+        ticker = asyncio.create_task(tick())
+        found = await asyncio.gather(*[lobby.find(table.code) for _ in range(5)], lobby.find("z2"))
+        ticker.cancel()
+        first = found[0]
+        assert first is not None and first is not table and first.code == table.code
+        assert all(f is first for f in found[:5]) and found[5] is None
+        assert sorted(loads) == sorted([table.code, "z2"])  # once each
+        assert ticks >= 5  # the loop went on during the loads
+        assert lobby.tables[table.code] is first and not lobby._loading
+        assert await lobby.find(table.code) is first and len(loads) == 2  # from memory now
+        assert await lobby.find("no such!") is None and len(loads) == 2  # not asked
+        lobby.close()
+
+    try:
+        asyncio.run(go())
+    finally:
+        store.close()
+
+
+def test_a_real_server_closes_on_text_that_is_not_utf8(tmp_path: Path) -> None:
+    """A WebSocket text frame that is not UTF-8 never reaches the application: uvicorn fails
+    that connection (1007, as RFC 6455 requires), logs one line, no traceback, and the server
+    goes on."""
+    from test_server_restart import free_port, post, start
+
+    port = free_port()
+    proc = start(port, tmp_path)
+    try:
+        t = post(port, "/api/tables", {"level": "simple"})
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+            key = base64.b64encode(os.urandom(16)).decode()
+            s.sendall(
+                f"GET /ws/{t['code']} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+                f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                "Sec-WebSocket-Version: 13\r\n\r\n".encode()
+            )
+            got = b""
+            while b"\r\n\r\n" not in got:
+                got += s.recv(4096)
+            head, _, got = got.partition(b"\r\n\r\n")
+            assert head.startswith(b"HTTP/1.1 101")
+            payload = b'{"type": "hello", "v": 1, "token": "\xff"}'
+            mask = os.urandom(4)
+            masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+            s.sendall(bytes([0x81, 0x80 | len(payload)]) + mask + masked)  # a text frame
+            while len(got) < 4:
+                more = s.recv(4096)
+                if not more:
+                    break
+                got += more
+            assert got[:4] == b"\x88\x02" + (1007).to_bytes(2, "big")  # close: 1007
+        p = Player(None, t["code"], t["token"], url=f"ws://127.0.0.1:{port}/ws/{t['code']}")
+        p.send_raw(f'{{"type": "action", "v": 1, "move": {p.move}, "action": "play {LONE}"}}')
+        assert p.error()["code"] == "malformed"
+        p.close()
+    finally:
+        proc.terminate()
+        _, err = proc.communicate(timeout=10)
+    assert "Traceback" not in err.decode(), err.decode()

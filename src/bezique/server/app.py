@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
 import re
 from collections.abc import AsyncIterator
@@ -12,9 +13,12 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi.exception_handlers import http_exception_handler
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import __version__, bots
 from ..core.deal import Deal
@@ -22,7 +26,7 @@ from ..core.match import Match
 from ..core.melds import MELDS, meld_score
 from ..core.records import GameRecord, RecordError, record_match
 from ..core.rules import Rules
-from .limits import HTTP_BURST, HTTP_RATE, AddressLimit, retry_after
+from .limits import HTTP_BURST, HTTP_RATE, AddressLimit, BodyLimit, TooLarge, retry_after
 from .protocol import (
     MAX_NAME,
     ProtocolError,
@@ -36,7 +40,8 @@ from .tables import BURST, RATE, Connection, Lobby, Table, clean_name, default_l
 WEB = Path(__file__).resolve().parent.parent / "web"
 SCHEMA = Path(__file__).resolve().parent / "protocol.schema.json"
 MAX_BODY = 512 * 1024
-"""Largest HTTP request body (an uploaded record for the replay view)."""
+"""Largest HTTP request body (an uploaded record for the replay view), whether its size is
+given (``Content-Length``) or not (a chunked upload, counted as it arrives)."""
 LIMITED = re.compile(r"/api/tables|/api/tables/[^/]+/join|/api/replay")
 """The POST requests under the per-address rate limit: they make tables, seats and replays."""
 
@@ -134,6 +139,28 @@ def replay_steps(record: GameRecord) -> dict[str, Any]:
     }
 
 
+def printable(value: Any) -> Any:
+    """JSON values with every string writable as UTF-8: a lone surrogate (which JSON's
+    ``\\ud800`` escapes give) becomes the text of its escape."""
+    if isinstance(value, str):
+        return value if value.isascii() else value.encode("utf-8", "backslashreplace").decode()
+    if isinstance(value, dict):
+        return {printable(k): printable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [printable(v) for v in value]
+    return value
+
+
+def validation_errors(exc: RequestValidationError) -> list[dict[str, Any]]:
+    """What was wrong with a request, for its answer: where and what, without the input
+    (which may be anything, unwritable text among it)."""
+    out = []
+    for e in exc.errors():
+        loc = [x if isinstance(x, int) else str(x) for x in e.get("loc", ())]
+        out.append({"loc": loc, "msg": str(e.get("msg", "")), "type": str(e.get("type", ""))})
+    return list(printable(out))
+
+
 def _concealed(deal: Deal, seat: int) -> list[str]:
     hand = list(deal.hand(seat))
     for ref in deal.observation(None).tables[seat]:
@@ -204,6 +231,18 @@ def create_app(
     app.state.lobby = lobby
     app.state.store = store
     app.state.http_limit = http_limit
+    # inside the rate limit below (middleware added later runs first): a refused request is
+    # refused before its size matters
+    app.add_middleware(BodyLimit, limit=MAX_BODY)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        return JSONResponse({"detail": validation_errors(exc)}, status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        exc.detail = printable(exc.detail)  # it may quote the request
+        return await http_exception_handler(request, exc)
 
     @app.middleware("http")
     async def limits(request: Request, call_next: Any) -> Response:
@@ -215,9 +254,6 @@ def create_app(
                     status_code=429,
                     headers={"Retry-After": retry_after(wait)},
                 )
-        length = request.headers.get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
-            return JSONResponse({"detail": "request too large"}, status_code=413)
         response: Response = await call_next(request)
         return response
 
@@ -264,33 +300,33 @@ def create_app(
         people = sum(1 for s in seats if s["kind"] != "bot")
         hints = body.hints if body.hints is not None else people == 1
         try:
-            table, seat, token = lobby.create(rules, seats, body.name, hints=hints)
+            table, seat, token = await lobby.create(rules, seats, body.name, hints=hints)
         except ValueError as e:
             raise HTTPException(400, str(e)) from None
         return {"code": table.code, "seat": seat, "token": token, "table": table.info()}
 
-    def _table(code: str) -> Table:
-        table = lobby.get(code)
+    async def _table(code: str) -> Table:
+        table = await lobby.find(code)
         if table is None:
             raise HTTPException(404, "no such table")
         return table
 
     @app.get("/api/tables/{code}")
     async def table_info(code: str) -> dict[str, Any]:
-        return _table(code).info()
+        return (await _table(code)).info()
 
     @app.post("/api/tables/{code}/join")
     async def join(code: str, body: JoinTable) -> dict[str, Any]:
-        table = _table(code)
+        table = await _table(code)
         async with table.lock:
             try:
-                seat, token = table.claim(clean_name(body.name, "Friend")[:MAX_NAME])
+                seat, token = await table.claim(clean_name(body.name, "Friend")[:MAX_NAME])
             except ProtocolError as e:
                 raise HTTPException(409, e.message) from None
         return {"code": table.code, "seat": seat, "token": token, "table": table.info()}
 
-    def _finished(code: str) -> tuple[Table, Match]:
-        table = _table(code)
+    async def _finished(code: str) -> tuple[Table, Match]:
+        table = await _table(code)
         if table.status != "over" or table.match is None:
             raise HTTPException(409, "the record is available once the match is over")
         return table, table.match
@@ -304,7 +340,7 @@ def create_app(
 
     @app.get("/api/tables/{code}/record")
     async def record(code: str) -> Response:
-        table, match = _finished(code)
+        table, match = await _finished(code)
         return Response(
             _record(table, match).to_json(),
             media_type="application/json",
@@ -313,18 +349,25 @@ def create_app(
 
     @app.get("/api/tables/{code}/replay")
     async def replay(code: str) -> dict[str, Any]:
-        table, match = _finished(code)
+        table, match = await _finished(code)
         return await asyncio.to_thread(replay_steps, _record(table, match))
 
     @app.post("/api/replay")
     async def replay_upload(request: Request) -> dict[str, Any]:
-        body = await request.body()
-        if len(body) > MAX_BODY:
-            raise HTTPException(413, "record too large")
+        chunks, size = [], 0
+        async for chunk in request.stream():  # counted as it comes (BodyLimit does too)
+            size += len(chunk)
+            if size > MAX_BODY:
+                raise TooLarge()
+            chunks.append(chunk)
         try:
-            rec = GameRecord.from_json(body)
+            rec = await asyncio.to_thread(GameRecord.from_json, b"".join(chunks))
         except RecordError as e:
             raise HTTPException(400, str(e)) from None
+        try:
+            rec.to_json().encode("utf-8")
+        except UnicodeEncodeError:
+            raise HTTPException(400, "a record's text must be valid Unicode") from None
         if (rec.kind == "match" and rec.winner is None) or (
             rec.kind == "deal" and rec.deals[0].points is None
         ):
@@ -352,7 +395,7 @@ def create_app(
                     if table is None:
                         if msg["type"] != "hello":
                             raise ProtocolError("hello-first", "say hello first")
-                        found = lobby.get(code)
+                        found = await lobby.find(code)
                         if found is None:
                             conn.send(error("auth", "no such table"))
                             break
@@ -401,10 +444,24 @@ async def _write(ws: WebSocket, conn: Connection) -> None:
         await ws.close()
 
 
+class _ClientFault(logging.Filter):
+    """uvicorn logs a WebSocket text frame that is not UTF-8 with a traceback, as if the server
+    had failed; it closes that connection (1007) as it must, and one line says so."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.getMessage().startswith("Invalid UTF-8 sequence received from client"):
+            record.exc_info = record.exc_text = None
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True
+
+
 def serve(host: str = "127.0.0.1", port: int = 8000, data: str | None = None) -> None:
     """Run the server (``bezique serve``)."""
     import uvicorn
 
+    errors = logging.getLogger("uvicorn.error")
+    if not any(isinstance(f, _ClientFault) for f in errors.filters):
+        errors.addFilter(_ClientFault())
     app = create_app(data)
     shown = f"[{host}]" if ":" in host else host
     print(f"Bezique is served at http://{shown}:{port}/ (Ctrl+C stops it)", flush=True)

@@ -1,5 +1,8 @@
-"""The rate limit on the HTTP requests that make something (a table, a seat, a replay): a token
-bucket per client address.
+"""The limits on HTTP requests: the size of a request body, and the rate of the requests that
+make something (a table, a seat, a replay), a token bucket per client address.
+
+A body is counted as it arrives, so a chunked upload (no ``Content-Length``) is refused once it
+passes the limit, before the rest is read.
 
 Each address may make ``burst`` such requests at once, then ``rate`` a second.  An IPv6 address
 counts by its /64 network, since one machine is commonly given a whole /64.  The table of
@@ -15,6 +18,10 @@ import math
 import time
 from collections import OrderedDict
 from collections.abc import Callable
+
+from starlette.exceptions import HTTPException
+from starlette.responses import JSONResponse
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 HTTP_RATE = 1.0
 """Requests a second an address may make on average (creating or joining tables, uploads) ..."""
@@ -89,9 +96,78 @@ class AddressLimit:
             del self._buckets[key]
 
 
+class TooLarge(HTTPException):
+    """A request body past the limit: ``413`` ``{"detail": "request too large"}``."""
+
+    def __init__(self) -> None:
+        # the rest of the body is not wanted: uvicorn closes the connection after the answer
+        super().__init__(413, "request too large", headers={"Connection": "close"})
+
+
+class BodyLimit:
+    """ASGI middleware: an HTTP request body may have at most ``limit`` bytes.
+
+    A ``Content-Length`` past the limit (or not a number) is refused before the application
+    runs; a body without one (``Transfer-Encoding: chunked``) is counted as the application
+    reads it, and reading past the limit raises :class:`TooLarge` there, which the application
+    answers as it answers any HTTP error (here, should it escape, the middleware does)."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        lengths = [v for k, v in scope.get("headers", ()) if k.lower() == b"content-length"]
+        if any(not v.isdigit() or int(v) > self.limit for v in lengths):
+            await _too_large(scope, receive, send)
+            return
+        seen = 0
+        started = False
+
+        async def counted() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.limit:
+                    raise TooLarge()
+            return message
+
+        async def watched(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, counted, watched)
+        except TooLarge:
+            if started:
+                raise
+            await _too_large(scope, receive, send)
+
+
+async def _too_large(scope: Scope, receive: Receive, send: Send) -> None:
+    response = JSONResponse(
+        {"detail": "request too large"}, status_code=413, headers={"Connection": "close"}
+    )
+    await response(scope, receive, send)
+
+
 def retry_after(wait: float) -> str:
     """The ``Retry-After`` header for a wait: whole seconds, at least one."""
     return str(max(1, math.ceil(wait)))
 
 
-__all__ = ["HTTP_BURST", "HTTP_RATE", "AddressLimit", "address_key", "retry_after"]
+__all__ = [
+    "HTTP_BURST",
+    "HTTP_RATE",
+    "AddressLimit",
+    "BodyLimit",
+    "TooLarge",
+    "address_key",
+    "retry_after",
+]

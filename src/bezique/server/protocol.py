@@ -137,6 +137,8 @@ def parse_client(text: str | bytes | None) -> ClientMessage:
         raise ProtocolError("malformed", "not valid JSON") from None
     if not isinstance(data, dict):
         raise ProtocolError("malformed", "a message is a JSON object")
+    if not plain_text(data):
+        raise ProtocolError("malformed", "text must be valid Unicode (no lone surrogates)")
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in _CLIENT_FIELDS:
         raise ProtocolError(
@@ -165,6 +167,27 @@ def parse_client(text: str | bytes | None) -> ClientMessage:
     if kind == "hello" and data["token"] is not None and len(data["token"]) > 100:
         raise ProtocolError("malformed", "bad token")
     return data  # type: ignore[return-value]
+
+
+def plain_text(value: Any) -> bool:
+    """Whether every string in JSON values (keys too) can be written as UTF-8: JSON's
+    ``\\ud800`` escapes give lone surrogates, which no UTF-8 text (a reply, a log line, a
+    database) can hold."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if not item.isascii():
+                try:
+                    item.encode("utf-8")
+                except UnicodeEncodeError:
+                    return False
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list | tuple):
+            stack.extend(item)
+    return True
 
 
 def parse_action(text: str) -> Action:
@@ -286,5 +309,6 @@ __all__ = [
     "message",
     "parse_action",
     "parse_client",
+    "plain_text",
     "view",
 ]

@@ -1,5 +1,8 @@
 """Tables: a match, its seats and the connections watching it, behind one lock per table.
 
+Database calls run in worker threads (``asyncio.to_thread``, each call with a connection of its
+own), never in the event loop, which goes on serving every other table meanwhile.
+
 The server is the authority.  Clients send action notation only; the table checks who sends
 it, that it is that seat's turn and that the move number is current, lets the engine judge
 legality, commits the action to the store, and only then tells everyone, each connection
@@ -17,7 +20,11 @@ import secrets
 import time
 import unicodedata
 from collections.abc import Callable
+from dataclasses import replace
+from functools import partial
 from typing import Any
+
+from sqlalchemy.exc import IntegrityError
 
 from .. import bots
 from ..bots.base import Bot
@@ -53,7 +60,8 @@ MAX_REFUSED = 300
 
 
 def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
+    # a token is ASCII; anything else (a lone surrogate among it) only has to hash to no seat
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def new_code() -> str:
@@ -172,8 +180,8 @@ class Table:
                 self.moves += 1
         self.match = match
 
-    def _reload(self) -> None:
-        row = self.lobby.store.load(self.code)
+    async def _reload(self) -> None:
+        row = await asyncio.to_thread(self.lobby.store.load, self.code)
         if row is not None:
             self.status = row.status
             self.seats = row.seats
@@ -357,7 +365,7 @@ class Table:
                 await self._ready(conn, msg["deal"])
         elif kind == "start":
             async with self.lock:
-                self._start_request(conn)
+                await self._start_request(conn)
         elif kind == "hint":
             await self._hint(conn, msg["move"])
         elif kind == "review":
@@ -409,7 +417,7 @@ class Table:
             )
         except Exception:
             log.exception("table %s: could not store an action", self.code)
-            self._reload()
+            await self._reload()
             raise ProtocolError("server", "the move could not be saved; try again") from None
         self.log_n += 1
         self.moves += 1
@@ -418,7 +426,7 @@ class Table:
             self.ready = [False] * self.rules.players
             if match.winner is not None:
                 self.status = "over"
-                self.lobby.store.set_status(self.code, "over")
+                await asyncio.to_thread(self.lobby.store.set_status, self.code, "over")
         info = match_info(match, self.moves, self.ready)
         self._per_seat(
             lambda s: self._view_message("update", s, info, seat=seat, action=applied, index=index)
@@ -459,7 +467,7 @@ class Table:
         self._broadcast_state()
         self.kick()
 
-    def _start_request(self, conn: Connection) -> None:
+    async def _start_request(self, conn: Connection) -> None:
         seat = self._player(conn)
         if self.status != "waiting":
             raise ProtocolError("not-allowed", "the game has already started")
@@ -468,29 +476,37 @@ class Table:
         level = str(self.config.get("fill_level") or default_level())
         for s in self.seats:
             if s.kind == "open":
-                s.kind, s.level, s.name = "bot", level, f"Computer ({level})"
-                self.lobby.store.update_seat(self.code, s)
-        self.begin()
+                await self._store_seat(
+                    replace(s, kind="bot", level=level, name=f"Computer ({level})")
+                )
+        await self.begin()
 
-    def begin(self) -> None:
-        """Every seat is taken: deal."""
+    async def _store_seat(self, seat: SeatRow) -> None:
+        """Store a seat's new state, then take it (the caller holds the lock)."""
+        await asyncio.to_thread(self.lobby.store.update_seat, self.code, seat)
+        self.seats[seat.seat] = seat
+
+    async def begin(self) -> None:
+        """Every seat is taken: deal (the caller holds the lock)."""
+        await asyncio.to_thread(self.lobby.store.set_status, self.code, "playing")
         self.status = "playing"
-        self.lobby.store.set_status(self.code, "playing")
         self.match = Match(self.rules, seed=self.seed)
         self._broadcast_state()
         self.kick()
 
-    def claim(self, name: str) -> tuple[int, str]:
-        """A friend joins: the first open seat, with a new token."""
+    async def claim(self, name: str) -> tuple[int, str]:
+        """A friend joins: the first open seat, with a new token (the caller holds the
+        lock)."""
         for s in self.seats:
             if s.kind == "open":
                 token = secrets.token_urlsafe(24)
-                s.kind, s.name, s.token_hash = "human", name, hash_token(token)
-                self.lobby.store.update_seat(self.code, s)
+                await self._store_seat(
+                    replace(s, kind="human", name=name, token_hash=hash_token(token))
+                )
                 if self.takeover_seconds is not None and not self.connected(s.seat):
                     self._away(s.seat)
                 if not any(x.kind == "open" for x in self.seats):
-                    self.begin()
+                    await self.begin()
                 else:
                     self._broadcast_table()
                 return s.seat, token
@@ -608,22 +624,56 @@ class Lobby:
         self.bot_delay = bot_delay
         self.takeover_seconds = takeover_seconds
         self.tables: dict[str, Table] = {}
+        self._loading: dict[str, asyncio.Task[Table | None]] = {}
+        """The loads from the store under way, by code: whoever asks for a table being loaded
+        waits for the same load."""
+
+    async def find(self, code: str) -> Table | None:
+        """The table ``code`` names, from memory or else loaded from the store (in a worker
+        thread: the event loop goes on meanwhile); None when there is no such table.  Tables
+        asked for together are loaded once."""
+        table = self.tables.get(code)
+        if table is not None or not _plain_code(code):
+            return table
+        task = self._loading.get(code)
+        if task is None:
+            task = asyncio.get_running_loop().create_task(self._load(code))
+            self._loading[code] = task
+            task.add_done_callback(partial(self._loaded, code))
+        # one caller giving up (a closed connection) does not stop the load the others wait for
+        return await asyncio.shield(task)
+
+    async def _load(self, code: str) -> Table | None:
+        row = await asyncio.to_thread(self.store.load, code)
+        table = self.tables.get(code)  # made meanwhile (by create, or get)
+        if table is None and row is not None:
+            table = self._add(row)
+        return table
+
+    def _loaded(self, code: str, task: asyncio.Task[Table | None]) -> None:
+        if self._loading.get(code) is task:
+            del self._loading[code]
+        if not task.cancelled():
+            task.exception()  # whoever waited has it; nobody waiting is no error to report
 
     def get(self, code: str) -> Table | None:
+        """As :meth:`find`, but blocking: for callers outside the event loop (tests, tools)."""
         table = self.tables.get(code)
         if table is None:
-            # codes are short and plain: anything else (NUL, which PostgreSQL refuses, among
-            # them) is no table, without asking the database
-            plain = isinstance(code, str) and code.isascii() and code.isalnum()
-            if not plain or not 1 <= len(code) <= 16:
+            if not _plain_code(code):
                 return None
             row = self.store.load(code)
             if row is None:
                 return None
-            table = self.tables[code] = Table(self, row)
-            with contextlib.suppress(RuntimeError):  # no running loop: nothing to time
-                table.start_timers()
-                table.kick()
+            table = self._add(row)
+        return table
+
+    def _add(self, row: TableRow) -> Table:
+        """A table in memory from its stored row; its clocks and the computer start."""
+        table = self.tables[row.code] = Table(self, row)
+        with contextlib.suppress(RuntimeError):  # no running loop: nothing to time
+            table.start_timers()
+            table.kick()
         return table
 
     def forget(self, table: Table) -> None:
@@ -631,7 +681,7 @@ class Lobby:
             table.close()
             del self.tables[table.code]
 
-    def create(
+    async def create(
         self,
         rules: Rules,
         seats: list[dict[str, Any]],
@@ -668,19 +718,45 @@ class Lobby:
             "fill_level": default_level(),
         }
         status = "waiting" if any(r.kind == "open" for r in rows) else "playing"
-        code = new_code()
-        while self.store.load(code) is not None:
-            code = new_code()
         seed = secrets.randbits(63) if seed is None else seed
-        self.store.create_table(code, str(rules), seed, config, host, rows, status)
-        table = self.get(code)
-        assert table is not None
+        code = await asyncio.to_thread(self._insert, str(rules), seed, config, host, rows, status)
+        table = self.tables.get(code)  # found (by find or get) as soon as it was stored
+        if table is None:
+            row = TableRow(code, time.time(), str(rules), seed, config, status, host, rows)
+            table = self._add(row)
         return table, host, token
+
+    def _insert(
+        self,
+        rules: str,
+        seed: int,
+        config: dict[str, Any],
+        host: int,
+        rows: list[SeatRow],
+        status: str,
+    ) -> str:
+        """Store a new table under a new code (in a worker thread); the code."""
+        for attempt in range(8):
+            code = new_code()
+            try:
+                self.store.create_table(code, rules, seed, config, host, rows, status)
+            except IntegrityError:  # the code is taken (one chance in 10^11), or worse
+                if attempt == 7:
+                    raise
+                continue
+            return code
+        raise AssertionError("unreachable")
 
     def close(self) -> None:
         for t in list(self.tables.values()):
             t.close()
         self.tables.clear()
+
+
+def _plain_code(code: str) -> bool:
+    """Codes are short and plain: anything else (NUL, which PostgreSQL refuses, among them) is
+    no table, without asking the database."""
+    return isinstance(code, str) and code.isascii() and code.isalnum() and 1 <= len(code) <= 16
 
 
 __all__ = ["Connection", "Lobby", "Table", "default_level", "levels"]
