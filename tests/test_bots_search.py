@@ -410,3 +410,55 @@ def test_arena_statistics_at_the_edges() -> None:
     data = one.to_json()
     json.dumps(data, allow_nan=False)  # raises on NaN or infinity
     assert data["summary"]["margin"]["low"] is None and "—" in one.text()
+
+
+def test_arena_runs_pool_into_one(tmp_path: object) -> None:
+    """Runs with different seeds pool into one result over all their decks; matches are built
+    within each run; a run read back from its JSON gives the same figures (docs/strength.md)."""
+    from pathlib import Path
+
+    from bezique.arena import ArenaResult, pool
+
+    one = run_arena("simple", "random", "classic", decks=3, seed=5)
+    two = run_arena("simple", "random", "classic", decks=4, seed=6)
+    back = ArenaResult.from_json(json.loads(json.dumps(one.to_json())))
+    assert back.summary() == one.summary()
+    both = pool([one, two])
+    assert both.decks == 7 and len(both.plays) == 14
+    assert sorted({p.deck for p in both.plays}) == list(range(7))
+    assert len(both.matches()) == len(one.matches()) + len(two.matches())
+    per_deck = one._per_deck(lambda p: p.margin) + two._per_deck(lambda p: p.margin)
+    assert both.margin().mean == pytest.approx(sum(per_deck) / 7)
+    data = both.to_json()
+    assert data["runs"] == [{"seed": 5, "decks": 3}, {"seed": 6, "decks": 4}]
+    assert "2 runs pooled (seeds 5, 6)" in both.text()
+    # pooled again with a third run, through the JSON
+    three = run_arena("simple", "random", "classic", decks=1, seed=7)
+    again = pool([ArenaResult.from_json(data), three])
+    assert again.runs == ((5, 3), (6, 4), (7, 1)) and again.decks == 8
+    with pytest.raises(ValueError, match="seed 5 is in two runs"):
+        pool([one, one])
+    with pytest.raises(ValueError, match="cannot pool"):
+        pool([one, run_arena("random", "simple", "classic", decks=1, seed=8)])
+    with pytest.raises(ValueError, match="not an arena result: no"):
+        ArenaResult.from_json({"a": "simple"})
+    with pytest.raises(ValueError, match="not a valid arena result"):
+        ArenaResult.from_json({**one.to_json(), "plays": [{"deck": "x"}]})
+    wrong = one.to_json()
+    wrong["plays"][1]["deck"] = "x"
+    with pytest.raises(ValueError, match=r"plays\[1\] has a value of a wrong type"):
+        ArenaResult.from_json(wrong)
+    # the command: two files pooled, a bad file refused with a one-line error
+    d = Path(str(tmp_path))
+    (d / "one.json").write_text(json.dumps(one.to_json()))
+    (d / "two.json").write_text(json.dumps(two.to_json()))
+    (d / "bad.json").write_text("[1, 2")
+    runner = CliRunner()
+    ok = runner.invoke(
+        app, ["arena-pool", str(d / "one.json"), str(d / "two.json"), "--json", str(d / "p.json")]
+    )
+    assert ok.exit_code == 0, ok.output
+    assert "7 decks x 2 seatings = 14 deals" in ok.output
+    assert json.loads((d / "p.json").read_text())["decks"] == 7
+    bad = runner.invoke(app, ["arena-pool", str(d / "one.json"), str(d / "bad.json")])
+    assert bad.exit_code == 2 and "bad.json" in bad.output

@@ -8,6 +8,7 @@
     bezique rules [PRESET] [--option key=value ...] [--options]
     bezique bots
     bezique arena A B [--variant classic] [--deals N] [--seed S] [--jobs K] [--json FILE]
+    bezique arena-pool FILE... [--json FILE]
     bezique serve [--host 127.0.0.1] [--port 8000] [--data DIR]
 
 Wrong arguments (an unknown preset, option, value, bot or a bad record) give a one-line error
@@ -237,9 +238,13 @@ from .tui.keeper import keep_command  # noqa: E402  (bezique keep: the score-kee
 
 app.command("keep")(keep_command)
 
-from .arena.command import arena_command  # noqa: E402  (bezique arena: bots against bots)
+from .arena.command import (  # noqa: E402  (bezique arena: bots against bots)
+    arena_command,
+    arena_pool_command,
+)
 
 app.command("arena")(arena_command)
+app.command("arena-pool")(arena_pool_command)
 
 
 def main() -> None:

@@ -16,7 +16,17 @@ command line.  See :mod:`.runner` for how deals are mirrored and matches built, 
 
 from __future__ import annotations
 
-from .runner import ORACLE, ArenaResult, Play, PlayerSpec, decide, play_deck, run_arena, seatings
+from .runner import (
+    ORACLE,
+    ArenaResult,
+    Play,
+    PlayerSpec,
+    decide,
+    play_deck,
+    pool,
+    run_arena,
+    seatings,
+)
 from .stats import Estimate, elo, elo_interval, mean_interval, wilson_interval
 
 __all__ = [
@@ -30,6 +40,7 @@ __all__ = [
     "elo_interval",
     "mean_interval",
     "play_deck",
+    "pool",
     "run_arena",
     "seatings",
     "wilson_interval",

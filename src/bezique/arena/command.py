@@ -79,3 +79,36 @@ def arena_command(
             json_file.write_text(json.dumps(result.to_json(), indent=1) + "\n")
         except OSError as e:
             fail(f"could not write {json_file}: {e}")
+
+
+def arena_pool_command(
+    files: Annotated[
+        list[Path], typer.Argument(help="`bezique arena --json` files of the same pair and rules.")
+    ],
+    json_file: Annotated[
+        Path | None, typer.Option("--json", help="Also write the pooled deals and figures here.")
+    ] = None,
+) -> None:
+    """Pool arena runs of the same two players and rules played with different seeds (on one
+    machine or many) and report the figures over all their decks."""
+    from ..cli import fail
+    from .runner import ArenaResult, pool
+
+    results = []
+    for path in files:
+        try:
+            results.append(ArenaResult.from_json(json.loads(path.read_text())))
+        except OSError as e:
+            fail(f"could not read {path}: {e}")
+        except ValueError as e:  # json.JSONDecodeError is a ValueError too
+            fail(f"{path}: {e}")
+    try:
+        result = pool(results)
+    except ValueError as e:
+        fail(str(e))
+    Console(highlight=False, soft_wrap=True).print(Text(result.text()))
+    if json_file is not None:
+        try:
+            json_file.write_text(json.dumps(result.to_json(), indent=1) + "\n")
+        except OSError as e:
+            fail(f"could not write {json_file}: {e}")

@@ -29,7 +29,7 @@ import multiprocessing
 import time
 import zlib
 from collections.abc import Callable, Iterable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from ..bots import Bot, Limit, make, names
@@ -239,6 +239,19 @@ class ArenaResult:
     plays: list[Play]
     seconds: float = 0.0
     """Wall-clock seconds the run took."""
+    runs: tuple[tuple[int, int], ...] = ()
+    """For a result pooled from several runs (:func:`pool`), each run's (seed, decks), in
+    order; its decks are numbered on from the previous run's.  Empty for a single run."""
+
+    def _parts(self) -> list[tuple[int, int]]:
+        """(first deck, decks) of each run in this result."""
+        if not self.runs:
+            return [(0, self.decks)]
+        out, first = [], 0
+        for _, n in self.runs:
+            out.append((first, n))
+            first += n
+        return out
 
     # --- statistics ------------------------------------------------------------------------------
     def _per_deck(self, value: Callable[[Play], float]) -> list[float]:
@@ -271,8 +284,11 @@ class ArenaResult:
         rules = self.rules
         out: list[tuple[int, float]] = []
         seatings_ = sorted({p.seating for p in self.plays})
-        for seating in seatings_:
-            plays = sorted((p for p in self.plays if p.seating == seating), key=lambda p: p.deck)
+        for (first, n), seating in ((part, s) for part in self._parts() for s in seatings_):
+            plays = sorted(
+                (p for p in self.plays if p.seating == seating and first <= p.deck < first + n),
+                key=lambda p: p.deck,
+            )
             a_side = seating if rules.sides == 2 else rules.side_of(seating)
             totals = [0.0] * rules.sides
             for p in plays:
@@ -334,9 +350,59 @@ class ArenaResult:
             "matches_built_from_deals": True,
             "target": self.rules.target,
             "wall_seconds": round(self.seconds, 2),
+            **({"runs": [{"seed": sd, "decks": n} for sd, n in self.runs]} if self.runs else {}),
             "summary": self.summary(),
             "plays": [asdict(p) for p in sorted(self.plays, key=lambda p: (p.deck, p.seating))],
         }
+
+    def _seed_text(self) -> str:
+        if not self.runs:
+            return f"seed {self.seed}"
+        return f"{len(self.runs)} runs pooled (seeds {', '.join(str(sd) for sd, _ in self.runs)})"
+
+    @classmethod
+    def from_json(cls, data: Any) -> ArenaResult:
+        """Read back what :meth:`to_json` wrote (a ``--json`` file); ValueError says what is
+        wrong with anything else."""
+        if not isinstance(data, dict):
+            raise ValueError("an arena result is a JSON object")
+        missing = [k for k in ("a", "b", "rules", "seed", "decks", "plays") if k not in data]
+        if missing:
+            raise ValueError(f"not an arena result: no {', '.join(missing)}")
+        try:
+            a, b = PlayerSpec.parse(str(data["a"])), PlayerSpec.parse(str(data["b"]))
+            rules = Rules.from_string(str(data["rules"]))
+            plays = [Play(**p) for p in data["plays"]]
+            runs = tuple((int(r["seed"]), int(r["decks"])) for r in data.get("runs", []))
+            result = cls(
+                a,
+                b,
+                rules,
+                str(data.get("variant", data["rules"])),
+                int(data["seed"]),
+                int(data["decks"]),
+                plays,
+                float(data.get("wall_seconds", 0.0)),
+                runs,
+            )
+        except (TypeError, KeyError, ValueError) as e:
+            raise ValueError(f"not a valid arena result: {e}") from None
+        for i, p in enumerate(plays):
+            if not all(
+                isinstance(v, int) and not isinstance(v, bool)
+                for v in (p.deck, p.seed, p.seating, p.dealer)
+            ) or not all(
+                isinstance(v, (int, float))
+                for v in (p.margin, p.result, *(p.scores if isinstance(p.scores, list) else [None]))
+            ):
+                raise ValueError(
+                    f"not a valid arena result: plays[{i}] has a value of a wrong type"
+                )
+        if any(not 0 <= p.deck < result.decks for p in plays):
+            raise ValueError(
+                f"not a valid arena result: a play's deck is outside 0..{result.decks - 1}"
+            )
+        return result
 
     def text(self) -> str:
         """A short report for people."""
@@ -351,7 +417,7 @@ class ArenaResult:
         return "\n".join(
             [
                 f"{self.a} (A) against {self.b} (B): {self.variant}, {self.decks} decks x "
-                f"{n_seat} seatings = {len(self.plays)} deals, seed {self.seed}, "
+                f"{n_seat} seatings = {len(self.plays)} deals, {self._seed_text()}, "
                 f"{self.seconds:.0f} s",
                 f"  deals    A scores {ds.text(1, 100, '%')} (wins, ties as halves)",
                 f"  margin   A {mg.text(1)} points a deal (95% interval)",
@@ -428,3 +494,42 @@ def _collect(
         plays.extend(deck_plays)
         if progress is not None:
             progress(done, total)
+
+
+def pool(results: Iterable[ArenaResult]) -> ArenaResult:
+    """One result from several runs of the same two players on the same rules with different
+    seeds, as if they were one run: every statistic over all their decks, matches built within
+    each run (so the pooled matches are exactly the runs' matches).  Runs on one machine or
+    many add up this way."""
+    parts = list(results)
+    if not parts:
+        raise ValueError("nothing to pool")
+    first = parts[0]
+    for r in parts[1:]:
+        if (str(r.a), str(r.b)) != (str(first.a), str(first.b)):
+            raise ValueError(f"cannot pool {r.a} against {r.b} with {first.a} against {first.b}")
+        if r.rules != first.rules:
+            raise ValueError(f"cannot pool runs with different rules: {r.rules} and {first.rules}")
+    if len(parts) == 1:
+        return parts[0]
+    runs = [run for r in parts for run in (r.runs or ((r.seed, r.decks),))]
+    seeds = [sd for sd, _ in runs]
+    repeated = sorted({sd for sd in seeds if seeds.count(sd) > 1})
+    if repeated:
+        raise ValueError(f"seed {repeated[0]} is in two runs: they played the same decks")
+    plays: list[Play] = []
+    offset = 0
+    for r in parts:
+        plays += [replace(p, deck=p.deck + offset) for p in r.plays]
+        offset += r.decks
+    return ArenaResult(
+        first.a,
+        first.b,
+        first.rules,
+        first.variant,
+        first.seed,
+        offset,
+        sorted(plays, key=lambda p: (p.deck, p.seating)),
+        sum(r.seconds for r in parts),
+        tuple(runs),
+    )
