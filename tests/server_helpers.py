@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,9 @@ from typing import Any
 import jsonschema
 
 import bezique.server
+from bezique import Rules
+from bezique.core.match import Match
+from bezique.server import create_app
 
 SCHEMA_PATH = Path(bezique.server.__file__).parent / "protocol.schema.json"
 Message = dict[str, Any]
@@ -185,6 +189,44 @@ class _Real:
 def close_all() -> None:
     while OPEN:
         OPEN.pop().close()
+
+
+@contextmanager
+def app_client(
+    data: Path | None = None, *, database_url: str | None = None, takeover_seconds: float = 600
+) -> Iterator[Any]:
+    """The app (storage in ``data`` or at ``database_url``) through a test client, with the
+    message limits lifted and quick computer players; every player closed on leaving."""
+    from fastapi.testclient import TestClient
+
+    app = create_app(
+        data,
+        database_url=database_url,
+        bot_delay=0,
+        takeover_seconds=takeover_seconds,
+        rate=10_000,
+        burst=10_000,
+        hint_level="medium",
+        review_level="medium",
+    )
+    with TestClient(app) as c:
+        try:
+            yield c
+        finally:
+            close_all()
+
+
+def replayed(rules: str, seed: int, actions: list[str]) -> Match:
+    """The match those actions make, played without a break."""
+    match = Match(Rules.from_string(rules), seed=seed)
+    it = iter(actions)
+    while match.winner is None:
+        if match.deal.is_over:
+            match.next_deal()
+        else:
+            match.deal.apply(next(it))
+    assert next(it, None) is None
+    return match
 
 
 def play_vs_computer(player: Player, hints_every: int = 0, deals: int = 1000) -> Message:

@@ -36,8 +36,8 @@ from bezique.server.storage import Store, default_url, tables_t
 from bezique.server.tables import Lobby
 from server_helpers import (
     Player,
+    app_client,
     check_client,
-    close_all,
     friends_table,
     hello,
     lobby,
@@ -49,20 +49,8 @@ from server_helpers import (
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    app = create_app(
-        tmp_path,
-        bot_delay=0,
-        takeover_seconds=0.3,
-        rate=10_000,
-        burst=10_000,
-        hint_level="medium",
-        review_level="medium",
-    )
-    with TestClient(app) as c:
-        try:
-            yield c
-        finally:
-            close_all()
+    with app_client(tmp_path, takeover_seconds=0.3) as c:
+        yield c
 
 
 # --- the API ---------------------------------------------------------------------------------------

@@ -20,10 +20,8 @@ import fastapi  # noqa: F401  (installed by the dev extra; missing it fails)
 import pytest
 import websockets  # noqa: F401  (installed by the dev extra; missing it fails)
 
-from bezique import Rules
-from bezique.core.match import Match
 from bezique.core.records import GameRecord, record_match
-from server_helpers import Player, close_all, play_people
+from server_helpers import Player, close_all, play_people, replayed
 
 
 def free_port() -> int:
@@ -115,13 +113,6 @@ def test_kill_and_restart_loses_nothing(
         server.kill()
         server.wait(10)
     # the same actions, played without a break
-    match = Match(Rules.from_string("classic(target=300)"), seed=record.seed)
-    actions = iter(sent)
-    while match.winner is None:
-        if match.deal.is_over:
-            match.next_deal()
-        else:
-            match.deal.apply(next(actions))
-    assert next(actions, None) is None
+    match = replayed("classic(target=300)", record.seed, sent)
     plain = record_match(match, players=["Ann", "Bob"], meta=record.meta)
     assert record == plain.validate()

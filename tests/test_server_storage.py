@@ -8,8 +8,6 @@ from __future__ import annotations
 import asyncio
 import json
 import warnings
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -22,19 +20,17 @@ with warnings.catch_warnings():  # starlette's note about its httpx transport
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
-from bezique import Rules
-from bezique.core.match import Match
 from bezique.core.records import GameRecord
-from bezique.server import create_app
 from bezique.server.storage import SeatRow, Store, Writer, default_url
 from server_helpers import (
     Player,
-    close_all,
+    app_client,
     friends_table,
     lobby,
     new_table,
     play_people,
     play_vs_computer,
+    replayed,
 )
 
 BACKENDS = ["sqlite", "postgres"]
@@ -49,42 +45,15 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return url
 
 
-@contextmanager
-def server(url: str) -> Iterator[TestClient]:
+def server(url: str) -> Any:
     """The app over ``url``, through a test client; closed (lobby and store) on leaving."""
-    app = create_app(
-        database_url=url,
-        bot_delay=0,
-        takeover_seconds=600,
-        rate=10_000,
-        burst=10_000,
-        hint_level="medium",
-        review_level="medium",
-    )
-    with TestClient(app) as c:
-        try:
-            yield c
-        finally:
-            close_all()
+    return app_client(database_url=url)
 
 
 def record(client: TestClient, code: str) -> GameRecord:
     r = client.get(f"/api/tables/{code}/record")
     assert r.status_code == 200, r.text
     return GameRecord.from_json(r.text)
-
-
-def replayed(rules: str, seed: int, actions: list[str]) -> Match:
-    """The match those actions make, played without a break."""
-    match = Match(Rules.from_string(rules), seed=seed)
-    it = iter(actions)
-    while match.winner is None:
-        if match.deal.is_over:
-            match.next_deal()
-        else:
-            match.deal.apply(next(it))
-    assert next(it, None) is None
-    return match
 
 
 def test_whole_games(database: str) -> None:
