@@ -261,34 +261,25 @@ def test_hints_in_the_terminal_game() -> None:
 
     from bezique.tui.game import TerminalGame
 
-    lines = iter(["hint", "quit", "y"])
-    console = Console(record=True, width=100, highlight=False)
-    game = TerminalGame(
-        Rules.preset("classic"),
-        opponent="random",
-        seed=4,
-        seat=1,
-        console=console,
-        ask=lambda prompt: next(lines),
-        clear=False,
-    )
-    assert game.run() == 0
-    assert "Hint (expert):" in console.export_text()
+    def play(opponent: str, answers: list[str], hints: bool = False) -> str:
+        lines = iter(answers)
+        console = Console(record=True, width=100, highlight=False)
+        game = TerminalGame(
+            Rules.preset("classic"),
+            opponent=opponent,
+            seed=4,
+            seat=1,
+            console=console,
+            ask=lambda prompt: next(lines),
+            clear=False,
+            hints=hints,
+        )
+        assert game.run() == 0
+        return console.export_text()
+
+    assert "Hint (expert):" in play("random", ["hint", "quit", "y"])
     # --hints: shown at every turn without asking
-    lines = iter(["quit", "y"])
-    console = Console(record=True, width=100, highlight=False)
-    game = TerminalGame(
-        Rules.preset("classic"),
-        opponent="easy",
-        seed=4,
-        seat=1,
-        console=console,
-        ask=lambda prompt: next(lines),
-        clear=False,
-        hints=True,
-    )
-    assert game.run() == 0
-    assert "Hint (expert):" in console.export_text()
+    assert "Hint (expert):" in play("easy", ["quit", "y"], hints=True)
 
 
 # --- the arena ------------------------------------------------------------------------------------------

@@ -6,11 +6,14 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 from rich.text import Text
+
+if TYPE_CHECKING:
+    from .runner import ArenaResult
 
 OptionList = Annotated[
     list[str] | None,
@@ -73,12 +76,7 @@ def arena_command(
     if show:
         err.print()
     result.variant = variant
-    Console(highlight=False, soft_wrap=True).print(Text(result.text()))
-    if json_file is not None:
-        try:
-            json_file.write_text(json.dumps(result.to_json(), indent=1) + "\n")
-        except OSError as e:
-            fail(f"could not write {json_file}: {e}")
+    _report(result, json_file)
 
 
 def arena_pool_command(
@@ -106,6 +104,13 @@ def arena_pool_command(
         result = pool(results)
     except ValueError as e:
         fail(str(e))
+    _report(result, json_file)
+
+
+def _report(result: ArenaResult, json_file: Path | None) -> None:
+    """Print the figures; write everything to ``json_file`` when given."""
+    from ..cli import fail
+
     Console(highlight=False, soft_wrap=True).print(Text(result.text()))
     if json_file is not None:
         try:
