@@ -13,6 +13,7 @@ from bisect import insort
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import product
+from operator import itemgetter
 from typing import Any
 
 from .cards import (
@@ -1305,8 +1306,55 @@ class Deal:
 
     def resample(self, seat: int, rng: RngLike = None) -> Deal:
         """A deal that ``seat`` cannot tell from this one: its observation is identical, and
-        every card it has not seen is dealt again at random among the places it could be."""
-        return Deal.from_observation(self.observation(seat), rng)
+        every card it has not seen is dealt again at random among the places it could be.
+
+        A copy with :meth:`reshuffle` applied: no text is parsed, so a search player that
+        holds one world (built once with :meth:`from_observation`) gets each further world
+        for little more than a :meth:`clone`.
+        """
+        d = self.clone()
+        d.reshuffle(seat, rng)
+        return d
+
+    def reshuffle(self, seat: int, rng: RngLike = None) -> None:
+        """Deal again, in place, every card ``seat`` has not seen: the other seats' concealed
+        cards that are not publicly known, and the stock.  Each such card goes to one of those
+        places uniformly at random; everything ``seat`` observes stays as it was.
+
+        The deal forgets its seed and the cards as dealt (:attr:`initial`): they would tell
+        the hidden cards of the real deal.
+        """
+        n = self.rules.players
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+            raise ValueError(f"no seat {seat!r}: seats are 0 to {n - 1}")
+        M, known, hands = self._mask, self._known, self.hands
+        hidden: list[int] = []
+        for s, h in enumerate(hands):
+            if s != seat:
+                hidden.extend([c for c in h if not M[c] and not known[c]])
+        hidden.extend(self._stock)
+        self.seed = None
+        self.initial = None
+        if len(hidden) < 2:
+            return
+        # a uniform shuffle: the cards sorted by a random float each (two equal keys have
+        # odds of about n**2 / 2**54); quicker than random.shuffle's loop of _randbelow calls
+        rnd = _rng(rng).random
+        keys = [rnd() for _ in hidden]
+        shuffled = list(itemgetter(*sorted(range(len(hidden)), key=keys.__getitem__))(hidden))
+        pos = 0
+        for s, h in enumerate(hands):
+            if s == seat:
+                continue
+            kept = [c for c in h if M[c] or known[c]]
+            take = len(h) - len(kept)
+            if take:
+                kept += shuffled[pos : pos + take]
+                pos += take
+                kept.sort()
+                h[:] = kept
+        self._stock[:] = shuffled[pos:]
+        self._legal = None
 
     @classmethod
     def from_observation(cls, obs: Observation, rng: RngLike = None) -> Deal:
