@@ -21,19 +21,13 @@ from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import __version__, bots
-from ..core.deal import Deal
 from ..core.match import Match
 from ..core.melds import MELDS, meld_score
 from ..core.records import GameRecord, RecordError, record_match
 from ..core.rules import Rules
 from .limits import HTTP_BURST, HTTP_RATE, AddressLimit, BodyLimit, TooLarge, retry_after
-from .protocol import (
-    MAX_NAME,
-    ProtocolError,
-    error,
-    parse_client,
-    view,
-)
+from .protocol import MAX_NAME, ProtocolError, error, parse_client
+from .replay import ReplayError, record_actions, replay_steps
 from .storage import Store, default_url
 from .tables import BURST, RATE, Connection, Lobby, Table, clean_name, default_level, levels
 
@@ -44,6 +38,8 @@ MAX_BODY = 512 * 1024
 given (``Content-Length``) or not (a chunked upload, counted as it arrives)."""
 LIMITED = re.compile(r"/api/tables|/api/tables/[^/]+/join|/api/replay")
 """The POST requests under the per-address rate limit: they make tables, seats and replays."""
+LIMITED_GET = re.compile(r"/api/rules|/api/tables/[^/]+/replay")
+"""The GET requests under the same limit: each builds a rule set or replays a whole game."""
 
 
 class SeatChoice(BaseModel):
@@ -118,27 +114,6 @@ def _plain(v: Any) -> Any:
     return list(v) if isinstance(v, tuple) else v
 
 
-def replay_steps(record: GameRecord) -> dict[str, Any]:
-    """Every position of a finished game, all hands shown, for the replay view."""
-    steps = []
-    mover: int | None = None  # who was to move before each action
-    for i, ply, action, deal in record.states():
-        v = view(deal.observation(None))
-        del v["history"], v["legal"]
-        v["hands"] = [_concealed(deal, s) for s in range(record.rules.players)]
-        steps.append(
-            {"deal": i, "ply": ply, "action": action, "seat": mover if ply else None, "view": v}
-        )
-        mover = deal.to_move
-    return {
-        "rules": str(record.rules),
-        "players": list(record.players),
-        "scores": list(record.scores),
-        "winner": record.winner,
-        "steps": steps,
-    }
-
-
 def printable(value: Any) -> Any:
     """JSON values with every string writable as UTF-8: a lone surrogate (which JSON's
     ``\\ud800`` escapes give) becomes the text of its escape."""
@@ -159,13 +134,6 @@ def validation_errors(exc: RequestValidationError) -> list[dict[str, Any]]:
         loc = [x if isinstance(x, int) else str(x) for x in e.get("loc", ())]
         out.append({"loc": loc, "msg": str(e.get("msg", "")), "type": str(e.get("type", ""))})
     return list(printable(out))
-
-
-def _concealed(deal: Deal, seat: int) -> list[str]:
-    hand = list(deal.hand(seat))
-    for ref in deal.observation(None).tables[seat]:
-        hand.remove(ref.partition("@")[0])
-    return hand
 
 
 def create_app(
@@ -246,7 +214,8 @@ def create_app(
 
     @app.middleware("http")
     async def limits(request: Request, call_next: Any) -> Response:
-        if request.method == "POST" and LIMITED.fullmatch(_route_path(request)):
+        limited = LIMITED if request.method == "POST" else LIMITED_GET
+        if request.method in ("GET", "POST") and limited.fullmatch(_route_path(request)):
             wait = http_limit.take(request.client.host if request.client else None)
             if wait:  # before the body is read: a refused request costs next to nothing
                 return JSONResponse(
@@ -347,22 +316,33 @@ def create_app(
             headers={"Content-Disposition": f'attachment; filename="bezique-{code}.json"'},
         )
 
+    replaying = asyncio.Semaphore(1)  # one replay worked out at a time: the rest queue
+
+    async def _replayed(record: GameRecord, deal: int) -> dict[str, Any]:
+        async with replaying:
+            try:
+                return await asyncio.to_thread(replay_steps, record, deal)
+            except ReplayError as e:
+                raise HTTPException(400, str(e)) from None
+
     @app.get("/api/tables/{code}/replay")
-    async def replay(code: str) -> dict[str, Any]:
+    async def replay(code: str, deal: int = 0) -> dict[str, Any]:
         table, match = await _finished(code)
-        return await asyncio.to_thread(replay_steps, _record(table, match))
+        return await _replayed(_record(table, match), deal)
 
     @app.post("/api/replay")
-    async def replay_upload(request: Request) -> dict[str, Any]:
+    async def replay_upload(request: Request, deal: int = 0) -> dict[str, Any]:
         chunks, size = [], 0
         async for chunk in request.stream():  # counted as it comes (BodyLimit does too)
             size += len(chunk)
             if size > MAX_BODY:
                 raise TooLarge()
             chunks.append(chunk)
+        body = b"".join(chunks)
         try:
-            rec = await asyncio.to_thread(GameRecord.from_json, b"".join(chunks))
-        except RecordError as e:
+            record_actions(body)  # a record too long is refused before it is replayed at all
+            rec = await asyncio.to_thread(GameRecord.from_json, body)
+        except (RecordError, ReplayError) as e:
             raise HTTPException(400, str(e)) from None
         try:
             rec.to_json().encode("utf-8")
@@ -372,7 +352,7 @@ def create_app(
             rec.kind == "deal" and rec.deals[0].points is None
         ):
             raise HTTPException(400, "only finished games can be replayed here")
-        return await asyncio.to_thread(replay_steps, rec)
+        return await _replayed(rec, deal)
 
     # --- the game ----------------------------------------------------------------------------
     @app.websocket("/ws/{code}")
