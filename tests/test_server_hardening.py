@@ -4,25 +4,37 @@ across a crash, and the smaller points (broadcasts, names, headers, API pages, r
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
+import socket
+import threading
+import time
+import urllib.request
 import warnings
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
+import uvicorn
+from typer.testing import CliRunner
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
 
 with warnings.catch_warnings():  # starlette's note about its httpx transport
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
 from bezique import Rules
+from bezique.cli import app as cli_app
 from bezique.core.match import Match
 from bezique.core.records import record_match
-from bezique.server import create_app
+from bezique.server import advice, create_app, serving, tables
 from bezique.server import replay as replay_module
-from server_helpers import app_client
+from server_helpers import Player, app_client, close_all, new_table
+from test_server_restart import free_port, post
 
 
 @pytest.fixture
@@ -132,3 +144,257 @@ def test_rules_pages_and_replays_are_rate_limited(tmp_path: Path) -> None:
         assert r.status_code == 429 and "Retry-After" in r.headers
         assert c.get("/api/tables/abcdefgh/replay").status_code == 429
         assert c.get("/api/info").status_code == 200  # other reading is not limited
+
+
+# --- a real server on 127.0.0.1, in this process (so a test can slow the computer down) ---------
+@contextmanager
+def real_server(tmp_path: Path, head_seconds: float = 10.0, **options: Any) -> Iterator[Any]:
+    """``create_app`` under uvicorn with the settings ``bezique serve`` uses, listening on
+    127.0.0.1 in a thread of this process; yields the app (``app.state.port``: its port)."""
+    settings: dict[str, Any] = {
+        "bot_delay": 0,
+        "takeover_seconds": 600,
+        "rate": 1000,
+        "burst": 1000,
+        "http_rate": 1000,
+        "http_burst": 1000,
+        "hint_level": "medium",
+        "review_level": "medium",
+        **options,
+    }
+    app = create_app(tmp_path, **settings)
+    port = free_port()
+    server = uvicorn.Server(serving.config(app, "127.0.0.1", port, head_seconds=head_seconds))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
+        time.sleep(0.02)
+    app.state.port = port
+    try:
+        yield app
+    finally:
+        close_all()
+        server.should_exit = True
+        thread.join(20)
+
+
+def ws_url(app: Any, code: str) -> str:
+    return f"ws://127.0.0.1:{app.state.port}/ws/{code}"
+
+
+def make(app: Any, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    return post(app.state.port, path, body)
+
+
+def player(app: Any, made: dict[str, Any]) -> Player:
+    return Player(None, made["code"], made["token"], url=ws_url(app, made["code"]))
+
+
+def until_my_turn(p: Player) -> None:
+    while not p.my_turn():
+        p.recv()
+
+
+class SlowAdvisor:
+    """An advisor that thinks until released: hints pile up exactly as long as a test says."""
+
+    def __init__(self) -> None:
+        self.release = threading.Event()
+        self.calls = 0
+        self.lock = threading.Lock()
+
+    def __call__(self, obs: Any, level: str | None, seconds: float | None) -> tuple[str, str]:
+        with self.lock:
+            self.calls += 1
+        self.release.wait(30)
+        return obs.legal[0], "slow"
+
+
+@pytest.fixture
+def slow_advisor() -> Iterator[SlowAdvisor]:
+    slow = SlowAdvisor()
+    advice.set_advisor(slow)
+    try:
+        yield slow
+    finally:
+        slow.release.set()
+        advice.set_advisor(None)
+
+
+# --- 3: hints never starve commits --------------------------------------------------------------
+def test_thinking_never_holds_up_commits(tmp_path: Path, slow_advisor: SlowAdvisor) -> None:
+    """Hints once shared asyncio's default pool with the database: enough hints being worked
+    out at once (more than its threads: at most 32) and no table's action was committed until
+    they were done.  Now the database has threads of its own and the thinking a bounded pool:
+    with 40 slow hints pending, another table's action is acknowledged at once."""
+    with real_server(tmp_path) as app:
+        askers = []
+        for _ in range(40):
+            p = player(app, make(app, "/api/tables", {"level": "simple", "hints": True}))
+            until_my_turn(p)  # every computer move first: the hints hold the thinkers
+            askers.append(p)
+        for p in askers:
+            p.send(type="hint", move=p.move)
+        thinkers = app.state.lobby.work.thinkers
+        deadline = time.monotonic() + 10
+        while slow_advisor.calls < thinkers and time.monotonic() < deadline:
+            time.sleep(0.02)
+        host = make(app, "/api/tables", {"seats": [{"kind": "me"}, {"kind": "open"}]})
+        friend = make(app, f"/api/tables/{host['code']}/join", {"name": "Bob"})
+        a, b = player(app, host), player(app, friend)  # the match has begun: welcome shows it
+        mover = a if a.my_turn() else b
+        mover.act()
+        index = mover.move
+        got = mover.until(lambda m: m["type"] in ("update", "error"))  # the socket waits 30 s
+        assert got["type"] == "update" and got["index"] == index
+        assert slow_advisor.calls == thinkers  # the rest wait their turn, none refused
+        slow_advisor.release.set()
+        for p in askers:
+            assert p.until(lambda m: m["type"] in ("hint", "error"))["type"] == "hint"
+
+
+def test_one_seat_holds_few_connections_and_one_hint_at_a_time(
+    tmp_path: Path, slow_advisor: SlowAdvisor
+) -> None:
+    """Eight connections with one seat token asking a hint a second each raised every other
+    table's acknowledgements to seconds.  A seat may hold four connections (the others are
+    refused and closed), and has one hint or review worked out at a time."""
+    with real_server(tmp_path) as app:
+        made = make(app, "/api/tables", {"level": "simple", "hints": True})
+        held = [player(app, made) for _ in range(tables.SEAT_CONNECTIONS)]
+        assert all(p.welcome["type"] == "welcome" for p in held)
+        for _ in range(4):
+            extra = player(app, made)
+            assert extra.welcome["type"] == "error" and extra.welcome["code"] == "not-allowed"
+            assert "open in 4 places" in extra.welcome["message"]
+            with pytest.raises(ConnectionClosed):
+                extra.recv()
+            extra.close()
+        first = held[0]
+        until_my_turn(first)
+        first.send(type="hint", move=first.move)
+        deadline = time.monotonic() + 10
+        while slow_advisor.calls < 1 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        for p in held[1:]:
+            until_my_turn(p)
+            p.send(type="hint", move=p.move)
+            refused = p.until(lambda m: m["type"] in ("hint", "error"))
+            assert refused["code"] == "rate" and "still being worked out" in refused["message"]
+        assert slow_advisor.calls == 1
+        slow_advisor.release.set()
+        assert first.until(lambda m: m["type"] in ("hint", "error"))["type"] == "hint"
+        held[0].close()  # a place is free again
+        again = player(app, made)
+        assert again.welcome["type"] == "welcome"
+
+
+# --- 4: connections ------------------------------------------------------------------------------
+def test_a_websocket_that_never_says_hello_is_closed(tmp_path: Path) -> None:
+    with real_server(tmp_path, hello_seconds=0.5) as app:
+        made = make(app, "/api/tables", {"level": "simple"})
+        with connect(ws_url(app, made["code"])) as ws:
+            t0 = time.monotonic()
+            msg = json.loads(ws.recv(timeout=5))
+            assert msg["code"] == "hello-first" and "within 0.5 s" in msg["message"]
+            with pytest.raises(ConnectionClosed):
+                ws.recv(timeout=5)
+            assert time.monotonic() - t0 < 4
+        p = player(app, made)  # saying hello in time is as before
+        assert p.welcome["type"] == "welcome"
+
+
+def test_websockets_per_address_are_bounded(tmp_path: Path) -> None:
+    """237 idle WebSockets from one address once took every file a 256-file process had."""
+    with real_server(tmp_path, ws_per_address=3) as app:
+        made = make(app, "/api/tables", {"level": "simple"})
+        held = [player(app, made) for _ in range(2)]
+        idle = contextlib.ExitStack()
+        idle.enter_context(connect(ws_url(app, made["code"])))  # no hello yet: it counts
+        with connect(ws_url(app, made["code"])) as fourth:
+            msg = json.loads(fourth.recv(timeout=5))
+            assert msg == {
+                "type": "error",
+                "v": 1,
+                "code": "not-allowed",
+                "message": "too many connections from your address: close some first",
+            }
+            with pytest.raises(ConnectionClosed) as closed:
+                fourth.recv(timeout=5)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+        idle.close()
+        deadline = time.monotonic() + 5
+        while app.state.sockets.count("127.0.0.1") > 2 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert player(app, made).welcome["type"] == "welcome"  # room again
+        for p in held:
+            p.close()
+
+
+def test_a_slow_request_head_is_closed(tmp_path: Path) -> None:
+    """A client that opens a connection and sends its request head a byte at a time (or
+    nothing at all) is closed once the head is late; a whole request is answered as before."""
+    with real_server(tmp_path, head_seconds=0.5) as app:
+        port = app.state.port
+        head = b"GET /api/info HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "
+        for start, trickle in ((b"", b""), (head, b"a")):
+            with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+                t0 = time.monotonic()
+                s.sendall(start)
+                for _ in range(3):  # a byte now and then, never the blank line
+                    time.sleep(0.1)
+                    with contextlib.suppress(OSError):
+                        s.sendall(trickle)
+                assert s.recv(4096) == b""  # closed by the server
+                assert time.monotonic() - t0 < 4
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/info", timeout=5) as r:
+            assert r.status == 200
+
+
+def test_serve_offers_uvicorns_own_limits() -> None:
+    code, out = run_cli("serve", "--help")
+    assert code == 0
+    for option in ("--limit-concurrency", "--timeout-keep-alive", "--api-docs"):
+        assert option in out
+    settings = serving.config(object(), limit_concurrency=7, timeout_keep_alive=3)
+    assert settings.limit_concurrency == 7 and settings.timeout_keep_alive == 3
+    assert issubclass(settings.http, serving.GuardedHTTP)  # type: ignore[arg-type]
+
+
+# --- 5: tables leave memory ------------------------------------------------------------------------
+def test_tables_made_or_looked_at_but_never_connected_to_are_freed(client: TestClient) -> None:
+    lobby = client.app.state.lobby
+    lobby.idle_seconds = 0.2
+    made = new_table(client, level="simple")
+    assert made["code"] in lobby.tables
+    wait_for(lambda: made["code"] not in lobby.tables)
+    assert client.get(f"/api/tables/{made['code']}").status_code == 200  # loaded again
+    assert made["code"] in lobby.tables
+    wait_for(lambda: made["code"] not in lobby.tables)
+    p = Player(client, made["code"], made["token"])  # still stored: the game goes on
+    assert p.welcome["type"] == "welcome" and p.welcome["view"] is not None
+
+
+def test_a_table_with_someone_connected_stays(client: TestClient) -> None:
+    lobby = client.app.state.lobby
+    lobby.idle_seconds = 0.1
+    made = new_table(client, level="simple")
+    p = Player(client, made["code"], made["token"])
+    time.sleep(0.5)
+    assert made["code"] in lobby.tables
+    p.close()
+    wait_for(lambda: made["code"] not in lobby.tables)
+
+
+def run_cli(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(cli_app, list(args))
+    return result.exit_code, result.output
+
+
+def wait_for(done: Any, seconds: float = 10.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not done():
+        assert time.monotonic() < deadline, "never happened"
+        time.sleep(0.02)
