@@ -4,10 +4,12 @@ across a crash, and the smaller points (broadcasts, names, headers, API pages, r
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import random
 import socket
+import tempfile
 import threading
 import time
 import urllib.request
@@ -31,9 +33,12 @@ from bezique import Rules
 from bezique.cli import app as cli_app
 from bezique.core.match import Match
 from bezique.core.records import record_match
-from bezique.server import advice, create_app, serving, tables
+from bezique.server import advice, connection, create_app, serving, tables
 from bezique.server import replay as replay_module
-from server_helpers import Player, app_client, close_all, new_table
+from bezique.server.connection import Connection
+from bezique.server.storage import Store, default_url
+from bezique.server.tables import Lobby
+from server_helpers import Player, app_client, close_all, friends_table, new_table, play_people
 from test_server_restart import free_port, post
 
 
@@ -398,3 +403,149 @@ def wait_for(done: Any, seconds: float = 10.0) -> None:
     while not done():
         assert time.monotonic() < deadline, "never happened"
         time.sleep(0.02)
+
+
+# --- 6: the match's end survives a crash ----------------------------------------------------------
+def finish_between_people(client: TestClient) -> str:
+    """A classic match to 200 between two connected people, played to its end; its code."""
+    host, friend = friends_table(client, rules="classic(target=200)")
+    a = Player(client, host["code"], host["token"])
+    b = Player(client, host["code"], friend["token"], seed=1)
+    play_people([a, b])
+    a.close()
+    b.close()
+    return str(host["code"])
+
+
+def test_the_last_action_and_the_end_are_one_transaction(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The last action and the status "over" were two transactions: a kill between them left a
+    finished match "playing" and its record unreadable.  Here the second write never happens
+    (as if the server died first), and the match is over all the same."""
+
+    set_status = Store.set_status
+
+    def killed(self: Store, code: str, status: str) -> None:
+        if status == "over":
+            raise RuntimeError("killed between the last action and the status")
+        set_status(self, code, status)
+
+    monkeypatch.setattr(Store, "set_status", killed)
+    with app_client(tmp_path) as client:
+        code = finish_between_people(client)
+    monkeypatch.undo()
+    store = Store(default_url(tmp_path))
+    try:
+        row = store.load(code)
+        assert row is not None and row.status == "over"
+    finally:
+        store.close()
+    with app_client(tmp_path) as client:
+        assert client.get(f"/api/tables/{code}/record").status_code == 200
+
+
+def test_a_log_that_ends_the_match_is_over_when_rebuilt(tmp_path: Path) -> None:
+    """Data written before the fix: the match ended, the status still says "playing".  The
+    table rebuilt from its log is over, the record can be read, and the store is corrected."""
+    with app_client(tmp_path) as client:
+        code = finish_between_people(client)
+        client.app.state.store.set_status(code, "playing")
+    with app_client(tmp_path) as client:
+        info = client.get(f"/api/tables/{code}").json()
+        assert info["status"] == "over"
+        assert client.get(f"/api/tables/{code}/record").status_code == 200
+        row = client.app.state.store.load(code)
+        assert row.status == "over"
+
+
+# --- 7: the smaller points --------------------------------------------------------------------------
+def test_joins_and_leaves_are_told_in_one_message() -> None:
+    """Every connection arriving or leaving sent every other connection a ``table`` message: a
+    crowd of watchers cost a message to each for each.  Those within a moment are one."""
+
+    async def go(tmp: str) -> list[int]:
+        store = Store(default_url(tmp))
+        lobby = Lobby(store, bot_delay=0)
+        table, _seat, token = await lobby.create(
+            Rules.preset("classic"), [{"kind": "me"}, {"kind": "open"}], "Ann", hints=False
+        )
+        host = Connection()
+        await table.attach(host, token)
+        await asyncio.sleep(0.3)
+        counts = [told(host)]
+        watchers = [Connection() for _ in range(10)]
+        for w in watchers:
+            await table.attach(w, None)
+        await asyncio.sleep(0.3)
+        counts.append(told(host))
+        for w in watchers:
+            table.detach(w)
+        await asyncio.sleep(0.3)
+        counts.append(told(host))
+        lobby.close()
+        store.close()
+        return counts
+
+    def told(conn: Connection) -> int:
+        n = 0
+        while not conn.queue.empty():
+            text = conn.queue.get_nowait()
+            n += text is not None and json.loads(text)["type"] == "table"
+        return n
+
+    with tempfile.TemporaryDirectory() as tmp:
+        assert asyncio.run(go(tmp)) == [1, 1, 1]  # was 1, 10, 10
+
+
+@pytest.mark.parametrize(
+    ("given", "shown"),
+    [
+        ("Ann\u202eevil", "Annevil"),  # right-to-left override
+        ("B\u200bo\u200db\ufeff", "Bob"),  # zero-width space and joiner, byte order mark
+        ("\u2066Cy\u2069", "Cy"),  # isolates
+        ("\u200e\u200f", "Player"),  # marks only: nothing left
+        ("Zoë 李", "Zoë 李"),  # letters of every script stay
+    ],
+)
+def test_names_lose_direction_overrides_and_invisible_characters(
+    client: TestClient, given: str, shown: str
+) -> None:
+    made = new_table(client, level="simple", name=given)
+    assert made["table"]["seats"][0]["name"] == shown
+
+
+def test_answers_forbid_framing_and_foreign_scripts(client: TestClient) -> None:
+    for path in ("/", "/api/info", "/static/app.js"):
+        r = client.get(path)
+        assert r.status_code == 200
+        assert r.headers["X-Frame-Options"] == "DENY"
+        assert "frame-ancestors 'none'" in r.headers["Content-Security-Policy"]
+        assert "default-src 'self'" in r.headers["Content-Security-Policy"]
+        assert r.headers["X-Content-Type-Options"] == "nosniff"
+
+
+def test_the_api_description_only_when_asked_for(tmp_path: Path) -> None:
+    with TestClient(create_app(tmp_path / "a")) as c:
+        for path in ("/openapi.json", "/redoc", "/docs"):
+            assert c.get(path).status_code == 404
+    with TestClient(create_app(tmp_path / "b", api_docs=True)) as c:
+        assert c.get("/openapi.json").json()["info"]["title"] == "bezique"
+        assert c.get("/redoc").status_code == 200
+
+
+def test_rate_refusals_count_in_a_window(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A connection was closed after 300 refusals over its whole life, however far apart; now
+    only a flood (over 300 within a minute) closes it."""
+    now = [0.0]
+    monkeypatch.setattr(connection.time, "monotonic", lambda: now[0])
+    conn = Connection(rate=1.0, burst=1.0)
+    for _minute in range(5):  # 250 refusals a minute, for five minutes
+        for _ in range(250):
+            conn.allow()
+            now[0] += 0.001
+        now[0] += 61.0
+    assert not conn.closed and conn.allow()
+    for _ in range(connection.MAX_REFUSED + 1):
+        conn.allow()
+    assert conn.closed
