@@ -67,6 +67,9 @@ def test_rules_out_of_range_are_refused_by_every_request(client: TestClient) -> 
     r = client.get("/api/rules", params={"rules": "classic(wild_cards=100000000)"})
     assert r.status_code == 400
     assert r.json()["detail"] == "bad rules: option wild_cards must be 0 to 8: got 100000000"
+    options = {o["name"]: o for o in client.get("/api/rules").json()["options"]}
+    assert options["wild_cards"]["range"] == [0, 8] and options["target"]["range"] == [1, 10**6]
+    assert options["meld_reuse"]["range"] is None
     r = client.post("/api/tables", json={"rules": "classic(packs=30000)", "level": "simple"})
     assert r.status_code == 400 and "packs must be 1 to 12" in r.json()["detail"]
     assert not client.app.state.lobby.tables

@@ -605,9 +605,6 @@ class Rules:
             doc = f.metadata["doc"]
             if f.metadata["choices"]:
                 doc += f" [{' | '.join(f.metadata['choices'])}]"
-            span = cls.option_range(f.name)
-            if span is not None:
-                doc += f" [{span[0]}-{span[1]}]"
             out[f.name] = doc
         return out
 

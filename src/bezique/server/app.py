@@ -98,8 +98,8 @@ def presets() -> list[dict[str, Any]]:
 
 
 def rules_facts(rules: Rules) -> dict[str, Any]:
-    """The facts of a rule set for the rules page: every option's value and meaning, and the
-    melds that score."""
+    """The facts of a rule set for the rules page: every option's value, meaning and range
+    (``[lowest, highest]`` for a number, else null), and the melds that score."""
     docs = Rules.option_docs()
     melds = []
     for m in MELDS:
@@ -117,7 +117,15 @@ def rules_facts(rules: Rules) -> dict[str, Any]:
         "hand_size": rules.hand_size,
         "tricks": rules.tricks,
         "melds": melds,
-        "options": [{"name": k, "value": _plain(getattr(rules, k)), "doc": docs[k]} for k in docs],
+        "options": [
+            {
+                "name": k,
+                "value": _plain(getattr(rules, k)),
+                "doc": docs[k],
+                "range": _plain(Rules.option_range(k)),
+            }
+            for k in docs
+        ],
     }
 
 
