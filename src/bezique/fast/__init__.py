@@ -308,6 +308,13 @@ class FastDeal:
         self._c.apply_index(texts.index(text))
 
 
+    # --- search ---------------------------------------------------------------------------------
+    def playout(self, policy: str = "random", seed: int = 0) -> list[int]:
+        """Points per side at the end of the deal played on from here inside C with a named
+        default policy (``'random'``); this deal is left as it is."""
+        return self._c.playout(policy, seed & ((1 << 64) - 1))  # type: ignore[no-any-return]
+
+
 _CODES = [*(r + s for s in "SHDC" for r in "ATKQJ987"), "XX"]
 
 
