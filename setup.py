@@ -52,7 +52,7 @@ setup(
                 "src/bezique/fast/search.h",
                 "src/bezique/fast/tables.h",
             ],
-            extra_compile_args=["-std=c11", "-O2"],
+            extra_compile_args=["-std=c11", "-O3"],
         )
     ],
     cmdclass={"build_ext": OptionalBuildExt},

@@ -39,7 +39,9 @@ def test_extension_is_built() -> None:
 def test_tables_header_is_generated_from_the_core() -> None:
     script = ROOT / "scripts" / "make_fast_tables.py"
     done = subprocess.run([sys.executable, str(script), "--check"], check=False)
-    assert done.returncode == 0, "src/bezique/fast/tables.h is stale: run scripts/make_fast_tables.py"
+    assert done.returncode == 0, (
+        "src/bezique/fast/tables.h is stale: run scripts/make_fast_tables.py"
+    )
 
 
 @pytest.mark.parametrize("preset", PRESETS)

@@ -307,7 +307,6 @@ class FastDeal:
                 )
         self._c.apply_index(texts.index(text))
 
-
     # --- search ---------------------------------------------------------------------------------
     def playout(self, policy: str = "random", seed: int = 0) -> list[int]:
         """Points per side at the end of the deal played on from here inside C with a named

@@ -33,6 +33,26 @@ uint64_t rng_next(Rng *r) {
 
 uint32_t rng_below(Rng *r, uint32_t n) { return (uint32_t)(((rng_next(r) >> 32) * (uint64_t)n) >> 32); }
 
+/* --- the declarations of the latest state, kept so that they are not worked out twice ---- */
+static uint64_t gen_counter;
+static uint64_t next_gen(void) { return ++gen_counter; }
+void st_touch(State *st) { st->gen = next_gen(); }
+
+void st_recount(State *st) {
+    for (int s = 0; s < MAXP; s++) {
+        st->ntable[s] = 0;
+        for (int i = 0; i < st->hn[s]; i++)
+            if (st->mask[st->hand[s][i]].lo | st->mask[st->hand[s][i]].hi) st->ntable[s]++;
+    }
+}
+
+typedef struct {
+    uint64_t gen;
+    int n, pending;
+    Move moves[MAXMOVES];
+} DeclCache;
+static DeclCache dcache;
+
 /* --- small helpers ------------------------------------------------------------------------ */
 #define KIND(cfg, c) ((cfg)->kind_of[c])
 #define HAS_MASK(m) ((m).lo | (m).hi)
@@ -55,14 +75,12 @@ static void hand_insert(State *st, int seat, int c) {
 }
 
 static void hand_remove(State *st, int seat, int c) {
-    int n = st->hn[seat];
+    int n = st->hn[seat], i = 0;
     uint16_t *h = st->hand[seat];
-    for (int i = 0; i < n; i++)
-        if (h[i] == c) {
-            memmove(h + i, h + i + 1, (size_t)(n - i - 1) * sizeof(uint16_t));
-            st->hn[seat] = (uint8_t)(n - 1);
-            return;
-        }
+    while (i < n && h[i] != c) i++;
+    if (i == n) return;
+    for (; i < n - 1; i++) h[i] = h[i + 1];
+    st->hn[seat] = (uint8_t)(n - 1);
 }
 
 /* The seats that take part, clockwise from first (the dealer left out when he sits out). */
@@ -180,6 +198,7 @@ void st_start(State *st, const Config *cfg, int dealer, uint16_t hands[MAXP][MAX
         int no = active_order(cfg, dealer, st->leader, order);
         carte_blanche(st, cfg, order, no, NULL);
     }
+    st->gen = next_gen();
 }
 
 void st_new(State *st, const Config *cfg, int dealer, Rng *rng) {
@@ -264,7 +283,25 @@ static inline int mask_eq(Mask a, Mask b) { return a.hi == b.hi && a.lo == b.lo;
 
 static int play_moves(const State *st, const Config *cfg, int seat, Move *out, int max) {
     uint16_t cards[MAXH];
-    int np = playable(st, cfg, seat, cards), n = 0;
+    int np, n = 0;
+    const uint16_t *hand = st->hand[seat];
+    int hn = st->hn[seat];
+    if (!st->ntable[seat] && (!st->tn || (st->stage == 1 && !cfg->s1_follow))) {
+        /* the usual case: every card playable, none declared: one action per kind */
+        int prev = -1;
+        for (int i = 0; i < hn; i++) {
+            int k = KIND(cfg, hand[i]);
+            if (k == prev) continue;
+            prev = k;
+            if (n >= max) return -1;
+            out[n].type = MV_PLAY;
+            out[n].meld = 0;
+            out[n].n = 1;
+            out[n++].ids[0] = hand[i];
+        }
+        return n;
+    }
+    np = playable(st, cfg, seat, cards);
     for (int i = 0; i < np; i++) {
         int c = cards[i], k = KIND(cfg, c), dup = 0;
         Mask m = st->mask[c];
@@ -291,10 +328,11 @@ static int play_moves(const State *st, const Config *cfg, int seat, Move *out, i
 }
 
 /* Interchangeable cards of a seat: same kind and history, concealed (mask 0) first. */
+#define MAXCOPIES 16 /* copies of one kind in one hand (ten packs at most: MAXC) */
 typedef struct {
     Mask m;
     uint8_t n;
-    uint16_t ids[MAXH];
+    uint16_t ids[MAXCOPIES];
 } Group;
 
 typedef struct {
@@ -375,7 +413,7 @@ static int enumerate_melds(const State *st, const Config *cfg, int seat, const P
                            Move *out, int n, int max) {
     Groups gs;
     make_groups(st, cfg, seat, &gs);
-    static __thread SlotWays sws[5];
+    static SlotWays sws[5];
     for (int p = 0; p < np; p++) {
         const PlanItem *it = possible[p];
         int ok = 1;
@@ -519,7 +557,13 @@ static int declare_moves(const State *st, const Config *cfg, int seat, Move *out
 int st_moves(const State *st, const Config *cfg, Move *out, int max) {
     if (st->phase == PH_PLAY) return play_moves(st, cfg, st->to_move, out, max);
     if (st->phase == PH_DECLARE) {
-        int n = declare_moves(st, cfg, st->to_move, out, max);
+        int n;
+        if (dcache.gen == st->gen && dcache.n <= max) {
+            n = dcache.n;
+            if (n > 0) memcpy(out, dcache.moves, sizeof(Move) * (size_t)n);
+        } else {
+            n = declare_moves(st, cfg, st->to_move, out, max);
+        }
         if (n == 0 && max > 0) {
             /* a world rebuilt from another seat's view may leave nothing to declare */
             out[0].type = MV_PASS;
@@ -536,9 +580,9 @@ int st_moves(const State *st, const Config *cfg, Move *out, int max) {
 static void draw(State *st, const Config *cfg);
 
 static void continue_declaring(State *st, const Config *cfg) {
-    /* only whether there is something to declare matters here */
-    static __thread Move buf[MAXMOVES];
-    int n = declare_moves(st, cfg, st->to_move, buf, MAXMOVES);
+    int n = declare_moves(st, cfg, st->to_move, dcache.moves, MAXMOVES);
+    dcache.n = n;
+    dcache.pending = 1;
     if (n == 0) draw(st, cfg);
 }
 
@@ -583,6 +627,7 @@ static void play_card(State *st, const Config *cfg, int cid) {
     if (HAS_MASK(st->mask[cid])) {
         if (cfg->reforming) break_melds(st, cid);
         st->mask[cid].lo = st->mask[cid].hi = 0;
+        st->ntable[seat]--;
     }
     st->known[cid] = 0;
     st->tseat[st->tn] = (uint8_t)seat;
@@ -623,8 +668,10 @@ static void play_card(State *st, const Config *cfg, int cid) {
         st->exched = 0;
         if ((win_seat != led_by || !cfg->only_beating) &&
             (!cfg->min_tricks || st->won[win_seat] >= cfg->min_tricks)) {
-            static __thread Move buf[MAXMOVES];
-            if (declare_moves(st, cfg, win_seat, buf, MAXMOVES)) {
+            int nd = declare_moves(st, cfg, win_seat, dcache.moves, MAXMOVES);
+            if (nd) {
+                dcache.n = nd;
+                dcache.pending = 1;
                 st->phase = PH_DECLARE;
                 return;
             }
@@ -639,7 +686,11 @@ static void play_card(State *st, const Config *cfg, int cid) {
 
 static void meld(State *st, const Config *cfg, const Move *mv) {
     int seat = st->to_move, m = mv->meld;
-    for (int i = 0; i < mv->n; i++) st->mask[mv->ids[i]].lo |= 1ULL << m;
+    for (int i = 0; i < mv->n; i++) {
+        Mask *mk = &st->mask[mv->ids[i]];
+        if (!HAS_MASK(*mk)) st->ntable[seat]++;
+        mk->lo |= 1ULL << m;
+    }
     int64_t points = cfg->meld_score[m];
     if (st->trump < 0 && (TRUMP_FIXING_BITS >> m & 1)) {
         st->trump = (int8_t)(KIND(cfg, mv->ids[0]) >> 3);
@@ -703,6 +754,7 @@ static void draw(State *st, const Config *cfg) {
     } else if (!st->nstock && st->turn_up < 0) {
         st->stage = 2;
         st->ninst = 0;
+        memset(st->ntable, 0, sizeof st->ntable);
         for (int s = 0; s < cfg->players; s++)
             for (int i = 0; i < st->hn[s]; i++) {
                 int c = st->hand[s][i];
@@ -715,6 +767,9 @@ static void draw(State *st, const Config *cfg) {
 }
 
 void st_apply(State *st, const Config *cfg, const Move *mv) {
+    uint64_t g = next_gen();
+    dcache.pending = 0;
+    dcache.gen = 0;
     switch (mv->type) {
     case MV_PLAY:
         play_card(st, cfg, mv->ids[0]);
@@ -732,6 +787,8 @@ void st_apply(State *st, const Config *cfg, const Move *mv) {
     default:
         draw(st, cfg);
     }
+    st->gen = g;
+    if (dcache.pending && st->phase == PH_DECLARE) dcache.gen = g;
 }
 
 void st_points(const State *st, const Config *cfg, int64_t *out) {

@@ -61,11 +61,13 @@ typedef struct {
 } Inst;
 
 typedef struct {
+    uint64_t gen; /* changes whenever the state does (keys the cache of declarations) */
     int8_t to_move, leader, phase, stage, trump, decl, exched, dealer;
     int16_t turn_up, last_winner;
     int16_t nstock;
     uint16_t ntricks;
     uint8_t hn[MAXP], tn, cb_any;
+    uint8_t ntable[MAXP]; /* declared cards (mask not 0) in each hand */
     uint8_t tseat[MAXP], cb_state[MAXP];
     uint16_t tcard[MAXP];
     uint16_t won[MAXP];
@@ -107,5 +109,9 @@ void st_points(const State *st, const Config *cfg, int64_t *out);
 /* The text of an action in notation; returns its length. */
 int st_move_text(const State *st, const Config *cfg, const Move *mv, char *buf, int cap);
 int st_beats(int k, int best, int trump);
+/* Mark a state changed from outside the engine (loaded, determinized). */
+void st_touch(State *st);
+/* Count the declared cards of each hand again (after masks were set from outside). */
+void st_recount(State *st);
 
 #endif

@@ -496,6 +496,8 @@ static PyObject *Core_load(PyObject *cls, PyObject *args) {
             st->inst[i].ids[a] = (uint16_t)c;
         }
     }
+    st_recount(st);
+    st_touch(st);
     return (PyObject *)self;
 bad:
     Py_DECREF(self);

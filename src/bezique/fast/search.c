@@ -13,10 +13,37 @@ PyObject *config_type(void);
 
 const Config *config_of(PyObject *o);
 
+/* The uniform random choice where every card may be played and none is declared: one
+   action per distinct kind, as st_moves lists them, without building the list. */
+static int random_plain_play(State *st, const Config *cfg, Rng *rng) {
+    int seat = st->to_move;
+    if (st->phase != PH_PLAY || st->ntable[seat] || (st->tn && (st->stage != 1 || cfg->s1_follow))) return 0;
+    const uint16_t *h = st->hand[seat];
+    int hn = st->hn[seat], distinct = 0, prev = -1;
+    for (int i = 0; i < hn; i++)
+        if (cfg->kind_of[h[i]] != prev) {
+            prev = cfg->kind_of[h[i]];
+            distinct++;
+        }
+    int pick = (int)rng_below(rng, (uint32_t)distinct);
+    prev = -1;
+    for (int i = 0; i < hn; i++)
+        if (cfg->kind_of[h[i]] != prev) {
+            prev = cfg->kind_of[h[i]];
+            if (pick-- == 0) {
+                Move mv = {MV_PLAY, 0, 1, {h[i]}};
+                st_apply(st, cfg, &mv);
+                return 1;
+            }
+        }
+    return 0;
+}
+
 int play_out(State *st, const Config *cfg, int policy, Rng *rng) {
-    static __thread Move moves_buf[MAXMOVES];
+    static Move moves_buf[MAXMOVES];
     (void)policy;
     while (st->phase != PH_OVER) {
+        if (random_plain_play(st, cfg, rng)) continue;
         int n = st_moves(st, cfg, moves_buf, MAXMOVES);
         if (n <= 0) return -1;
         st_apply(st, cfg, &moves_buf[rng_below(rng, (uint32_t)n)]);
@@ -52,7 +79,7 @@ PyObject *search_simulate(PyObject *m, PyObject *args) {
         return PyErr_NoMemory();
     }
     int failed = 0;
-    Py_BEGIN_ALLOW_THREADS;
+    /* the engine keeps scratch space in statics: the GIL is held throughout */
     for (long long i = 0; i < n && !failed; i++) {
         Rng rng;
         rng_seed(&rng, seed * 0x9e3779b97f4a7c15ULL + (uint64_t)i);
@@ -60,7 +87,6 @@ PyObject *search_simulate(PyObject *m, PyObject *args) {
         if (play_out(st, cfg, policy, &rng) < 0) failed = 1;
         st_points(st, cfg, pts + i * sides);
     }
-    Py_END_ALLOW_THREADS;
     free(st);
     if (failed) {
         Py_DECREF(out);
