@@ -275,11 +275,39 @@ class FastDeal:
             _with_ids(self.rules)
         return self._c.legal_ids()  # type: ignore[no-any-return]
 
-    def apply_id(self, action_id: int) -> None:
-        """Apply the legal action with this id; :class:`IllegalAction` if it is not one."""
+    def legal_id_actions(self) -> list[tuple[int, Action]]:
+        """The legal actions with their ids, ascending by id."""
         if self.rules not in _ids_ready:
             _with_ids(self.rules)
-        self._c.apply_id(action_id)
+        return self._c.legal_pairs()  # type: ignore[no-any-return]
+
+    def apply_id(self, action_id: int) -> None:
+        """Apply the legal action with this id; :class:`IllegalAction` with the reference
+        core's message (the deal unchanged) if it is not one."""
+        if self.rules not in _ids_ready:
+            _with_ids(self.rules)
+        try:
+            self._c.apply_id(action_id)
+        except IllegalAction:
+            self._reference().id_action(action_id)  # raises with the reference's words
+            raise
+
+    def id_action(self, action_id: int) -> Action:
+        """The legal action with this id here; :class:`IllegalAction` if there is none."""
+        for i, a in self.legal_id_actions():
+            if i == action_id and type(action_id) is not bool:
+                return a
+        return self._reference().id_action(action_id)  # raises with the reference's words
+
+    def action_id(self, action: Action | str) -> int:
+        """The id of a legal action (or its notation) here; :class:`IllegalAction` if it is
+        not legal."""
+        if isinstance(action, str):
+            action = Action.parse(action)
+        for i, a in self.legal_id_actions():
+            if a == action:
+                return i
+        return self._reference().action_id(action)  # loose notation, or the reference's error
 
     def apply(self, action: Action | str) -> None:
         """Apply an action (or its notation) for the seat to move.

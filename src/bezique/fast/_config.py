@@ -11,9 +11,9 @@ from functools import cache
 from typing import Any
 
 from ..core.cards import BRISQUE_RANKS, CARD_POINTS, NINE, SEVEN
+from ..core.ids import action_ids
 from ..core.melds import (
     DOUBLE_ROYAL_MARRIAGE,
-    MELD_BY_NAME,
     MELDS,
     SEVEN_MELD,
     TRUMP_SEQUENCE,
@@ -162,29 +162,20 @@ def compile_rules(engine: Any, rules: Rules) -> Any:
 
 
 def id_table(rules: Rules) -> tuple[Any, ...]:
-    """The action-id layout (``bezique.envs.encoding``, version 1) as the C engine takes it."""
-    from ..envs.encoding import Encoding  # needs numpy (the rl extra)
-
-    enc = Encoding.for_rules(rules)
-    play_off = [-1] * 33
-    nxt = enc.play_base
-    for k, copies in zip(enc.kind_ids, enc.copies, strict=True):
-        play_off[k] = nxt
-        nxt += 1 + copies
-    keys = []
-    for i, m in enumerate(enc.meld_ids):
-        key = [MELD_BY_NAME[m.meld].id]
-        for (k, c), t in zip(m.cards, m.declared, strict=True):
-            key += [k, c, t]
-        keys.append((bytes(key), enc.meld_base + i))
+    """The core's action-id layout (:mod:`bezique.core.ids`) as the C engine takes it."""
+    ids = action_ids(rules)
+    keys = [
+        (bytes([meld, *(x for triple in kinds for x in triple)]), mid)
+        for (meld, kinds), mid in ids.meld_key.items()
+    ]
     return (
-        enc.pass_id,
-        -1 if enc.exchange_id is None else enc.exchange_id,
-        -1 if enc.partner_id is None else enc.partner_id,
-        play_off,
+        ids.pass_id,
+        -1 if ids.exchange_id is None else ids.exchange_id,
+        -1 if ids.partner_id is None else ids.partner_id,
+        list(ids.play_offset),
         keys,
-        enc.alt_base,
-        enc.num_actions,
+        ids.alt_base,
+        ids.num_actions,
     )
 
 

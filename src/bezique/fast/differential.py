@@ -138,10 +138,8 @@ def compare(ref: Deal, fast: FastDeal, ids: bool = True) -> None:
     if ref.result != fast.result:
         raise Mismatch(f"results differ: ref {ref.result} fast {fast.result}")
     if ids and ref.to_move is not None:
-        from ..envs.encoding import Encoding
-
-        want = [i for i, _ in Encoding.for_rules(ref.rules).legal_ids(ref.observation(ref.to_move))]
-        got = fast.legal_ids()
+        want = ref.legal_id_actions()
+        got = fast.legal_id_actions()
         if want != got:
             raise Mismatch(f"action ids differ:\n ref  {want}\n fast {got}\n at {ref.position()}")
 

@@ -750,7 +750,35 @@ static PyObject *Core_legal_ids(CoreObject *self, PyObject *unused) {
     return out;
 }
 
+/* legal_pairs(): (id, Action) of every legal action, ascending by id. */
+static int cmp_pair(const void *a, const void *b) { return ((const int *)a)[0] - ((const int *)b)[0]; }
+
+static PyObject *Core_legal_pairs(CoreObject *self, PyObject *unused) {
+    (void)unused;
+    if (ensure_ids(self) < 0) return NULL;
+    int n = self->nmoves;
+    int(*order)[2] = malloc(sizeof(int[2]) * (size_t)(n ? n : 1));
+    if (!order) return PyErr_NoMemory();
+    for (int i = 0; i < n; i++) {
+        order[i][0] = self->ids[i];
+        order[i][1] = i;
+    }
+    qsort(order, (size_t)n, sizeof(int[2]), cmp_pair);
+    PyObject *out = PyList_New(n);
+    for (int i = 0; out && i < n; i++) {
+        PyObject *a = action_of(self, &self->moves[order[i][1]]);
+        if (!a) {
+            Py_CLEAR(out);
+            break;
+        }
+        PyList_SET_ITEM(out, i, Py_BuildValue("(iN)", order[i][0], a));
+    }
+    free(order);
+    return out;
+}
+
 static PyObject *Core_apply_id(CoreObject *self, PyObject *arg) {
+    if (PyBool_Check(arg)) return PyErr_Format(IllegalType, "an action id is an int: got %R", arg);
     long want = PyLong_AsLong(arg);
     if (want == -1 && PyErr_Occurred()) {
         if (!PyErr_ExceptionMatches(PyExc_OverflowError) && !PyErr_ExceptionMatches(PyExc_TypeError)) return NULL;
@@ -932,6 +960,7 @@ static PyMethodDef Core_methods[] = {
     {"legal_ids", (PyCFunction)Core_legal_ids, METH_NOARGS, "Legal action ids, ascending."},
     {"apply_index", (PyCFunction)Core_apply_index, METH_O, "Apply the i-th legal action."},
     {"apply_id", (PyCFunction)Core_apply_id, METH_O, "Apply the legal action with this id."},
+    {"legal_pairs", (PyCFunction)Core_legal_pairs, METH_NOARGS, "(id, Action) pairs, ascending by id."},
     {"cards", (PyCFunction)cards_of, METH_VARARGS, "Cards of a seat (0 all, 1 table, 2 known, 3 concealed)."},
     {"points", (PyCFunction)Core_points, METH_NOARGS, "Points per side."},
     {"parts", (PyCFunction)Core_parts, METH_NOARGS, "Per side: melds, tricks, last trick, bonuses."},
