@@ -36,7 +36,6 @@ else:
     _engine.set_types(Action, IllegalAction)
 
 _PHASES = ("play", "declare", "over")
-_ids_ready: set[Rules] = set()
 
 
 def available() -> bool:
@@ -65,15 +64,12 @@ def _need_engine() -> Any:
 
 
 def _config(rules: Rules) -> Any:
-    return config(_need_engine(), rules)
+    return config(rules, _need_engine())
 
 
-def _with_ids(rules: Rules) -> Any:
-    cfg = _config(rules)
-    if rules not in _ids_ready:
-        cfg.set_ids(*id_table(rules))
-        _ids_ready.add(rules)
-    return cfg
+def _install_ids(rules: Rules) -> None:
+    """Give the compiled rules the action-id table (once; it may take a moment to build)."""
+    _config(rules).set_ids(*id_table(rules))
 
 
 class FastDeal:
@@ -271,21 +267,21 @@ class FastDeal:
 
     def legal_ids(self) -> list[int]:
         """The legal actions as ids of the rules' action-id space, ascending."""
-        if self.rules not in _ids_ready:
-            _with_ids(self.rules)
+        if not self._c.ids_ready:
+            _install_ids(self.rules)
         return self._c.legal_ids()  # type: ignore[no-any-return]
 
     def legal_id_actions(self) -> list[tuple[int, Action]]:
         """The legal actions with their ids, ascending by id."""
-        if self.rules not in _ids_ready:
-            _with_ids(self.rules)
+        if not self._c.ids_ready:
+            _install_ids(self.rules)
         return self._c.legal_pairs()  # type: ignore[no-any-return]
 
     def apply_id(self, action_id: int) -> None:
         """Apply the legal action with this id; :class:`IllegalAction` with the reference
         core's message (the deal unchanged) if it is not one."""
-        if self.rules not in _ids_ready:
-            _with_ids(self.rules)
+        if not self._c.ids_ready:
+            _install_ids(self.rules)
         try:
             self._c.apply_id(action_id)
         except IllegalAction:

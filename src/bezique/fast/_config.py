@@ -7,11 +7,11 @@ construction; the differential tests check that they do.
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any
 
 from ..core.cards import BRISQUE_RANKS, CARD_POINTS, NINE, SEVEN
 from ..core.ids import action_ids
+from ..core.percache import per_rules
 from ..core.melds import (
     DOUBLE_ROYAL_MARRIAGE,
     MELDS,
@@ -179,7 +179,7 @@ def id_table(rules: Rules) -> tuple[Any, ...]:
     )
 
 
-@cache
-def config(engine: Any, rules: Rules) -> Any:
-    """The compiled config of a rule set, built once."""
+@per_rules
+def config(rules: Rules, engine: Any) -> Any:
+    """The compiled config of a rule set, built once (kept on the rules value)."""
     return compile_rules(engine, rules)

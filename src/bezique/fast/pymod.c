@@ -938,7 +938,13 @@ static PyObject *Core_num_actions(CoreObject *self, void *c) {
     return PyLong_FromLong(self->co->num_actions);
 }
 
+static PyObject *Core_ids_ready(CoreObject *self, void *c) {
+    (void)c;
+    return PyBool_FromLong(self->co->ids_ready);
+}
+
 static PyGetSetDef Core_getset[] = {
+    {"ids_ready", (getter)Core_ids_ready, NULL, "True once the action-id table is installed", NULL},
     {"to_move", (getter)Core_to_move, NULL, "seat to move, None once over", NULL},
     {"phase", (getter)Core_phase, NULL, "play, declare or over", NULL},
     {"is_over", (getter)Core_is_over, NULL, "True once the deal is over", NULL},
