@@ -11,7 +11,6 @@ from typing import Any
 
 from ..core.cards import BRISQUE_RANKS, CARD_POINTS, NINE, SEVEN
 from ..core.ids import action_ids
-from ..core.percache import per_rules
 from ..core.melds import (
     DOUBLE_ROYAL_MARRIAGE,
     MELDS,
@@ -23,6 +22,7 @@ from ..core.melds import (
     meld_score,
     slots,
 )
+from ..core.percache import per_rules
 from ..core.rules import Rules
 
 MAX_CARDS = 320
