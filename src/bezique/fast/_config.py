@@ -12,12 +12,18 @@ from typing import Any
 from ..core.cards import BRISQUE_RANKS, CARD_POINTS, NINE, SEVEN
 from ..core.ids import action_ids
 from ..core.melds import (
+    BEZIQUE,
+    DOUBLE_BEZIQUE,
     DOUBLE_ROYAL_MARRIAGE,
+    MARRIAGE,
     MELDS,
+    QUARTET_RANK,
+    ROYAL_MARRIAGE,
     SEVEN_MELD,
     TRUMP_SEQUENCE,
     TWO_SEVENS,
     active_melds,
+    bezique_kinds,
     blocked_masks,
     meld_score,
     slots,
@@ -158,7 +164,9 @@ def compile_rules(engine: Any, rules: Rules) -> Any:
     check_supported(rules)
     scores = [meld_score(rules, m.id) for m in MELDS]
     plans = tuple(plan(rules, t) for t in (0, 1, 2, 3, None))
-    return engine.Config(scalars(rules), card_kinds(rules), scores, plans)
+    cfg = engine.Config(scalars(rules), card_kinds(rules), scores, plans)
+    cfg.set_policy(policy_table(rules))
+    return cfg
 
 
 def id_table(rules: Rules) -> tuple[Any, ...]:
@@ -177,6 +185,51 @@ def id_table(rules: Rules) -> tuple[Any, ...]:
         ids.alt_base,
         ids.num_actions,
     )
+
+
+def policy_table(rules: Rules) -> list[float]:
+    """The tables of the search players' default policy (``bezique.bots.playout``: rank
+    points, declaration values, and per trump the meld values a card may still bring), in the
+    order ``Config.set_policy`` reads them.  Kept equal to the Python policy by
+    ``tests/test_fast.py``, which plays both side by side."""
+    brisque = 1.0 if rules.brisques_only_to_settle else 10.0
+    brisques = [brisque if r in BRISQUE_RANKS else 0.0 for r in range(8)]
+    scoring = rules.trick_scoring
+    if scoring == "brisques":
+        rank, per_trick = brisques, 0.0
+    elif scoring == "card-points":
+        scale = 0.1 if rules.brisques_only_to_settle else 1.0
+        rank, per_trick = [scale * p for p in CARD_POINTS], 0.0
+    elif scoring == "greek-per-trick":
+        rank, per_trick = brisques, 10.0
+    else:
+        rank, per_trick = [0.0] * 8, 0.0
+    out: list[float] = [*rank, per_trick]
+    out += [float(meld_score(rules, m.id)) for m in MELDS] + [0.0] * (64 - len(MELDS))
+    out.append(float(rules.seven_of_trumps) + 0.5)
+    plain = float(meld_score(rules, MARRIAGE))
+    royal = float(meld_score(rules, ROYAL_MARRIAGE))
+    for trump in (0, 1, 2, 3, -1):
+        if trump < 0:  # not fixed yet: the first marriage fixes it and scores as royal
+            out += [max(plain, royal)] * 4
+        else:
+            out += [royal if s == trump else plain for s in range(4)]
+        pair = bezique_kinds(rules, None if trump < 0 else trump)
+        if pair is None:
+            out += [-1.0, -1.0, 0.0, 0.0]
+        else:
+            out += [
+                float(pair[0]),
+                float(pair[1]),
+                float(meld_score(rules, BEZIQUE)),
+                float(meld_score(rules, DOUBLE_BEZIQUE)),
+            ]
+        quartet = [0.0] * 8
+        for meld, r in QUARTET_RANK.items():
+            quartet[r] = max(quartet[r], float(meld_score(rules, meld)))
+        out += quartet
+        out.append(float(meld_score(rules, TRUMP_SEQUENCE)) if trump >= 0 else 0.0)
+    return out
 
 
 @per_rules

@@ -51,6 +51,11 @@ typedef struct {
     int per_rank[8], per_trick, immediate, last_bonus, settle;
     int carte_blanche, cb_repeat, tdm, seq_bez_jack;
     int64_t meld_score[64];
+    /* the default policy of the search players (bots/playout.py), per trump (index 4: none) */
+    double pol_rank[8], pol_per_trick, pol_declare[64], pol_exchange;
+    double pol_marriage[5][4], pol_bez1[5], pol_bez2[5], pol_quartet[5][8], pol_sequence[5];
+    int pol_bez_q[5], pol_bez_j[5]; /* -1: no bezique while trump is not fixed */
+    int pol_ready;
     int nplan[5]; /* index 4: trump not fixed */
     PlanItem plan[5][MAXPLAN];
 } Config;

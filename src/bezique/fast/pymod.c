@@ -240,8 +240,57 @@ static PyObject *Config_set_ids(ConfigObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* set_policy(doubles): the default policy's tables, in the order of _config.policy_table. */
+static PyObject *Config_set_policy(ConfigObject *self, PyObject *arg) {
+    Config *c = &self->cfg;
+    int n = 8 + 1 + 64 + 1 + 5 * (4 + 2 + 8 + 1 + 2);
+    int64_t dummy;
+    (void)dummy;
+    PyObject *fast = PySequence_Fast(arg, "policy table");
+    if (!fast) return NULL;
+    if (PySequence_Fast_GET_SIZE(fast) != n) {
+        Py_DECREF(fast);
+        return PyErr_Format(PyExc_ValueError, "policy table: %d numbers expected", n);
+    }
+    double v[8 + 1 + 64 + 1 + 5 * 17];
+    for (int i = 0; i < n; i++) {
+        v[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(fast, i));
+        if (v[i] == -1.0 && PyErr_Occurred()) {
+            Py_DECREF(fast);
+            return NULL;
+        }
+    }
+    Py_DECREF(fast);
+    int i = 0;
+    for (int r = 0; r < 8; r++) c->pol_rank[r] = v[i++];
+    c->pol_per_trick = v[i++];
+    for (int m = 0; m < 64; m++) c->pol_declare[m] = v[i++];
+    c->pol_exchange = v[i++];
+    for (int t = 0; t < 5; t++) {
+        for (int s = 0; s < 4; s++) c->pol_marriage[t][s] = v[i++];
+        c->pol_bez_q[t] = (int)v[i++];
+        c->pol_bez_j[t] = (int)v[i++];
+        c->pol_bez1[t] = v[i++];
+        c->pol_bez2[t] = v[i++];
+        for (int r = 0; r < 8; r++) c->pol_quartet[t][r] = v[i++];
+        c->pol_sequence[t] = v[i++];
+    }
+    c->pol_ready = 1;
+    Py_RETURN_NONE;
+}
+
+static PyObject *Config_policy_ready(ConfigObject *self, void *unused) {
+    (void)unused;
+    return PyBool_FromLong(self->cfg.pol_ready);
+}
+
+static PyGetSetDef Config_getset[] = {
+    {"policy_ready", (getter)Config_policy_ready, NULL, "True once the policy tables are set", NULL},
+    {NULL, NULL, NULL, NULL, NULL}};
+
 static PyMethodDef Config_methods[] = {
     {"set_ids", (PyCFunction)Config_set_ids, METH_VARARGS, "Install the action-id table."},
+    {"set_policy", (PyCFunction)Config_set_policy, METH_O, "Install the default policy's tables."},
     {NULL, NULL, 0, NULL}};
 
 static PyTypeObject ConfigType = {
@@ -253,6 +302,7 @@ static PyTypeObject ConfigType = {
     .tp_init = (initproc)Config_init,
     .tp_dealloc = (destructor)Config_dealloc,
     .tp_methods = Config_methods,
+    .tp_getset = Config_getset,
 };
 
 /* --- Core --------------------------------------------------------------------------------- */
@@ -956,6 +1006,7 @@ static PyGetSetDef Core_getset[] = {
 
 PyObject *search_methods_playout(PyObject *self, PyObject *args);
 PyObject *search_methods_solve(PyObject *self, PyObject *args);
+PyObject *search_methods_pick(PyObject *self, PyObject *args);
 PyObject *search_methods_determinize(PyObject *self, PyObject *args);
 
 static PyMethodDef Core_methods[] = {
@@ -973,7 +1024,8 @@ static PyMethodDef Core_methods[] = {
     {"info", (PyCFunction)Core_info, METH_NOARGS, "Small state values as a dict."},
     {"replay", (PyCFunction)Core_replay, METH_O, "Texts of the actions applied since origin."},
     {"playout", (PyCFunction)search_methods_playout, METH_VARARGS, "Play to the end with a policy."},
-    {"solve", (PyCFunction)search_methods_solve, METH_NOARGS, "Exact stage-2 value."},
+    {"solve", (PyCFunction)search_methods_solve, METH_VARARGS, "Exact stage-2 values."},
+    {"policy_pick", (PyCFunction)search_methods_pick, METH_VARARGS, "Index of the policy's action."},
     {"determinize", (PyCFunction)search_methods_determinize, METH_VARARGS, "Reshuffle unseen cards."},
     {NULL, NULL, 0, NULL}};
 

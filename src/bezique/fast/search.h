@@ -4,7 +4,7 @@
 
 #include "engine.h"
 
-enum { POLICY_RANDOM = 0 };
+enum { POLICY_RANDOM = 0, POLICY_HEURISTIC = 1, POLICY_HEURISTIC_EXACT = 2 };
 
 /* Play the deal to its end, choosing with the policy; returns 0, or -1 on too many actions. */
 int play_out(State *st, const Config *cfg, int policy, Rng *rng);
