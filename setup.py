@@ -14,7 +14,7 @@ import sys
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
-SOURCES = ["engine.c", "search.c", "pymod.c"]
+SOURCES = ["engine.c", "search.c", "solver.c", "pymod.c"]
 
 
 class OptionalBuildExt(build_ext):

@@ -232,3 +232,42 @@ def test_heuristic_playouts_and_simulate() -> None:
     rnd = fast.simulate(rules, 200, seed=3, policy="random")
     # the policy declares the best meld at once: far more points than random play
     assert pts.sum() > rnd.sum()
+
+
+@pytest.mark.parametrize("preset", ["classic", "three", "four", "russian", "rubicon"])
+def test_stage2_solver_gives_the_python_solvers_values(preset: str) -> None:
+    # the compiled solver is bezique.bots.solver.Endgame ported: the same exact value of every
+    # playable card, from every stage-2 position of random deals (RULES.md 2.1, stage 2 duties)
+    from bezique.bots.solver import Endgame
+    from bezique.core.cards import CODES
+
+    rules = Rules.preset(preset)
+    checked = 0
+    for seed in range(3):
+        deal = Deal.new(rules, seed=seed)
+        rng = random.Random(seed)
+        while deal.stage == 1:
+            deal.apply(rng.choice(deal.legal_actions()))
+        steps = 0
+        while not deal.is_over:
+            if deal.phase == "play" and (rules.players == 2 or steps >= 2 * rules.players):
+                want = Endgame.from_deal(deal).solve(seed % rules.sides, 3_000_000).values
+                got = fast.FastDeal.from_deal(deal).solve(seed % rules.sides)
+                assert got == {CODES[k]: v for k, v in want.items()}, deal.position()
+                checked += 1
+            deal.apply(rng.choice(deal.legal_actions()))
+            steps += 1
+    assert checked > 5
+    f = fast.FastDeal.new(rules, seed=1)
+    with pytest.raises(ValueError, match="stage 2"):
+        f.solve(0)
+
+
+def test_solver_node_limit() -> None:
+    deal = Deal.new(Rules.preset("classic"), seed=8)
+    rng = random.Random(8)
+    while deal.stage == 1:
+        deal.apply(rng.choice(deal.legal_actions()))
+    f = fast.FastDeal.from_deal(deal)
+    assert f.solve(0, max_nodes=3) is None
+    assert f.solve(0) is not None

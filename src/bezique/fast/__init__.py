@@ -334,8 +334,17 @@ class FastDeal:
     # --- search ---------------------------------------------------------------------------------
     def playout(self, policy: str = "random", seed: int = 0) -> list[int]:
         """Points per side at the end of the deal played on from here inside C with a named
-        default policy (``'random'``); this deal is left as it is."""
+        default policy, this deal left as it is: ``'random'`` (uniform among the legal
+        actions) or ``'heuristic'`` (the search players' rules of thumb,
+        :func:`bezique.bots.playout.playout_action`, ported)."""
         return self._c.playout(policy, seed & ((1 << 64) - 1))  # type: ignore[no-any-return]
+
+    def solve(self, side: int, max_nodes: int | None = None) -> dict[str, float] | None:
+        """The exact stage-2 solver (:class:`bezique.bots.solver.Endgame`, in C): per card the
+        seat to move may play, the margin for ``side`` of the tricks left against best play,
+        every hand known.  None if more than ``max_nodes`` nodes would be needed;
+        ``ValueError`` before stage 2."""
+        return self._c.solve(side, max_nodes or 0)  # type: ignore[no-any-return]
 
 
 _CODES = [*(r + s for s in "SHDC" for r in "ATKQJ987"), "XX"]
@@ -346,7 +355,8 @@ def simulate(rules: Rules, n: int, seed: int = 0, policy: str = "random") -> Any
     and its number) and return the points per side per deal: a numpy ``int64`` array of shape
     ``(n, sides)`` when numpy is installed, else a list of lists.
 
-    ``policy``: ``'random'`` (uniform among the legal actions)."""
+    ``policy``: ``'random'`` (uniform among the legal actions) or ``'heuristic'`` (the search
+    players' default policy, see :meth:`FastDeal.playout`)."""
     engine = _need_engine()
     if isinstance(n, bool) or not isinstance(n, int) or n < 0:
         raise ValueError(f"n must be a whole number of deals, at least 0: got {n!r}")

@@ -263,11 +263,31 @@ PyObject *search_methods_pick(PyObject *self, PyObject *args) {
     return PyLong_FromLong(pick);
 }
 
+/* solve(side, max_nodes): {card code: exact value} of every card the seat to move may play,
+   in stage 2 (see solver.c); None when the node limit was reached. */
 PyObject *search_methods_solve(PyObject *self, PyObject *args) {
-    (void)self;
-    (void)args;
-    PyErr_SetString(PyExc_NotImplementedError, "the stage-2 solver is not in the compiled engine yet");
-    return NULL;
+    int side;
+    long max_nodes;
+    if (!PyArg_ParseTuple(args, "il", &side, &max_nodes)) return NULL;
+    const State *st = core_state(self);
+    const Config *cfg = core_config(self);
+    if (st->stage != 2 || st->phase != PH_PLAY)
+        return PyErr_Format(PyExc_ValueError, "the solver needs a deal in stage 2 with a card to play");
+    if (side < 0 || side >= cfg->sides) return PyErr_Format(PyExc_ValueError, "no side %d", side);
+    if (!cfg->pol_ready) return PyErr_Format(PyExc_RuntimeError, "rank points not set up");
+    int kinds[MAXH];
+    double values[MAXH];
+    long nodes = 0;
+    int n = solve_stage2(st, cfg, cfg->pol_rank, cfg->pol_per_trick, side, max_nodes, kinds, values, &nodes);
+    if (n == -2) return PyErr_NoMemory();
+    if (n < 0) Py_RETURN_NONE;
+    PyObject *out = PyDict_New();
+    for (int i = 0; out && i < n; i++) {
+        PyObject *v = PyFloat_FromDouble(values[i]);
+        if (!v || PyDict_SetItemString(out, KIND_CODES[kinds[i]], v) < 0) Py_CLEAR(out);
+        Py_XDECREF(v);
+    }
+    return out;
 }
 
 PyObject *search_methods_determinize(PyObject *self, PyObject *args) {
