@@ -271,3 +271,33 @@ def test_solver_node_limit() -> None:
     f = fast.FastDeal.from_deal(deal)
     assert f.solve(0, max_nodes=3) is None
     assert f.solve(0) is not None
+
+
+@pytest.mark.parametrize("preset", ["classic", "four", "rubicon"])
+def test_determinize_keeps_what_the_seat_has_seen(preset: str) -> None:
+    # the reshuffled deal is one the seat cannot tell apart (Deal.resample): same observation,
+    # the unseen cards dealt again among the unseen places
+    rules = Rules.preset(preset)
+    deal = _midgame(rules, 6, 40)
+    f = fast.FastDeal.from_deal(deal)
+    seat = deal.to_move
+    assert seat is not None
+    others = set()
+    for i in range(20):
+        g = f.determinize(seat, seed=i)
+        assert g.observation(seat) == deal.observation(seat)
+        assert g.hand(seat) == f.hand(seat) and g.points == f.points
+        assert [g.table(s) for s in range(rules.players)] == [
+            f.table(s) for s in range(rules.players)
+        ]
+        assert [g.known(s) for s in range(rules.players)] == [
+            f.known(s) for s in range(rules.players)
+        ]
+        assert sorted(c for s in range(rules.players) for c in g.hand(s)) == sorted(
+            c for s in range(rules.players) for c in f.hand(s)
+        )
+        compare(Deal.from_position(g.position()), g)
+        others.add(tuple(g.hand((seat + 1) % rules.players)))
+        g.playout("heuristic", seed=i)
+    assert len(others) > 10
+    assert f.position() == deal.position()

@@ -19,6 +19,7 @@ back to the reference core.  Without a C compiler at install time the extension 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ..core.deal import Deal, SideResult
@@ -86,7 +87,7 @@ class FastDeal:
     rules: Rules
     dealer: int
     _c: Any
-    _origin: str
+    _origin: str | Callable[[], str]
     _origin_core: Any
     _ref: Deal | None
     _sync: Any
@@ -113,7 +114,9 @@ class FastDeal:
         return cls.from_deal(Deal.new(rules, seed=seed, dealer=dealer))
 
     @classmethod
-    def _wrap(cls, rules: Rules, dealer: int, core: Any, origin: str, origin_core: Any) -> FastDeal:
+    def _wrap(
+        cls, rules: Rules, dealer: int, core: Any, origin: str | Callable[[], str], origin_core: Any
+    ) -> FastDeal:
         f = object.__new__(cls)
         f.rules = rules
         f.dealer = dealer
@@ -145,6 +148,8 @@ class FastDeal:
 
     def _reference(self) -> Deal:
         if self._ref is None:
+            if not isinstance(self._origin, str):
+                self._origin = self._origin()
             self._ref = Deal.from_position(self._origin)
             self._sync = self._origin_core
         ref = self._ref
@@ -338,6 +343,29 @@ class FastDeal:
         actions) or ``'heuristic'`` (the search players' rules of thumb,
         :func:`bezique.bots.playout.playout_action`, ported)."""
         return self._c.playout(policy, seed & ((1 << 64) - 1))  # type: ignore[no-any-return]
+
+    def determinize(self, seat: int, seed: int = 0) -> FastDeal:
+        """A deal ``seat`` cannot tell from this one (``Deal.resample`` in C): every card it has
+        not seen (the other seats' concealed cards that nobody knows, and the stock) is dealt
+        again at random among the places it could be; everything else is unchanged.
+
+        Its reference twin (for :meth:`observation` and the other slow paths) is this deal's
+        position with the hidden cards replaced, built only if asked for."""
+        core = self._c.determinize(seat, seed & ((1 << 64) - 1))
+        parent = self.clone()
+
+        def origin() -> str:
+            hands, deck = core_at_start.hidden()
+            fields = parent.position().split("|")
+            for i, part in enumerate(fields):
+                if part.startswith("hands="):
+                    fields[i] = "hands=" + "/".join(",".join(h) for h in hands)
+                elif part.startswith("deck="):
+                    fields[i] = "deck=" + ",".join(deck)
+            return "|".join(fields)
+
+        core_at_start = core.clone()
+        return self._wrap(self.rules, self.dealer, core, origin, core_at_start)
 
     def solve(self, side: int, max_nodes: int | None = None) -> dict[str, float] | None:
         """The exact stage-2 solver (:class:`bezique.bots.solver.Endgame`, in C): per card the

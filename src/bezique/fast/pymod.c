@@ -895,6 +895,29 @@ static PyObject *cards_of(CoreObject *self, PyObject *args) {
     return codes_list(&self->co->cfg, ids, n);
 }
 
+/* hidden(): per seat the concealed cards nobody else knows (sorted codes), and the stock in
+   draw order: the hidden part of a full position string. */
+static PyObject *Core_hidden(CoreObject *self, PyObject *unused) {
+    (void)unused;
+    const State *st = &self->st;
+    const Config *cfg = &self->co->cfg;
+    PyObject *hands = PyList_New(cfg->players);
+    if (!hands) return NULL;
+    for (int s = 0; s < cfg->players; s++) {
+        uint16_t ids[MAXH];
+        int n = 0;
+        for (int i = 0; i < st->hn[s]; i++) {
+            int c = st->hand[s][i];
+            if (!(st->mask[c].lo | st->mask[c].hi) && !st->known[c]) ids[n++] = (uint16_t)c;
+        }
+        PyList_SET_ITEM(hands, s, codes_list(cfg, ids, n));
+    }
+    PyObject *deck = PyList_New(st->nstock);
+    for (int i = 0; deck && i < st->nstock; i++)
+        PyList_SET_ITEM(deck, i, PyUnicode_FromString(KIND_CODES[cfg->kind_of[st->stock[st->nstock - 1 - i]]]));
+    return Py_BuildValue("(NN)", hands, deck);
+}
+
 static PyObject *Core_points(CoreObject *self, PyObject *unused) {
     (void)unused;
     int64_t p[MAXP];
@@ -1026,7 +1049,8 @@ static PyMethodDef Core_methods[] = {
     {"playout", (PyCFunction)search_methods_playout, METH_VARARGS, "Play to the end with a policy."},
     {"solve", (PyCFunction)search_methods_solve, METH_VARARGS, "Exact stage-2 values."},
     {"policy_pick", (PyCFunction)search_methods_pick, METH_VARARGS, "Index of the policy's action."},
-    {"determinize", (PyCFunction)search_methods_determinize, METH_VARARGS, "Reshuffle unseen cards."},
+    {"determinize", (PyCFunction)search_methods_determinize, METH_VARARGS, "A copy, unseen cards reshuffled."},
+    {"hidden", (PyCFunction)Core_hidden, METH_NOARGS, "Concealed unknown cards per seat, and the stock."},
     {NULL, NULL, 0, NULL}};
 
 static PyTypeObject CoreType = {

@@ -290,9 +290,54 @@ PyObject *search_methods_solve(PyObject *self, PyObject *args) {
     return out;
 }
 
+/* determinize(seat, seed): a copy in which every card `seat` has not seen (the other seats'
+   concealed cards nobody knows, and the stock) is dealt again at random among those places. */
 PyObject *search_methods_determinize(PyObject *self, PyObject *args) {
-    (void)self;
-    (void)args;
-    PyErr_SetString(PyExc_NotImplementedError, "determinization is not in the compiled engine yet");
-    return NULL;
+    int seat;
+    unsigned long long seed;
+    if (!PyArg_ParseTuple(args, "iK", &seat, &seed)) return NULL;
+    const Config *cfg = core_config(self);
+    if (seat < 0 || seat >= cfg->players)
+        return PyErr_Format(PyExc_ValueError, "no seat %d: seats are 0 to %d", seat, cfg->players - 1);
+    PyObject *copy = PyObject_CallMethod(self, "clone", NULL);
+    if (!copy) return NULL;
+    State *st = core_state(copy);
+    uint16_t *slot[MAXC], pool[MAXC];
+    int n = 0;
+    for (int s = 0; s < cfg->players; s++) {
+        if (s == seat) continue;
+        for (int i = 0; i < st->hn[s]; i++) {
+            int c = st->hand[s][i];
+            if (!(st->mask[c].lo | st->mask[c].hi) && !st->known[c]) {
+                slot[n] = &st->hand[s][i];
+                pool[n++] = (uint16_t)c;
+            }
+        }
+    }
+    for (int i = 0; i < st->nstock; i++) {
+        slot[n] = &st->stock[i];
+        pool[n++] = st->stock[i];
+    }
+    Rng rng;
+    rng_seed(&rng, seed);
+    for (int i = n - 1; i > 0; i--) {
+        int j = (int)rng_below(&rng, (uint32_t)(i + 1));
+        uint16_t t = pool[i];
+        pool[i] = pool[j];
+        pool[j] = t;
+    }
+    for (int i = 0; i < n; i++) *slot[i] = pool[i];
+    for (int s = 0; s < cfg->players; s++) /* hands stay sorted by card id */
+        for (int i = 1; i < st->hn[s]; i++) {
+            uint16_t c = st->hand[s][i];
+            int j = i;
+            while (j > 0 && st->hand[s][j - 1] > c) {
+                st->hand[s][j] = st->hand[s][j - 1];
+                j--;
+            }
+            st->hand[s][j] = c;
+        }
+    st_touch(st);
+    core_touch(copy);
+    return copy;
 }
