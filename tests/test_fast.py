@@ -293,9 +293,10 @@ def test_determinize_keeps_what_the_seat_has_seen(preset: str) -> None:
         assert [g.known(s) for s in range(rules.players)] == [
             f.known(s) for s in range(rules.players)
         ]
-        assert sorted(c for s in range(rules.players) for c in g.hand(s)) == sorted(
-            c for s in range(rules.players) for c in f.hand(s)
-        )
+        hands, deck = g._c.hidden()
+        before, deck0 = f._c.hidden()
+        assert sorted(sum(hands, deck)) == sorted(sum(before, deck0))
+        assert [len(h) for h in hands] == [len(h) for h in before] and len(deck) == len(deck0)
         compare(Deal.from_position(g.position()), g)
         others.add(tuple(g.hand((seat + 1) % rules.players)))
         g.playout("heuristic", seed=i)
