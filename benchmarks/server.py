@@ -1,7 +1,7 @@
 """Server load: many concurrent tables of computer players, each seat a real WebSocket client
 on loopback, against ``bezique serve`` running in its own process.
 
-Run: ``python benchmarks/server.py [--tables 200] [--seconds 30] [--think 1.0]``
+Run: ``python benchmarks/server.py [--tables 200] [--seconds 30] [--think 1.0] [--profile F]``
 
 Every table is a table for two people whose seats are taken by client processes' players:
 each waits ``--think`` seconds (on average, uniformly between half and one and a half times)
@@ -19,6 +19,7 @@ import asyncio
 import json
 import os
 import random
+import signal
 import socket
 import statistics
 import subprocess
@@ -40,7 +41,7 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(port: int, data: str) -> subprocess.Popen[bytes]:
+def start_server(port: int, data: str, profile: str | None = None) -> subprocess.Popen[bytes]:
     # every table is made and joined from this one address: no HTTP rate limit to speak of
     env = {
         **os.environ,
@@ -48,9 +49,13 @@ def start_server(port: int, data: str) -> subprocess.Popen[bytes]:
         "BEZIQUE_RATE": "1000",
         "BEZIQUE_HTTP_RATE": "1000",
         "BEZIQUE_HTTP_BURST": "1000",
+        "BEZIQUE_WS_PER_ADDRESS": "100000",  # every seat's WebSocket comes from this address
     }
     env.pop("BEZIQUE_DATABASE_URL", None)
-    cmd = [sys.executable, "-m", "bezique.cli", "serve", "--port", str(port), "--data", data]
+    run = [sys.executable]
+    if profile:  # the server's own time, by function, written when it stops (SIGINT)
+        run += ["-m", "cProfile", "-o", profile]
+    cmd = [*run, "-m", "bezique.cli", "serve", "--port", str(port), "--data", data]
     proc = subprocess.Popen(cmd, env=env)
     for _ in range(300):
         try:
@@ -171,16 +176,24 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=30.0, help="measured time")
     ap.add_argument("--warmup", type=float, default=5.0)
     ap.add_argument("--think", type=float, default=1.0, help="mean seconds before each action")
+    ap.add_argument("--profile", metavar="FILE", help="profile the server (cProfile) into FILE")
     args = ap.parse_args()
     port = free_port()
     with tempfile.TemporaryDirectory() as data:
-        server = start_server(port, data)
+        server = start_server(port, data, args.profile)
         try:
             stats = asyncio.run(
                 run(f"http://127.0.0.1:{port}", args.tables, args.seconds, args.warmup, args.think)
             )
         finally:
-            server.kill()
+            if args.profile:  # a clean stop, so that the profile is written
+                server.send_signal(signal.SIGINT)
+                try:
+                    server.wait(30)
+                except subprocess.TimeoutExpired:
+                    server.kill()
+            else:
+                server.kill()
             server.wait()
     lat = sorted(stats.latencies)
     if not lat:
