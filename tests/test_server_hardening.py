@@ -29,11 +29,12 @@ with warnings.catch_warnings():  # starlette's note about its httpx transport
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
-from bezique import Rules
+from bezique import Action, Deal, Rules
 from bezique.cli import app as cli_app
 from bezique.core.match import Match
+from bezique.core.melds import MELD_BY_NAME, meld_score
 from bezique.core.records import record_match
-from bezique.server import advice, connection, create_app, serving, tables
+from bezique.server import advice, connection, create_app, protocol, serving, tables
 from bezique.server import replay as replay_module
 from bezique.server.connection import Connection
 from bezique.server.storage import Store, default_url
@@ -569,3 +570,25 @@ def test_tables_of_one_rule_set_share_it(client: TestClient) -> None:
     lobby.forget(lobby.tables[a["code"]])
     assert client.get(f"/api/tables/{a['code']}").status_code == 200
     assert lobby.tables[a["code"]].rules is shared
+
+
+def test_the_points_beside_legal_actions_are_as_the_notation_says() -> None:
+    """Plays and passes are told apart without parsing them (most legal actions, two views an
+    action); every legal action's points still match its parsed notation."""
+    rng = random.Random(3)
+    seen = set()
+    for preset in ("classic", "russian", "rubicon", "old-russian"):
+        deal = Deal.new(Rules.preset(preset), seed=rng.randrange(1000))
+        while not deal.is_over:
+            for a in deal.legal_actions():
+                text = str(a)
+                parsed = Action.parse(text)
+                want = None
+                if parsed.verb == "exchange":
+                    want = deal.rules.seven_of_trumps
+                elif parsed.verb == "meld" and parsed.meld in MELD_BY_NAME:
+                    want = meld_score(deal.rules, MELD_BY_NAME[parsed.meld].id)
+                assert protocol.action_points(deal.rules, text) == want, text
+                seen.add(parsed.verb)
+            deal.apply(rng.choice(deal.legal_actions()))
+    assert {"play", "meld", "pass"} <= seen
