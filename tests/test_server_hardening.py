@@ -365,10 +365,12 @@ def test_a_slow_request_head_is_closed(tmp_path: Path) -> None:
 def test_serve_offers_uvicorns_own_limits() -> None:
     code, out = run_cli("serve", "--help")
     assert code == 0
-    for option in ("--limit-concurrency", "--timeout-keep-alive", "--api-docs"):
+    for option in ("--limit-concurrency", "--timeout-keep-alive", "--api-docs", "compression"):
         assert option in out
     settings = serving.config(object(), limit_concurrency=7, timeout_keep_alive=3)
     assert settings.limit_concurrency == 7 and settings.timeout_keep_alive == 3
+    assert settings.ws_per_message_deflate
+    assert not serving.config(object(), ws_compression=False).ws_per_message_deflate
     assert issubclass(settings.http, serving.GuardedHTTP)  # type: ignore[arg-type]
 
 
@@ -398,7 +400,7 @@ def test_a_table_with_someone_connected_stays(client: TestClient) -> None:
 
 
 def run_cli(*args: str) -> tuple[int, str]:
-    result = CliRunner().invoke(cli_app, list(args))
+    result = CliRunner().invoke(cli_app, list(args), env={"COLUMNS": "200"})
     return result.exit_code, result.output
 
 
