@@ -52,7 +52,12 @@ setup(
                 "src/bezique/fast/search.h",
                 "src/bezique/fast/tables.h",
             ],
-            extra_compile_args=["-std=c11", "-O3"],
+            extra_compile_args=[
+                "-std=c11",
+                "-O3",
+                "-fvisibility=hidden",
+                "-fno-semantic-interposition",
+            ],
         )
     ],
     cmdclass={"build_ext": OptionalBuildExt},
