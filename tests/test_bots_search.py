@@ -22,7 +22,7 @@ from bezique.bots.search import world_is_known
 from bezique.bots.solver import Endgame, SolverLimit, exact_values, play_action
 from bezique.cli import app
 
-HONEST = ["random", "simple", "heuristic", "pimc", "ismcts"]
+HONEST = ["random", "simple", "heuristic", "pimc", "ismcts", "pimc-c"]
 TINY = Limit(nodes=300)
 
 RULES = [Rules.preset(p) for p in Rules.presets()] + [
@@ -71,7 +71,7 @@ def test_every_bot_plays_legal_actions_in_every_preset(rules: Rules) -> None:
     assert seen >= 3
 
 
-@pytest.mark.parametrize("name", ["pimc", "ismcts", "heuristic"])
+@pytest.mark.parametrize("name", ["pimc", "ismcts", "heuristic", "pimc-c"])
 def test_search_bots_play_whole_deals(name: str) -> None:
     """A whole classic and a whole partnership deal, every seat a search bot: all legal."""
     for rules in (Rules.preset("classic"), Rules.preset("four")):
@@ -99,13 +99,13 @@ def test_same_seed_same_choice(name: str) -> None:
 def test_search_bots_depend_on_their_seed() -> None:
     rules = Rules.preset("classic")
     obs = next(o for _, o in positions(rules, 2, 3) if len(o.legal) >= 5)
-    for name in ("pimc", "ismcts"):
+    for name in ("pimc", "ismcts", "pimc-c"):
         # the searches sample other worlds (the choice may still agree: it is anchored)
         values = {str(make(name, seed).play(obs, TINY).info["scores"]) for seed in range(4)}
         assert len(values) > 1
 
 
-@pytest.mark.parametrize("name", [*HONEST, "hard", "expert"])
+@pytest.mark.parametrize("name", [*HONEST, "hard", "expert", "expert-v1"])
 def test_bots_cannot_tell_deals_that_look_the_same(name: str) -> None:
     """Two deals a seat cannot tell apart (the hidden cards dealt again) get the same choice."""
     checked = 0
@@ -200,7 +200,7 @@ def test_known_stage_two_is_played_exactly() -> None:
     assert world_is_known(obs)
     sol, offset = exact_values(deal, rules.side_of(obs.seat or 0))
     best = max(sol.values.values())
-    for name in ("heuristic", "pimc", "ismcts", "expert"):
+    for name in ("heuristic", "pimc", "ismcts", "expert", "pimc-c", "expert-v1"):
         result = make(name, 1).play(obs, TINY)
         assert "exact" in result.info.get("reason", "")
         chosen = result.info["scores"][str(result.action)]
@@ -227,19 +227,24 @@ def test_iteration_budgets_are_respected() -> None:
 
 def test_levels() -> None:
     assert levels() == ["beginner", "easy", "medium", "hard", "expert"]
-    assert [LEVELS[n].bot for n in levels()] == ["random", "simple", "heuristic", "pimc", "ismcts"]
+    assert [LEVELS[n].bot for n in levels()] == ["random", "simple", "heuristic", "pimc-c", "pimc-c"]
     hard, expert = LEVELS["hard"].limit, LEVELS["expert"].limit
-    assert hard.nodes is not None and expert.nodes is not None
+    assert hard.iterations is not None and expert.iterations is not None
     assert hard.time is None and expert.time is None  # reproducible: no clock in the levels
-    assert expert.nodes > hard.nodes
+    assert expert.iterations > hard.iterations
     assert set(levels()) <= set(names())
+    # the former levels stay playable by name, for comparison
+    assert {"hard-v1", "expert-v1"} <= set(names())
+    assert make("expert-v1", 1).bot.name == "ismcts"  # type: ignore[attr-defined]
     bot = make("hard", seed=3)
-    assert isinstance(bot, LevelBot) and bot.bot.name == "pimc"
+    assert isinstance(bot, LevelBot) and bot.bot.name == "pimc-c"
     obs = next(o for _, o in positions(Rules.preset("classic"), 8, 4) if len(o.legal) >= 3)
     # the level's own budget, unless a limit is given
-    assert bot.choose(obs) == make("pimc", 3).choose(obs, hard)
-    assert bot.play(obs).info["visits"] == make("pimc", 3).play(obs, hard).info["visits"]
-    assert make("expert", 3).play(obs, Limit(iterations=9)).info["visits"] == max(9, len(obs.legal))
+    assert bot.choose(obs) == make("pimc-c", 3).choose(obs, hard)
+    assert bot.play(obs).info["visits"] == make("pimc-c", 3).play(obs, hard).info["visits"]
+    # a rollout budget: whole worlds of every candidate still in the running, at least one
+    visits = make("expert", 3).play(obs, Limit(iterations=9)).info["visits"]
+    assert 9 <= visits < 9 + len(obs.legal)
 
 
 def test_hint_gives_the_choice_and_the_values() -> None:

@@ -6,13 +6,19 @@ level      bot          budget
 beginner   random       none: any legal action
 easy       simple       none: the simple rules of thumb
 medium     heuristic    none: the club player's heuristic, exact once every card is known
-hard       pimc         ``Limit(nodes=HARD_NODES)``: about 0.3 s a move on one core
-expert     ismcts       ``Limit(nodes=EXPERT_NODES)``: about 1 s a move on one core
+hard       pimc-c       ``Limit(iterations=HARD_ROLLOUTS)``: at most 0.1 s a move (median)
+expert     pimc-c       ``Limit(iterations=EXPERT_ROLLOUTS)``: at most 0.3 s a move (median)
 =========  ===========  =====================================================================
 
-The search levels count engine steps, not seconds, so a level plays the same way on a fast or a
-slow machine and its choices can be reproduced; ``benchmarks/bots.py`` measures the seconds a
-move takes (median and 95th percentile), and ``docs/strength.md`` records what was measured.
+``pimc-c`` is PIMC in the compiled engine (:mod:`.fastpimc`); where the compiled engine does
+not play the rules it falls back to the reference core's ``pimc``.  The search levels count
+rollouts, not seconds, so a level plays the same way on a fast or a slow machine and its choices
+can be reproduced; ``benchmarks/bots.py`` measures the seconds a move takes (median and 95th
+percentile), and ``docs/strength.md`` records what was measured.
+
+The levels as they were before the compiled search, kept as named bots for comparison
+(:data:`FORMER`): ``expert-v1`` (``ismcts``, anchored to the heuristic, 20,000 engine steps) and
+``hard-v1`` (``pimc``, 6,000 engine steps).
 """
 
 from __future__ import annotations
@@ -23,7 +29,13 @@ from ..core.observation import Observation
 from .base import Bot, Limit, PlayResult
 
 HARD_NODES = 6_000
+"""The former ``hard`` level's budget (``hard-v1``), engine steps."""
 EXPERT_NODES = 20_000
+"""The former ``expert`` level's budget (``expert-v1``), engine steps."""
+HARD_ROLLOUTS = 350
+"""Rollouts a move for ``hard``."""
+EXPERT_ROLLOUTS = 1_200
+"""Rollouts a move for ``expert``."""
 
 
 @dataclass(frozen=True)
@@ -42,11 +54,30 @@ LEVELS: dict[str, Level] = {
         Level("beginner", "random", Limit(), "any legal card, at random"),
         Level("easy", "simple", Limit(), "simple rules of thumb"),
         Level("medium", "heuristic", Limit(), "a club player's heuristic"),
-        Level("hard", "pimc", Limit(nodes=HARD_NODES), "searches sampled deals (~0.3 s a move)"),
-        Level("expert", "ismcts", Limit(nodes=EXPERT_NODES), "tree search (~1 s a move)"),
+        Level(
+            "hard",
+            "pimc-c",
+            Limit(iterations=HARD_ROLLOUTS),
+            "searches sampled deals in the compiled engine (<= 0.1 s a move)",
+        ),
+        Level(
+            "expert",
+            "pimc-c",
+            Limit(iterations=EXPERT_ROLLOUTS),
+            "searches more sampled deals in the compiled engine (<= 0.3 s a move)",
+        ),
     )
 }
 """The levels, weakest first."""
+
+FORMER: dict[str, Level] = {
+    lv.name: lv
+    for lv in (
+        Level("hard-v1", "pimc", Limit(nodes=HARD_NODES), "the former hard level (pimc)"),
+        Level("expert-v1", "ismcts", Limit(nodes=EXPERT_NODES), "the former expert (ismcts)"),
+    )
+}
+"""The levels as they were before the compiled search, for comparison (not offered to people)."""
 
 
 class LevelBot(Bot):

@@ -13,7 +13,8 @@ from importlib.metadata import entry_points
 from .base import Bot
 from .heuristic import HeuristicBot
 from .ismcts import IsmctsBot
-from .levels import LEVELS, Level, LevelBot
+from .fastpimc import FastPimcBot
+from .levels import FORMER, LEVELS, Level, LevelBot
 from .random_bot import RandomBot
 from .search import PimcBot
 from .simple import SimpleBot
@@ -84,6 +85,11 @@ register(
 )
 register("pimc", PimcBot, "searches sampled deals, each with every card shown (PIMC)")
 register("ismcts", IsmctsBot, "information-set Monte Carlo tree search over sampled deals")
+register(
+    "pimc-c",
+    FastPimcBot,
+    "PIMC in the compiled engine: candidates compared on the same worlds, exact stage 2",
+)
 
 
 def _level_factory(level: Level) -> BotFactory:
@@ -95,6 +101,8 @@ def _level_factory(level: Level) -> BotFactory:
 
 for _level in LEVELS.values():
     register(_level.name, _level_factory(_level), f"level: {_level.about} ({_level.bot})")
+for _level in FORMER.values():
+    register(_level.name, _level_factory(_level), f"{_level.about}, kept for comparison")
 
 
 def levels() -> list[str]:

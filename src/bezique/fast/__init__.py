@@ -374,6 +374,30 @@ class FastDeal:
         ``ValueError`` before stage 2."""
         return self._c.solve(side, max_nodes or 0)  # type: ignore[no-any-return]
 
+    def pimc(
+        self,
+        seat: int,
+        side: int,
+        moves: list[int],
+        first: int,
+        worlds: int,
+        seed: int,
+        explore: float = 0.1,
+        solver_nodes: int = 20_000,
+    ) -> tuple[list[float], int, int]:
+        """PIMC rollouts inside C, for the search players (:mod:`bezique.bots.fastpimc`).
+
+        For each world ``first`` .. ``first + worlds - 1`` (a :meth:`determinize` for ``seat``
+        drawn from ``seed`` and the world's number), and each index in ``moves`` (into
+        :meth:`legal_actions`): that action applied, the deal played on with the default policy
+        (a uniform move with chance ``explore``), the same random numbers for every move of a
+        world, and finished by the exact stage-2 solver from the first trick of stage 2 (while
+        it needs at most ``solver_nodes`` nodes; 0: never).  Returns the margins for ``side``
+        (world by world, move by move), the rollouts the solver finished, and its nodes."""
+        return self._c.pimc(  # type: ignore[no-any-return]
+            seat, side, list(moves), first, worlds, seed & ((1 << 64) - 1), explore, solver_nodes
+        )
+
 
 _CODES = [*(r + s for s in "SHDC" for r in "ATKQJ987"), "XX"]
 

@@ -1031,6 +1031,7 @@ PyObject *search_methods_playout(PyObject *self, PyObject *args);
 PyObject *search_methods_solve(PyObject *self, PyObject *args);
 PyObject *search_methods_pick(PyObject *self, PyObject *args);
 PyObject *search_methods_determinize(PyObject *self, PyObject *args);
+PyObject *search_methods_pimc(PyObject *self, PyObject *args);
 
 static PyMethodDef Core_methods[] = {
     {"load", (PyCFunction)Core_load, METH_VARARGS | METH_CLASS, "A core from state fields."},
@@ -1050,6 +1051,7 @@ static PyMethodDef Core_methods[] = {
     {"solve", (PyCFunction)search_methods_solve, METH_VARARGS, "Exact stage-2 values."},
     {"policy_pick", (PyCFunction)search_methods_pick, METH_VARARGS, "Index of the policy's action."},
     {"determinize", (PyCFunction)search_methods_determinize, METH_VARARGS, "A copy, unseen cards reshuffled."},
+    {"pimc", (PyCFunction)search_methods_pimc, METH_VARARGS, "Margins of moves across determinized worlds."},
     {"hidden", (PyCFunction)Core_hidden, METH_NOARGS, "Concealed unknown cards per seat, and the stock."},
     {NULL, NULL, 0, NULL}};
 

@@ -290,18 +290,9 @@ PyObject *search_methods_solve(PyObject *self, PyObject *args) {
     return out;
 }
 
-/* determinize(seat, seed): a copy in which every card `seat` has not seen (the other seats'
-   concealed cards nobody knows, and the stock) is dealt again at random among those places. */
-PyObject *search_methods_determinize(PyObject *self, PyObject *args) {
-    int seat;
-    unsigned long long seed;
-    if (!PyArg_ParseTuple(args, "iK", &seat, &seed)) return NULL;
-    const Config *cfg = core_config(self);
-    if (seat < 0 || seat >= cfg->players)
-        return PyErr_Format(PyExc_ValueError, "no seat %d: seats are 0 to %d", seat, cfg->players - 1);
-    PyObject *copy = PyObject_CallMethod(self, "clone", NULL);
-    if (!copy) return NULL;
-    State *st = core_state(copy);
+/* Deal every card `seat` has not seen (the other seats' concealed cards nobody knows, and the
+   stock) again at random among those places. */
+static void determinize_state(State *st, const Config *cfg, int seat, Rng *rng) {
     uint16_t *slot[MAXC], pool[MAXC];
     int n = 0;
     for (int s = 0; s < cfg->players; s++) {
@@ -318,10 +309,8 @@ PyObject *search_methods_determinize(PyObject *self, PyObject *args) {
         slot[n] = &st->stock[i];
         pool[n++] = st->stock[i];
     }
-    Rng rng;
-    rng_seed(&rng, seed);
     for (int i = n - 1; i > 0; i--) {
-        int j = (int)rng_below(&rng, (uint32_t)(i + 1));
+        int j = (int)rng_below(rng, (uint32_t)(i + 1));
         uint16_t t = pool[i];
         pool[i] = pool[j];
         pool[j] = t;
@@ -338,6 +327,136 @@ PyObject *search_methods_determinize(PyObject *self, PyObject *args) {
             st->hand[s][j] = c;
         }
     st_touch(st);
+}
+
+/* determinize(seat, seed): a copy in which every card `seat` has not seen (the other seats'
+   concealed cards nobody knows, and the stock) is dealt again at random among those places. */
+PyObject *search_methods_determinize(PyObject *self, PyObject *args) {
+    int seat;
+    unsigned long long seed;
+    if (!PyArg_ParseTuple(args, "iK", &seat, &seed)) return NULL;
+    const Config *cfg = core_config(self);
+    if (seat < 0 || seat >= cfg->players)
+        return PyErr_Format(PyExc_ValueError, "no seat %d: seats are 0 to %d", seat, cfg->players - 1);
+    PyObject *copy = PyObject_CallMethod(self, "clone", NULL);
+    if (!copy) return NULL;
+    Rng rng;
+    rng_seed(&rng, seed);
+    determinize_state(core_state(copy), cfg, seat, &rng);
     core_touch(copy);
     return copy;
+}
+
+/* --- PIMC: candidate actions compared across the same worlds ------------------------------ */
+
+/* The search players' utility for side (bezique.bots.playout.utility): its points less the
+   mean of the other sides', where tricks count a tenth when they only settle (Rubicon). */
+static double state_utility(const State *st, const Config *cfg, int side) {
+    double v[MAXP], total = 0.0;
+    for (int s = 0; s < cfg->sides; s++) {
+        const int64_t *p = st->pts[s];
+        v[s] = (double)(p[PART_MELDS] + p[PART_LAST] + p[PART_BONUS]) + (cfg->settle ? 0.1 : 1.0) * (double)p[PART_TRICKS];
+        total += v[s];
+    }
+    return v[side] - (total - v[side]) / (cfg->sides - 1);
+}
+
+/* Play on with the default policy; from the first trick of stage 2 the exact solver takes over
+   (while it stays within max_nodes; 0: no solver).  The margin for side at the end; *solved
+   is set when the solver finished the deal. */
+static double rollout(State *st, const Config *cfg, int side, Rng *rng, double explore, long max_nodes,
+                      int *solved, long *nodes) {
+    static Move buf[MAXMOVES];
+    int try_solver = max_nodes > 0 && cfg->pol_ready;
+    while (st->phase != PH_OVER) {
+        if (try_solver && st->stage == 2 && st->phase == PH_PLAY) {
+            double v;
+            long used = 0;
+            int rc = solve_stage2_value(st, cfg, cfg->pol_rank, cfg->pol_per_trick, side, max_nodes, &v, &used);
+            *nodes += used;
+            if (rc == 0) {
+                *solved = 1;
+                return state_utility(st, cfg, side) + v;
+            }
+            try_solver = 0; /* too big (or no memory): the policy plays it out */
+        }
+        int n = st_moves(st, cfg, buf, MAXMOVES);
+        if (n <= 0) return NAN;
+        st_apply(st, cfg, &buf[heuristic_pick(st, cfg, buf, n, rng, explore, 1)]);
+    }
+    return state_utility(st, cfg, side);
+}
+
+/* pimc(seat, side, moves, first, worlds, seed, explore, max_nodes): for worlds first ..
+   first+worlds-1 (each a determinization for seat, from seed and its number), the margin for
+   side after each legal-action index in moves, played out from the same random numbers in a
+   world.  Returns (values as a flat list, world by world; rollouts the solver finished;
+   solver nodes). */
+PyObject *search_methods_pimc(PyObject *self, PyObject *args) {
+    int seat, side, first, worlds;
+    unsigned long long seed;
+    double explore;
+    long max_nodes;
+    PyObject *moves;
+    if (!PyArg_ParseTuple(args, "iiO!iiKdl", &seat, &side, &PyList_Type, &moves, &first, &worlds, &seed, &explore,
+                          &max_nodes))
+        return NULL;
+    const State *root = core_state(self);
+    const Config *cfg = core_config(self);
+    if (seat < 0 || seat >= cfg->players) return PyErr_Format(PyExc_ValueError, "no seat %d", seat);
+    if (side < 0 || side >= cfg->sides) return PyErr_Format(PyExc_ValueError, "no side %d", side);
+    if (root->phase == PH_OVER) return PyErr_Format(PyExc_ValueError, "the deal is over");
+    if (!cfg->pol_ready) return PyErr_Format(PyExc_RuntimeError, "the default policy is not set up");
+    if (worlds < 0 || first < 0) return PyErr_Format(PyExc_ValueError, "worlds and first must be at least 0");
+    static Move buf[MAXMOVES];
+    int nlegal = st_moves(root, cfg, buf, MAXMOVES);
+    Py_ssize_t m = PyList_GET_SIZE(moves);
+    int idx[MAXMOVES];
+    if (m > MAXMOVES) return PyErr_Format(PyExc_ValueError, "too many moves");
+    for (Py_ssize_t i = 0; i < m; i++) {
+        long k = PyLong_AsLong(PyList_GET_ITEM(moves, i));
+        if (k == -1 && PyErr_Occurred()) return NULL;
+        if (k < 0 || k >= nlegal) return PyErr_Format(PyExc_ValueError, "no legal action %ld", k);
+        idx[i] = (int)k;
+    }
+    State *world = malloc(sizeof(State)), *st = malloc(sizeof(State));
+    PyObject *out = PyList_New((Py_ssize_t)worlds * m);
+    if (!world || !st || !out) {
+        free(world);
+        free(st);
+        Py_XDECREF(out);
+        return PyErr_NoMemory();
+    }
+    long solved = 0, nodes = 0;
+    for (int w = 0; w < worlds; w++) {
+        Rng rng;
+        uint64_t wseed = seed * 0x9e3779b97f4a7c15ULL + (uint64_t)(first + w) * 0xbf58476d1ce4e5b9ULL;
+        rng_seed(&rng, wseed);
+        memcpy(world, root, sizeof(State));
+        determinize_state(world, cfg, seat, &rng);
+        /* the root seat's own cards are the same in every world, so are its legal actions */
+        Move mv[MAXMOVES];
+        int n = st_moves(world, cfg, buf, MAXMOVES);
+        if (n != nlegal) {
+            free(world);
+            free(st);
+            Py_DECREF(out);
+            return PyErr_Format(PyExc_RuntimeError, "a world changed the legal actions");
+        }
+        for (Py_ssize_t i = 0; i < m; i++) mv[i] = buf[idx[i]];
+        uint64_t pseed = rng_next(&rng);
+        for (Py_ssize_t i = 0; i < m; i++) {
+            memcpy(st, world, sizeof(State));
+            st_apply(st, cfg, &mv[i]);
+            Rng prng;
+            rng_seed(&prng, pseed); /* common random numbers: the same luck for every action */
+            int done = 0;
+            double v = rollout(st, cfg, side, &prng, explore, max_nodes, &done, &nodes);
+            solved += done;
+            PyList_SET_ITEM(out, (Py_ssize_t)w * m + i, PyFloat_FromDouble(v));
+        }
+    }
+    free(world);
+    free(st);
+    return Py_BuildValue("(Nll)", out, solved, nodes);
 }

@@ -14,4 +14,9 @@ int play_out(State *st, const Config *cfg, int policy, Rng *rng);
 int solve_stage2(const State *st, const Config *cfg, const double *per_rank, double per_trick, int side,
                  long max_nodes, int *kinds, double *values, long *nodes);
 
+/* The exact stage-2 value for side of the tricks left (solver.c): 0 and *value, -1 past the
+   node limit, -2 without memory. */
+int solve_stage2_value(const State *st, const Config *cfg, const double *per_rank, double per_trick, int side,
+                       long max_nodes, double *value, long *nodes);
+
 #endif

@@ -258,8 +258,9 @@ static double search(Solver *sv, double alpha, double beta) {
 
 /* Exact values of every card kind the seat to move may play, for `side`; -1 if the node
    limit was reached, else the number of kinds (written to kinds/values). */
-int solve_stage2(const State *st, const Config *cfg, const double *per_rank, double per_trick, int side,
-                 long max_nodes, int *kinds, double *values, long *nodes) {
+/* Set a solver up on a stage-2 state: 0, or -2 without memory for the table. */
+static int solver_init(Solver *sv, const State *st, const Config *cfg, const double *per_rank, double per_trick,
+                       int side, long max_nodes) {
     if (!zob_ready) zob_init();
     static TTEntry *table;
     static uint32_t generation;
@@ -271,32 +272,53 @@ int solve_stage2(const State *st, const Config *cfg, const double *per_rank, dou
         memset(table, 0, sizeof(TTEntry) * TT_SIZE);
         generation = 1;
     }
-    Solver sv;
-    memset(&sv, 0, sizeof sv);
-    sv.tt = table;
-    sv.gen = generation;
-    sv.n = cfg->players;
-    sv.active = cfg->active;
-    sv.skip = cfg->sits_out ? st->dealer : -1;
-    sv.sides = cfg->sides;
-    for (int s = 0; s < sv.n; s++) sv.side_of[s] = cfg->partnerships ? s % 2 : s;
-    sv.must_head = cfg->s2_head;
-    sv.must_trump = cfg->s2_trump;
-    sv.trump = st->trump;
-    sv.root_side = side;
-    memcpy(sv.per_rank, per_rank, sizeof sv.per_rank);
-    sv.per_trick = per_trick;
-    sv.last_bonus = cfg->last_bonus;
-    sv.other = 1.0 / (sv.sides - 1);
-    for (int s = 0; s < sv.n; s++)
-        for (int i = 0; i < st->hn[s]; i++) give(&sv, s, cfg->kind_of[st->hand[s][i]]);
-    sv.leader = st->leader;
-    sv.tn = st->tn;
+    memset(sv, 0, sizeof *sv);
+    sv->tt = table;
+    sv->gen = generation;
+    sv->n = cfg->players;
+    sv->active = cfg->active;
+    sv->skip = cfg->sits_out ? st->dealer : -1;
+    sv->sides = cfg->sides;
+    for (int s = 0; s < sv->n; s++) sv->side_of[s] = cfg->partnerships ? s % 2 : s;
+    sv->must_head = cfg->s2_head;
+    sv->must_trump = cfg->s2_trump;
+    sv->trump = st->trump;
+    sv->root_side = side;
+    memcpy(sv->per_rank, per_rank, sizeof sv->per_rank);
+    sv->per_trick = per_trick;
+    sv->last_bonus = cfg->last_bonus;
+    sv->other = 1.0 / (sv->sides - 1);
+    for (int s = 0; s < sv->n; s++)
+        for (int i = 0; i < st->hn[s]; i++) give(sv, s, cfg->kind_of[st->hand[s][i]]);
+    sv->leader = st->leader;
+    sv->tn = st->tn;
     for (int i = 0; i < st->tn; i++) {
-        sv.tseat[i] = st->tseat[i];
-        sv.tcard[i] = cfg->kind_of[st->tcard[i]];
+        sv->tseat[i] = st->tseat[i];
+        sv->tcard[i] = cfg->kind_of[st->tcard[i]];
     }
-    sv.max_nodes = max_nodes;
+    sv->max_nodes = max_nodes;
+    return 0;
+}
+
+/* The exact value for `side` of the tricks left with best play by every seat: 0 and the
+   value in *value, -1 past the node limit, -2 without memory. */
+int solve_stage2_value(const State *st, const Config *cfg, const double *per_rank, double per_trick, int side,
+                       long max_nodes, double *value, long *nodes) {
+    Solver sv;
+    int rc = solver_init(&sv, st, cfg, per_rank, per_trick, side, max_nodes);
+    if (rc < 0) return rc;
+    double v = search(&sv, -INFINITY, INFINITY);
+    *nodes = sv.nodes;
+    if (sv.aborted) return -1;
+    *value = v;
+    return 0;
+}
+
+int solve_stage2(const State *st, const Config *cfg, const double *per_rank, double per_trick, int side,
+                 long max_nodes, int *kinds, double *values, long *nodes) {
+    Solver sv;
+    int rc = solver_init(&sv, st, cfg, per_rank, per_trick, side, max_nodes);
+    if (rc < 0) return rc;
     int seat = to_move(&sv), all[MAXH], cls[MAXH];
     int n = playable(&sv, seat, all);
     memcpy(cls, all, sizeof all);

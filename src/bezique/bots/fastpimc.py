@@ -1,0 +1,201 @@
+"""PIMC in the compiled engine: the search behind the ``hard`` and ``expert`` levels.
+
+The player sees only its observation.  It rebuilds one deal from it
+(:meth:`Deal.from_observation <bezique.core.deal.Deal.from_observation>`), copies it into the
+compiled engine (:mod:`bezique.fast`), and from there everything runs in C
+(``FastDeal.pimc``): each *world* deals the cards the seat has not seen again at random
+(determinization); in each world every candidate action is applied and the deal played on
+with the default policy from the *same* random numbers (common random numbers, so candidates
+are compared on the same luck, world by world); from the first trick of stage 2 the exact
+stage-2 solver finishes each playout (every hand is known inside a world).
+
+Worlds come in batches.  After each batch the candidates whose paired difference with the
+leader is clearly negative (:attr:`FastPimcBot.prune_z` standard errors) are dropped, so the
+rest get the remaining rollouts.  The heuristic player's choice gets a small prior,
+:attr:`FastPimcBot.prior_points` added to its mean, which breaks near-ties its way but never
+vetoes a move the search finds better.
+
+Budgets count rollouts (one candidate played out in one world): ``Limit(iterations=N)``;
+``Limit(nodes=N)`` is read as ``N // NODES_PER_ROLLOUT`` rollouts, and ``Limit(time=s)`` stops
+after the batch that passes ``s`` seconds.  Where the compiled engine is missing or does not
+play the rules (wild cards), the reference-core :class:`~.search.PimcBot` plays instead.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+
+from ..core.deal import Deal
+from ..core.notation import Action
+from ..core.observation import Observation
+from .base import Bot, InfoDict, Limit, PlayResult, legal_actions, observation_rng_seed
+from .solver import world_is_known
+
+NODES_PER_ROLLOUT = 40
+"""Engine steps one rollout counts for, to read a ``nodes`` budget."""
+
+
+class FastPimcBot(Bot):
+    """Perfect-information Monte Carlo over worlds and playouts in C: see the module docstring."""
+
+    name = "pimc-c"
+    default_rollouts = 1_500
+    """Rollouts when :meth:`play` is given no limit."""
+    batch = 8
+    """Worlds per call into C, between prunings."""
+    min_worlds = 16
+    """Worlds in which every candidate is tried before any is dropped."""
+    prune_z = 2.5
+    """A candidate this many standard errors below the leader (paired) is dropped."""
+    prior_points = 2.0
+    """Points added to the heuristic choice's mean: a tie-break, not a veto."""
+    explore = 0.1
+    """Chance of a uniform move at each step of a playout (as the default policy in C)."""
+    solver_nodes = 20_000
+    """Most solver nodes for one stage-2 position (beyond them the policy plays it out)."""
+    fallback_nodes = 6_000
+    """The reference-core PIMC's budget where the compiled engine cannot play."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self._salt = seed if seed is not None else random.SystemRandom().getrandbits(32)
+
+    def _rollouts(self, limit: Limit | None) -> tuple[int, float | None]:
+        if limit is None:
+            return self.default_rollouts, None
+        n = limit.iterations
+        if n is None and limit.nodes is not None:
+            n = max(1, limit.nodes // NODES_PER_ROLLOUT)
+        if n is None:
+            n = self.default_rollouts if limit.time is None else 1 << 30
+        return n, limit.time
+
+    def play(self, observation: Observation, limit: Limit | None = None) -> PlayResult:
+        actions = legal_actions(observation)
+        if len(actions) == 1:
+            return PlayResult(
+                actions[0], {"reason": "the only legal action", "scores": {str(actions[0]): 0.0}}
+            )
+        from .. import fast
+
+        if not fast.supports(observation.rules):
+            from .search import PimcBot
+
+            budget = Limit(nodes=self.fallback_nodes) if limit is None else limit
+            return PimcBot(self._salt).play(observation, budget)
+        return self._search(observation, actions, limit)
+
+    def _search(
+        self, observation: Observation, actions: list[Action], limit: Limit | None
+    ) -> PlayResult:
+        from .. import fast
+        from .heuristic import HeuristicBot
+
+        assert observation.seat is not None
+        seat = observation.seat
+        side = observation.rules.side_of(seat)
+        start = time.perf_counter()
+        seed = observation_rng_seed(self._salt, observation)
+        world = fast.FastDeal.from_deal(Deal.from_observation(observation, random.Random(seed)))
+        order = world.legal_actions()
+        index = [order.index(a) for a in actions]
+        prior = actions.index(HeuristicBot(self._salt).choose(observation))
+        budget, seconds = self._rollouts(limit)
+        n = len(actions)
+        total = [0.0] * n
+        square = [0.0] * n
+        worlds = [0] * n
+        per_world: list[list[float]] = [[] for _ in range(n)]
+        active = list(range(n))
+        known = world_is_known(observation)  # every world is this one: one suffices
+        first = rollouts = solved = nodes = 0
+        while True:
+            count = 1 if known else max(1, min(self.batch, (budget - rollouts) // len(active)))
+            values, done, used = world.pimc(
+                seat,
+                side,
+                [index[i] for i in active],
+                first,
+                count,
+                seed,
+                self.explore,
+                self.solver_nodes,
+            )
+            first += count
+            rollouts += count * len(active)
+            solved += done
+            nodes += used
+            for w in range(count):
+                row = values[w * len(active) : (w + 1) * len(active)]
+                for i, v in zip(active, row, strict=True):
+                    total[i] += v
+                    square[i] += v * v
+                    worlds[i] += 1
+                    per_world[i].append(v)
+            if known or rollouts >= budget:
+                break
+            if seconds is not None and time.perf_counter() - start >= seconds:
+                break
+            if first >= self.min_worlds and len(active) > 1:
+                active = self._prune(active, per_world, first, prior)
+                if len(active) == 1:
+                    break
+        means = [total[i] / worlds[i] if worlds[i] else -math.inf for i in range(n)]
+        bonus = 0.0 if known else self.prior_points  # exact values need no tie-break
+        best = max(active, key=lambda i: (means[i] + (bonus if i == prior else 0.0), -i))
+        info: InfoDict = {
+            "value": round(means[best], 3),
+            "scores": {str(actions[i]): round(means[i], 3) for i in range(n) if worlds[i]},
+            "visits": rollouts,
+            "nodes": nodes,
+            "pv": [str(actions[best])],
+            "reason": self._reason(known, first, solved, rollouts, best, prior, actions),
+        }
+        return PlayResult(actions[best], info)
+
+    def _prune(
+        self, active: list[int], per_world: list[list[float]], worlds: int, prior: int
+    ) -> list[int]:
+        """The candidates not clearly worse than the leader, compared on the worlds both saw
+        (the latest ``worlds`` of each: every active candidate saw every world so far)."""
+
+        def mean(i: int) -> float:
+            return sum(per_world[i]) / len(per_world[i])
+
+        leader = max(active, key=lambda i: (mean(i) + (self.prior_points if i == prior else 0), -i))
+        lead = per_world[leader]
+        keep = []
+        for i in active:
+            if i == leader:
+                keep.append(i)
+                continue
+            m = min(len(lead), len(per_world[i]))
+            d = [a - b for a, b in zip(per_world[i][-m:], lead[-m:], strict=True)]
+            mu = sum(d) / m
+            var = sum((x - mu) ** 2 for x in d) / (m - 1) if m > 1 else math.inf
+            if i == prior:
+                mu += self.prior_points
+            if mu + self.prune_z * math.sqrt(var / m) >= 0:
+                keep.append(i)
+        return keep
+
+    @staticmethod
+    def _reason(
+        known: bool,
+        worlds: int,
+        solved: int,
+        rollouts: int,
+        best: int,
+        prior: int,
+        actions: list[Action],
+    ) -> str:
+        if known:
+            return "stage 2 solved exactly: every card is known"
+        why = (
+            "the heuristic's choice, confirmed"
+            if best == prior
+            else f"searched better than the heuristic's {actions[prior]}"
+        )
+        return f"{worlds} worlds, {rollouts} rollouts ({solved} finished by the solver): {why}"

@@ -1,0 +1,125 @@
+"""PIMC in the compiled engine (``FastDeal.pimc``, :mod:`bezique.bots.fastpimc`).
+
+The player's honesty, legality in every preset and reproducibility are checked with the other
+bots in ``tests/test_bots_search.py``; here: the C rollouts themselves.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+from bezique import Deal, Rules, fast
+from bezique.bots import Limit, make
+from bezique.bots.solver import exact_values, play_action
+
+pytestmark = pytest.mark.skipif(not fast.available(), reason="the compiled engine is not built")
+
+
+def played_to(rules: Rules, seed: int, stage: int, cards_left: int = 99) -> Deal:
+    """A deal played at random until a decision to play a card in ``stage`` with at most
+    ``cards_left`` cards in the hand of the seat to move."""
+    rng = random.Random(seed)
+    deal = Deal.new(rules, seed=seed)
+    while not deal.is_over:
+        seat = deal.to_move
+        assert seat is not None
+        if (
+            deal.stage == stage
+            and deal.phase == "play"
+            and len(deal.hand(seat)) <= cards_left
+            and len(deal.legal_actions()) > 1
+        ):
+            return deal
+        actions = deal.legal_actions()
+        deal.apply(actions[rng.randrange(len(actions))])
+    raise AssertionError("no such decision")
+
+
+@pytest.mark.parametrize("preset", ["classic", "four", "rubicon"])
+def test_known_stage_two_rollouts_are_the_exact_values(preset: str) -> None:
+    """In stage 2 every rollout is solved at once: the value after each card is the reference
+    solver's exact value of that card (RULES.md section 4, stage 2 and the last trick)."""
+    rules = Rules.preset(preset)
+    for seed in range(3):
+        deal = played_to(rules, seed, stage=2, cards_left=5)
+        seat = deal.to_move
+        assert seat is not None
+        side = rules.side_of(seat)
+        f = fast.FastDeal.from_deal(deal)
+        actions = f.legal_actions()
+        values, solved, nodes = f.pimc(seat, side, list(range(len(actions))), 0, 1, 7)
+        assert solved == len(actions) and nodes > 0
+        # every seat's cards are dealt again among the places nobody saw: in stage 2 of the
+        # two-handed game that changes nothing; with more seats the world is another one, so
+        # compare with the world the engine searched only where it is the deal itself
+        if rules.players == 2:
+            sol, offset = exact_values(deal, side)
+            for a, v in zip(actions, values, strict=True):
+                kind = next(k for k in sol.values if play_action(deal, k) == a)
+                assert v == pytest.approx(sol.values[kind] + offset)
+        assert all(math.isfinite(v) for v in values)
+
+
+def test_rollouts_share_worlds_and_luck() -> None:
+    """Equal seeds and world numbers give equal values, batch by batch; every move of a world is
+    played out from the same random numbers (so a move compared with itself differs by 0)."""
+    deal = played_to(Rules.preset("classic"), 4, stage=1)
+    seat = deal.to_move
+    assert seat is not None
+    f = fast.FastDeal.from_deal(deal)
+    before = f.position()
+    whole, solved, _ = f.pimc(seat, 0, [0, 1, 0], 0, 6, 11)
+    assert solved == 18  # the solver finishes every classic rollout (within its node limit)
+    first, _, _ = f.pimc(seat, 0, [0, 1, 0], 0, 2, 11)
+    rest, _, _ = f.pimc(seat, 0, [0, 1, 0], 2, 4, 11)
+    assert whole == first + rest
+    assert all(whole[3 * w] == whole[3 * w + 2] for w in range(6))
+    assert len({whole[3 * w] for w in range(6)}) > 1  # the worlds differ
+    other, _, _ = f.pimc(seat, 0, [0, 1, 0], 0, 6, 12)
+    assert other != whole
+    # without the solver the policy plays every rollout to the end
+    plain, solved, nodes = f.pimc(seat, 0, [0, 1], 0, 4, 11, 0.1, 0)
+    assert solved == 0 and nodes == 0 and all(math.isfinite(v) for v in plain)
+    assert f.position() == before  # the deal itself is untouched
+
+
+def test_bad_arguments_are_refused_and_change_nothing() -> None:
+    deal = played_to(Rules.preset("classic"), 2, stage=1)
+    seat = deal.to_move
+    assert seat is not None
+    f = fast.FastDeal.from_deal(deal)
+    before = f.position()
+    n = len(f.legal_actions())
+    with pytest.raises(ValueError, match="no legal action"):
+        f.pimc(seat, 0, [n], 0, 1, 1)
+    with pytest.raises(ValueError, match="no seat"):
+        f.pimc(5, 0, [0], 0, 1, 1)
+    with pytest.raises(ValueError, match="no side"):
+        f.pimc(seat, 3, [0], 0, 1, 1)
+    with pytest.raises(ValueError, match="at least 0"):
+        f.pimc(seat, 0, [0], 0, -1, 1)
+    assert f.position() == before
+
+
+def test_the_player_reports_its_search_and_falls_back_where_c_cannot_play() -> None:
+    deal = played_to(Rules.preset("classic"), 6, stage=1)
+    seat = deal.to_move
+    assert seat is not None
+    result = make("pimc-c", 1).play(deal.observation(seat), Limit(iterations=64))
+    assert str(result.action) in deal.observation(seat).legal
+    assert 64 <= result.info["visits"] < 64 + 8 * len(deal.legal_actions())
+    assert "worlds" in result.info["reason"]
+    # wild cards (old Russian) are not in the compiled engine: the reference PIMC plays
+    rules = Rules.preset("old-russian")
+    assert not fast.supports(rules)
+    wild = played_to(rules, 1, stage=1)
+    wseat = wild.to_move
+    assert wseat is not None
+    obs = wild.observation(wseat)
+    fallback = make("pimc-c", 1).play(obs, Limit(nodes=300))
+    reference = make("pimc", 1).play(obs, Limit(nodes=300))
+    assert fallback.action == reference.action
+    assert fallback.info["scores"] == reference.info["scores"]
