@@ -227,7 +227,13 @@ def test_iteration_budgets_are_respected() -> None:
 
 def test_levels() -> None:
     assert levels() == ["beginner", "easy", "medium", "hard", "expert"]
-    assert [LEVELS[n].bot for n in levels()] == ["random", "simple", "heuristic", "pimc-c", "pimc-c"]
+    assert [LEVELS[n].bot for n in levels()] == [
+        "random",
+        "simple",
+        "heuristic",
+        "pimc-c",
+        "pimc-c",
+    ]
     hard, expert = LEVELS["hard"].limit, LEVELS["expert"].limit
     assert hard.iterations is not None and expert.iterations is not None
     assert hard.time is None and expert.time is None  # reproducible: no clock in the levels

@@ -11,9 +11,9 @@ from collections.abc import Callable
 from importlib.metadata import entry_points
 
 from .base import Bot
+from .fastpimc import FastPimcBot
 from .heuristic import HeuristicBot
 from .ismcts import IsmctsBot
-from .fastpimc import FastPimcBot
 from .levels import FORMER, LEVELS, Level, LevelBot
 from .random_bot import RandomBot
 from .search import PimcBot
