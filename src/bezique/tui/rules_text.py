@@ -387,24 +387,21 @@ def render_options(rules: Rules, every: bool = False) -> RenderableType:
         doc = docs[name] + (f" ({span[0]} to {span[1]})" if span else "")
         parts.append(Padding(Text(doc), (0, 0, 0, 4)))
 
+    def section(heading: str, names: list[str], was: Rules | None) -> None:
+        parts.append(Text(heading, style="bold"))
+        for name in names:
+            show(name, was)
+        parts.append(Text(""))
+
     if mine:
-        parts.append(Text(f"Changed from {rules.name}:", style="bold"))
-        for name in mine:
-            show(name, Rules.preset(rules.name, players=rules.players))
-        parts.append(Text(""))
+        preset = Rules.preset(rules.name, players=rules.players)
+        section(f"Changed from {rules.name}:", list(mine), preset)
     if differ:
-        parts.append(Text(f"What {rules.name} changes from {base.name}:", style="bold"))
-        for name in differ:
-            show(name, base)
-        parts.append(Text(""))
+        section(f"What {rules.name} changes from {base.name}:", differ, base)
     elif not mine:
-        parts.append(Text(f"{rules.name} is the base game.", style="bold"))
-        parts.append(Text(""))
+        section(f"{rules.name} is the base game.", [], None)
     if every:
-        parts.append(Text(f"Every other option, as in {base.name}:", style="bold"))
-        for name in rest:
-            show(name, None)
-        parts.append(Text(""))
+        section(f"Every other option, as in {base.name}:", rest, None)
     else:
         parts.append(
             Text(
