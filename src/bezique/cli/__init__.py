@@ -5,12 +5,12 @@
     bezique play [--variant classic] [--option key=value ...] [--opponent simple|random]
                  [--seed N] [--save FILE] [--name NAME] [--seat N] [--hints]
     bezique replay FILE [--seat N | --all]
-    bezique rules [PRESET] [--option key=value ...] [--options]
+    bezique rules [PRESET] [--option key=value ...] [--options [--all]]
     bezique bots
     bezique arena A B [--variant classic] [--deals N] [--seed S] [--jobs K] [--json FILE]
     bezique arena-pool FILE... [--json FILE]
     bezique serve [--host 127.0.0.1] [--port 8000] [--data DIR] [--limit-concurrency N]
-                  [--timeout-keep-alive S] [--api-docs]
+                  [--timeout-keep-alive S] [--api-docs] [--no-ws-compression]
 
 Wrong arguments (an unknown preset, option, value, bot or a bad record) give a one-line error
 and exit status 2.
@@ -157,7 +157,15 @@ def rules(
     ] = "classic",
     option: OptionList = None,
     options: Annotated[
-        bool, typer.Option("--options", help="List every option, its value and its meaning.")
+        bool,
+        typer.Option(
+            "--options",
+            help="List the options these rules change from their base game, with their values "
+            "and meanings.",
+        ),
+    ] = False,
+    every: Annotated[
+        bool, typer.Option("--all", help="With --options: list every other option too.")
     ] = False,
 ) -> None:
     """Print the rules of a preset in plain words."""
@@ -165,7 +173,7 @@ def rules(
 
     chosen = build_rules(preset, option)
     console = _console()
-    console.print(render_options(chosen) if options else render_rules(chosen))
+    console.print(render_options(chosen, every) if options else render_rules(chosen))
     if not options:
         console.print(
             Text(
@@ -212,6 +220,13 @@ def serve(
     api_docs: Annotated[
         bool, typer.Option("--api-docs", help="Serve the API description at /openapi.json.")
     ] = False,
+    ws_compression: Annotated[
+        bool,
+        typer.Option(
+            "--ws-compression/--no-ws-compression",
+            help="Compress WebSocket messages (less traffic; off: about a fifth less CPU).",
+        ),
+    ] = True,
 ) -> None:
     """Serve the game in the browser (needs the web extra of the package)."""
     try:
@@ -225,6 +240,7 @@ def serve(
         limit_concurrency=limit_concurrency,
         timeout_keep_alive=timeout_keep_alive,
         api_docs=api_docs,
+        ws_compression=ws_compression,
     )
 
 
