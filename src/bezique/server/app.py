@@ -397,7 +397,7 @@ def create_app(
                             raise ProtocolError("hello-first", "say hello first")
                         found = await lobby.find(code)
                         if found is None:
-                            conn.send(error("auth", "no such table"))
+                            conn.send(error("no-table", "no such table"))
                             break
                         await found.attach(conn, msg["token"])
                         table = found
