@@ -62,6 +62,9 @@ def test_info_lists_presets_and_levels(client: TestClient) -> None:
     assert 2 in by_name["classic"] and 3 in by_name["three"] and by_name["four"] == [4]
     assert by_name["no-trump"][0] == 2 and sorted(by_name["no-trump"]) == [2, 3, 4]
     assert all(ns[0] == Rules.preset(name).players for name, ns in by_name.items())
+    # the start page shows the target each variant plays to unless told otherwise
+    targets = {p["name"]: p["target"] for p in info["presets"]}
+    assert targets["classic"] == Rules.preset("classic").target and targets["greek"] > 0
     assert info["default_level"] in [lv["name"] for lv in info["levels"]]
     assert client.get("/").status_code == 200
     assert client.get("/protocol.schema.json").status_code == 200

@@ -73,7 +73,8 @@ def _rules(text: str) -> Rules:
 
 
 def presets() -> list[dict[str, Any]]:
-    """Each preset with the numbers of players it can seat, its own number first."""
+    """Each preset with the numbers of players it can seat (its own number first) and the
+    target it plays to."""
     out = []
     for name in Rules.presets():
         default = Rules.preset(name).players
@@ -86,7 +87,7 @@ def presets() -> list[dict[str, Any]]:
                     counts.append(n)
             except (ValueError, TypeError):
                 pass
-        out.append({"name": name, "players": counts})
+        out.append({"name": name, "players": counts, "target": Rules.preset(name).target})
     return out
 
 
