@@ -44,6 +44,10 @@ export function glide(root, before, speed, origin) {
   if (!ms || typeof Element.prototype.animate !== "function") return 0;
   const used = new Set();
   let moved = 0, delay = 0;
+  /** @type {Array<{ el: HTMLElement, key: string, zone: string }>} */
+  const fresh = [];
+  // first every card that stayed where it was (so a card still in its place, the same card of
+  // another pack among them, is never taken for the one that moved) ...
   root.querySelectorAll("[data-card]").forEach((el) => {
     const h = /** @type {HTMLElement} */ (el);
     const key = (h.dataset.card || "").split("@")[0];
@@ -51,7 +55,13 @@ export function glide(root, before, speed, origin) {
     const zone = zoneEl ? /** @type {HTMLElement} */ (zoneEl).dataset.zone || "" : "";
     if (!zone || zone === "log" || zone === "lasttrick") return;
     const same = before.cards.findIndex((c, i) => !used.has(i) && c.key === key && c.zone === zone);
-    if (same >= 0) { used.add(same); return; }
+    if (same < 0) { fresh.push({ el: h, key, zone }); return; }
+    used.add(same);
+    // the same card shifted within its row (the hand closing up after a play)
+    if (move(h, before.cards[same].rect, ms, 0, false)) moved += 1;
+  });
+  // ... then each card that is new here glides from where it was
+  for (const { el: h, key, zone } of fresh) {
     let from = null, scaled = true;
     const elsewhere = before.cards.findIndex((c, i) => !used.has(i) && c.key === key && c.zone !== zone && c.zone !== "lasttrick");
     if (elsewhere >= 0) { used.add(elsewhere); from = before.cards[elsewhere].rect; }
@@ -60,21 +70,28 @@ export function glide(root, before, speed, origin) {
       from = z ? before.zones.get(z) || null : null;
       scaled = false; // from a seat or the stock: the card keeps its size
     }
-    if (!from) return;
-    const to = h.getBoundingClientRect();
-    if (!to.width) return;
-    const dx = from.left + from.width / 2 - (to.left + to.width / 2);
-    const dy = from.top + from.height / 2 - (to.top + to.height / 2);
-    if (Math.abs(dx) < 2 && Math.abs(dy) < 2) return;
-    const scale = scaled && from.width ? Math.min(2, Math.max(0.3, from.width / to.width)) : 1;
-    h.animate(
-      [{ transform: `translate(${dx}px, ${dy}px) scale(${scale})` }, { transform: "none" }],
-      { duration: ms, delay, easing: "cubic-bezier(.2,.7,.3,1)", fill: "backwards" },
-    );
+    if (!from || !move(h, from, ms, delay, scaled)) continue;
     moved += 1;
     if (zone === "hand") delay += ms / 6; // dealt cards one after another
-  });
+  }
   return moved;
+}
+
+/** Animate a card from the rectangle ``from`` to where it is now; false when it has not moved.
+ * @param {HTMLElement} el @param {DOMRect} from @param {number} ms @param {number} delay
+ * @param {boolean} scaled whether it changes size on the way (from a card, not from a seat) */
+function move(el, from, ms, delay, scaled) {
+  const to = el.getBoundingClientRect();
+  if (!to.width) return false;
+  const dx = from.left + from.width / 2 - (to.left + to.width / 2);
+  const dy = from.top + from.height / 2 - (to.top + to.height / 2);
+  if (Math.abs(dx) < 2 && Math.abs(dy) < 2) return false;
+  const scale = scaled && from.width ? Math.min(2, Math.max(0.3, from.width / to.width)) : 1;
+  el.animate(
+    [{ transform: `translate(${dx}px, ${dy}px) scale(${scale})` }, { transform: "none" }],
+    { duration: ms, delay, easing: "cubic-bezier(.2,.7,.3,1)", fill: "backwards" },
+  );
+  return true;
 }
 
 /** The trick sweeping off to its winner's seat. @param {HTMLElement} trick

@@ -17,7 +17,7 @@ export const tokenKey = (code) => `bezique.seat.${code}`;
  * @typedef {import("./logic.js").TableInfo} TableInfo
  * @typedef {{ code: string, token: string|null, ws: WebSocket|null, left: boolean, retry: number,
  *   table: TableInfo|null, seat: number|null, view: View|null, match: any, move: number,
- *   pending: boolean, hint: any, review: any, showSummary: boolean, summaryDeal: number,
+ *   pending: boolean, hint: any, review: any, showSummary: boolean, summaryDeal: number, reviewPly: number,
  *   panel: string, linger: { trick: Array<[number, string]>, winner: number, timer: any }|null,
  *   away: Map<number, number>, ticker: any, leave: () => void, send: (m: object) => void,
  *   onKey: (e: KeyboardEvent) => void }} State
@@ -30,7 +30,7 @@ export function tableView(code) {
   const s = {
     code, token: localStorage.getItem(tokenKey(code)), ws: null, left: false, retry: 0,
     table: null, seat: null, view: null, match: null, move: 0, pending: false,
-    hint: null, review: null, showSummary: false, summaryDeal: -1, panel: "", linger: null,
+    hint: null, review: null, showSummary: false, summaryDeal: -1, panel: "", linger: null, reviewPly: -1,
     away: new Map(), ticker: null,
     leave: () => {}, send: () => {}, onKey: () => {},
   };
@@ -285,7 +285,7 @@ export function render(s) {
   const focused = active?.dataset?.action || active?.id;
   document.body.classList.add("at-table");
   const bar = `<a class="tool home" href="#/" aria-label="${t("nav.play")}">Bezique</a><span class="code">${t("table.code")} <strong id="table-code">${esc(s.code)}</strong></span>
-    <button id="copy-link" class="tool" data-link="${esc(link)}">${t("table.copy")}</button>`;
+    <button id="copy-link" class="tool" data-link="${esc(link)}" aria-label="${t("table.copy")}"><svg class="icon" viewBox="0 0 16 16" aria-hidden="true"><path d="M6.6 9.4l2.8-2.8M7.3 4.7l1.4-1.4a2.6 2.6 0 013.7 3.7L11 8.4M8.7 11.3l-1.4 1.4a2.6 2.6 0 01-3.7-3.7L5 7.6"/></svg> <span class="tl">${t("table.copy")}</span></button>`;
   if (tb.status === "waiting" || !v) {
     app.innerHTML = `<div class="bar">${bar}</div><section class="panel"><h2>${t("table.waiting")}</h2><p>${t("table.share")}</p><p><code>${esc(link)}</code></p>
       <div class="seats">${tb.seats.map((x) => `<span class="seat-pill ${x.kind === "human" && x.connected ? "on" : "off"}">${esc(n[x.seat])}</span>`).join("")}</div>
@@ -298,8 +298,8 @@ export function render(s) {
   const pos = positions(tb.players, me);
   let html = `<div class="table-screen players-${tb.players}${myTurn ? " myturn" : ""}">`;
   html += `<div class="bar">${bar}${scoresHTML(s, v, n)}<span class="tools">
-    <button class="tool" id="last-btn" aria-pressed="${s.panel === "last"}" ${v.tricks.length ? "" : "disabled"}><span aria-hidden="true">↶</span> ${t("tool.last")}</button>
-    <button class="tool" id="log-btn" aria-pressed="${s.panel === "log"}"><span aria-hidden="true">☰</span> ${t("tool.log")}</button>
+    <button class="tool" id="last-btn" aria-label="${t("tool.last")}" aria-pressed="${s.panel === "last"}" ${v.tricks.length ? "" : "disabled"}><span aria-hidden="true">↶</span> <span class="tl">${t("tool.last")}</span></button>
+    <button class="tool" id="log-btn" aria-label="${t("tool.log")}" aria-pressed="${s.panel === "log"}"><span aria-hidden="true">☰</span> <span class="tl">${t("tool.log")}</span></button>
     <button class="tool" id="settings-btn" aria-pressed="${s.panel === "settings"}" aria-label="${t("settings.title")}"><span aria-hidden="true">⚙</span></button>
     <a class="tool" href="#/rules/${encodeURIComponent(tb.rules)}" aria-label="${t("nav.rules")}">?</a></span></div>`;
   html += `<div class="felt">`;
@@ -373,7 +373,7 @@ function summaryHTML(s) {
   html += `<button id="close-summary">${t("summary.close")}</button></div>`;
   if (s.review && s.review.deal === m.deals.length - 1) {
     html += s.review.items.length
-      ? `<h3>${t("review.title")}</h3><ol class="review">${s.review.items.map((/** @type {any} */ i) => `<li><button class="linkish" data-review-ply="${i.ply}">${t("review.item", { n: i.ply + 1, played: esc(actionText(i.played)), suggested: esc(actionText(i.suggested)) })}</button></li>`).join("")}</ol>`
+      ? `<h3>${t("review.title")}</h3><ol class="review">${s.review.items.map((/** @type {any} */ i) => `<li><button class="linkish" data-review-ply="${i.ply}" aria-expanded="${s.reviewPly === i.ply}">${t("review.item", { n: i.ply + 1, played: esc(actionText(i.played)), suggested: esc(actionText(i.suggested)) })}</button>${s.reviewPly === i.ply ? reviewPositionHTML(s, i) : ""}</li>`).join("")}</ol>`
       : `<p>${t("review.none")}</p>`;
   }
   return html + `</div></div>`;
@@ -396,16 +396,36 @@ function bind(s) {
   on("settings-btn", toggle("settings"));
   document.getElementById("set-speed")?.addEventListener("change", (e) => { settings.speed = Number(/** @type {HTMLSelectElement} */ (e.target).value); saveSettings(); });
   document.getElementById("set-four")?.addEventListener("change", (e) => { settings.fourColour = /** @type {HTMLInputElement} */ (e.target).checked; saveSettings(); render(s); });
-  app.querySelectorAll("[data-review-ply]").forEach((b) => b.addEventListener("click", () => reviewPosition(s, Number(/** @type {HTMLElement} */ (b).dataset.reviewPly))));
+  app.querySelectorAll("[data-review-ply]").forEach((b) => b.addEventListener("click", () => {
+    const ply = Number(/** @type {HTMLElement} */ (b).dataset.reviewPly);
+    s.reviewPly = s.reviewPly === ply ? -1 : ply;
+    render(s);
+  }));
 }
 
-/** A review item opens the position it speaks of: the replay when the match is over, else the
- * moves of the deal up to there. @param {State} s @param {number} ply */
-async function reviewPosition(s, ply) {
+/** The position a review item speaks of: the trick as it lay when the move was made (who
+ * led, the cards already played to it), then what was played and what the computer suggests;
+ * when the match is over, a link to that very step of the replay.
+ * @param {State} s @param {any} item */
+function reviewPositionHTML(s, item) {
+  const v = s.view, tb = s.table;
+  if (!v || !tb) return "";
+  const n = names(s);
+  const hist = v.history || [];
+  const plays = hist.slice(0, item.ply).filter((a) => a.startsWith("play ")).length;
+  const per = v.tricks.length ? v.tricks[0][1].length : tb.players;
+  const k = Math.floor(plays / per), trick = v.tricks[k];
+  let html = `<div class="reviewpos"><div class="lbl">${t("review.trick", { n: k + 1 })}</div><div class="row">`;
+  if (trick) {
+    const [ld, cs, w] = trick;
+    html += cs.map((c, i) => `<figure class="${i <= plays % per ? "" : "later"}">${card(c, { size: "tiny" })}<figcaption>${esc(n[(ld + i) % tb.players])}</figcaption></figure>`).join("");
+    html += `</div><div>${t("lasttrick", { name: esc(n[w]) })}</div>`;
+  } else {
+    html += `</div>`;
+  }
   const m = s.match;
-  if (m && m.winner !== null) { location.hash = `#/replay/${s.code}/${m.deals.length - 1}/${ply}`; return; }
-  const hist = (s.view?.history || []).slice(0, ply + 1);
-  toast(hist.slice(-4).map(actionText).join(" · "));
+  if (m && m.winner !== null) html += `<a href="#/replay/${esc(s.code)}/${m.deals.length - 1}/${item.ply}">${t("nav.replay")}</a>`;
+  return html + `</div>`;
 }
 
 /** @param {State} s @param {string} action */
