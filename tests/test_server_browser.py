@@ -415,3 +415,36 @@ def test_names_ranks_and_log_follow_the_language(server: str, browser: Any) -> N
         assert re.search("[ТКДВ][♠♥♦♣]", labels), labels
     assert not errors, errors
     page.context.close()
+
+
+COUNT_ANIMATIONS = """
+window.__glides = 0;
+const animate = Element.prototype.animate;
+Element.prototype.animate = function (...args) { window.__glides += 1; return animate.apply(this, args); };
+"""
+
+
+@pytest.mark.parametrize("motion", ["normal", "reduce", "speed-off"])
+def test_cards_move_unless_motion_is_off(server: str, browser: Any, motion: str) -> None:
+    """Issue 14: cards glide (dealt, drawn, played to the trick, the trick to its winner),
+    but not at all when the system asks for reduced motion or the speed setting is off."""
+    ctx = browser.new_context(
+        locale="en-GB",
+        viewport={"width": 1366, "height": 768},
+        reduced_motion="reduce" if motion == "reduce" else "no-preference",
+    )
+    ctx.add_init_script(COUNT_ANIMATIONS)
+    if motion == "speed-off":
+        ctx.add_init_script("localStorage.setItem('bezique.settings', '{\"speed\": 0}')")
+    page = ctx.new_page()
+    page.set_default_timeout(WAIT)
+    vs_computer(page, server)
+    for _ in range(4):
+        step(page)
+    page.wait_for_timeout(300)
+    glides = page.evaluate("window.__glides")
+    if motion == "normal":
+        assert glides > 4
+    else:
+        assert glides == 0
+    ctx.close()
