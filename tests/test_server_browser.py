@@ -225,8 +225,18 @@ def test_replay_of_a_record_file(server: str, browser: Any, tmp_path: Path) -> N
     assert page.locator("#r-pos").inner_text() != start
     assert page.locator("#r-action").inner_text().startswith(("Ann", "Bob"))
     assert page.locator(".replay .player .card").count() == 14  # two cards played
+    # the trick just completed, and who won it (issue 14)
+    winner = ["Ann", "Bob"][deal.trick_winners[0]]
+    assert f"won by {winner}" in page.locator(".rtrick").inner_text()
+    assert page.locator(".rtrick .card").count() == 2
     page.click("#r-last")
     assert page.locator("#r-pos").inner_text() == f"Deal 1, move {len(deal.history)}"
+    # every declaration, labelled with its points; a jump to any deal
+    melds = [e for e in deal.events if e[2].startswith("meld ")]
+    assert page.locator(".replay .meld").count() == len(melds)
+    if melds:
+        assert str(melds[0][3]) in page.locator(".replay .meld").first.inner_text()
+    assert page.locator("#r-deal option").count() == 1
     page.context.close()
 
 

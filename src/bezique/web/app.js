@@ -203,35 +203,68 @@ async function replayView(code, deal, ply) {
     $(document, "#rfile").addEventListener("change", async (/** @type {any} */ e) => {
       const f = e.target.files[0];
       if (!f) return;
-      try {
-        const r = await fetch("/api/replay", { method: "POST", headers: { "Content-Type": "application/json" }, body: await f.text() });
+      const body = await f.text();
+      const page = async (/** @type {number} */ d) => {
+        const r = await fetch(`/api/replay?deal=${d}`, { method: "POST", headers: { "Content-Type": "application/json" }, body });
         const data = await r.json();
         if (!r.ok) throw new Error(data.detail || r.statusText);
-        showReplay(data, -1, -1);
-      } catch (err) { toast(/** @type {Error} */ (err).message); }
+        return data;
+      };
+      try { showReplay(await page(0), page, -1, -1); } catch (err) { toast(/** @type {Error} */ (err).message); }
     });
     return;
   }
-  try { showReplay(await api(`/api/tables/${code}/replay`), deal, ply); } catch (e) { app.innerHTML = `<p class="error">${esc(/** @type {Error} */ (e).message)}</p>`; }
+  const page = (/** @type {number} */ d) => api(`/api/tables/${code}/replay?deal=${d}`);
+  try { showReplay(await page(0), page, deal, ply); } catch (e) { app.innerHTML = `<p class="error">${esc(/** @type {Error} */ (e).message)}</p>`; }
 }
 
-/** A finished game step by step, every hand shown: melds with their points, the trick and who
- * won it, a jump to any deal.  @param {any} data @param {number} deal @param {number} ply */
-function showReplay(data, deal, ply) {
-  const steps = /** @type {any[]} */ (data.steps);
-  let i = Math.max(0, steps.findIndex((x) => x.deal === deal && x.ply === ply));
-  const deals = [...new Set(steps.map((x) => x.deal))];
-  const draw = () => {
+/**
+ * A finished game step by step, every hand shown: melds with their points, the trick and who
+ * won it, a jump to any deal (``deal`` and ``ply`` name the step to open, once it has come).
+ * The server sends a long game by pages of whole deals (`next_deal`), and each step's view
+ * holds only what changed since the step before: the steps are laid over one another here.
+ * @param {any} data @param {(deal: number) => Promise<any>} page @param {number} deal @param {number} ply
+ */
+function showReplay(data, page, deal, ply) {
+  let i = 0;
+  let wanted = deal >= 0;
+  /** @type {any[]} */
+  const steps = [];
+  const add = (/** @type {any} */ part) => {
+    let v = steps.length ? steps[steps.length - 1].view : {};
+    for (const st of part.steps) { v = { ...v, ...st.view }; steps.push({ ...st, view: v }); }
+    if (wanted) {
+      const j = steps.findIndex((x) => x.deal === deal && x.ply === Math.max(0, ply));
+      if (j >= 0) { wanted = false; i = j; return true; }
+    }
+    return false;
+  };
+  add(data);
+  (async () => {
+    for (let next = data.next_deal; next !== null && next !== undefined && location.hash.startsWith("#/replay");) {
+      const part = await page(next);
+      const found = add(part);
+      next = part.next_deal;
+      const range = /** @type {HTMLInputElement|null} */ (document.getElementById("r-range"));
+      if (range) range.max = String(steps.length - 1);
+      if (found || document.getElementById("r-deal")) draw();
+    }
+  })().catch((err) => toast(err.message));
+  function draw() {
     const st = steps[i], v = st.view;
     const nm = /** @type {string[]} */ (data.players);
+    const deals = [...new Set(steps.map((x) => x.deal))];
     const prev = i > 0 && steps[i - 1].deal === st.deal ? steps[i - 1].view : null;
-    let trick = v.trick.map((/** @type {[number, string]} */ [seat, c]) => `<figure>${card(c)}<figcaption>${esc(nm[seat] ?? "")}</figcaption></figure>`).join("");
+    /** @type {Array<[number, string]>} */
+    let cards = v.trick;
     let trickTitle = t("trick");
-    if (!v.trick.length && prev && v.tricks.length > prev.tricks.length) {
-      const [ld, cs, w] = v.tricks[v.tricks.length - 1];
-      trick = cs.map((/** @type {string} */ c, /** @type {number} */ k) => `<figure>${card(c)}<figcaption>${esc(nm[(ld + k) % nm.length] ?? "")}</figcaption></figure>`).join("");
-      trickTitle = t("lasttrick", { name: esc(nm[w] ?? "") });
+    if (!v.trick.length && prev && prev.trick.length && st.action && st.action.startsWith("play ")) {
+      // the move that completed a trick: the trick as it lay, and who won it
+      cards = [...prev.trick, [st.seat, st.action.split(/\s+/)[1].split("@")[0]]];
+      trickTitle = t("lasttrick", { name: esc(nm[v.won] ?? "") });
     }
+    const trick = cards.map(([seat, c]) => `<figure>${card(c)}<figcaption>${esc(nm[seat] ?? "")}</figcaption></figure>`).join("");
+    const melded = { ...v, events: (v.melds || []).map((/** @type {[number, string, number]} */ [seat, what, points]) => [0, seat, what, points]) };
     const icon = (/** @type {string} */ id, /** @type {string} */ sym, /** @type {string} */ key) => `<button id="${id}" title="${t(key)}" aria-label="${t(key)}"><span aria-hidden="true">${sym}</span> <span class="iconlabel">${t(key)}</span></button>`;
     app.innerHTML = `<section class="panel replay"><h1>${t("replay.title")} · ${esc(data.rules)}</h1>
       <div class="buttons">${icon("r-first", "⏮", "replay.first")}${icon("r-prev", "◀", "replay.prev")}
@@ -243,7 +276,7 @@ function showReplay(data, deal, ply) {
       <p>${t("trump")}: ${v.trump ? suitSymbol(v.trump) : t("trump.none")} ${v.turn_up ? "· " + t("turnup") + " " + label(v.turn_up) : ""} · ${t("stock")}: ${v.stock_size ?? "?"} · ${v.points.map((/** @type {number} */ p, /** @type {number} */ k) => esc(nm[k] ?? "") + " " + p).join(" / ")}</p>
       <div class="rtrick"><div class="lbl">${trickTitle}</div><div class="row trick">${trick || "–"}</div></div>
       ${v.hands.map((/** @type {string[]} */ h, /** @type {number} */ k) => `<div class="player"><div class="pname">${esc(nm[k])}</div><div class="row">${sortCards(h).map((c) => card(c, { size: "small" })).join("")}</div>
-        <div class="melds">${meldGroups(v, k).map((g) => `<div class="meld"><div class="mlabel">${esc(meldName(g.name))} <b>${g.points}</b></div><div class="mcards">${g.cards.map((c) => c.again ? `<span class="again">${esc(label(c.code))}</span>` : card(c.ref, { size: "small" })).join("")}</div></div>`).join("")}</div></div>`).join("")}
+        <div class="melds">${meldGroups(melded, k).map((g) => `<div class="meld"><div class="mlabel">${esc(meldName(g.name))} <b>${g.points}</b></div><div class="mcards">${g.cards.map((c) => c.again ? `<span class="again">${esc(label(c.code))}</span>` : card(c.ref, { size: "small" })).join("")}</div></div>`).join("")}</div></div>`).join("")}
       </section>`;
     const go = (/** @type {number} */ j) => { i = Math.max(0, Math.min(steps.length - 1, j)); draw(); };
     $(app, "#r-first").onclick = () => go(0);
@@ -252,7 +285,7 @@ function showReplay(data, deal, ply) {
     $(app, "#r-last").onclick = () => go(steps.length - 1);
     $(app, "#r-range").oninput = (/** @type {any} */ e) => go(Number(e.target.value));
     $(app, "#r-deal").onchange = (/** @type {any} */ e) => go(steps.findIndex((x) => x.deal === Number(e.target.value)));
-  };
+  }
   document.onkeydown = (e) => {
     if (!location.hash.startsWith("#/replay")) { document.onkeydown = null; return; }
     if (e.key === "ArrowRight") $(document, "#r-next")?.click();

@@ -124,7 +124,7 @@ export function backSVG() {
 /** The suit shapes and the back's pattern, once per page: every card refers to them.
  * @returns {string} */
 export function sprite() {
-  return `<svg width="0" height="0" style="position:absolute" aria-hidden="true" focusable="false"><defs>` +
+  return `<svg width="0" height="0" class="sprite" aria-hidden="true" focusable="false"><defs>` +
     `<symbol id="suit-H" viewBox="0 0 100 100"><path d="M50 92 C22 68 4 52 4 31 C4 15 16 5 29 5 C39 5 46 11 50 19 C54 11 61 5 71 5 C84 5 96 15 96 31 C96 52 78 68 50 92Z"/></symbol>` +
     `<symbol id="suit-D" viewBox="0 0 100 100"><path d="M50 2 C60 20 74 36 90 50 C74 64 60 80 50 98 C40 80 26 64 10 50 C26 36 40 20 50 2Z"/></symbol>` +
     `<symbol id="suit-S" viewBox="0 0 100 100"><path d="M50 3 C78 28 96 42 96 60 C96 75 85 83 73 83 C64 83 57 78 53 71 C54 82 58 90 67 97 L33 97 C42 90 46 82 47 71 C43 78 36 83 27 83 C15 83 4 75 4 60 C4 42 22 28 50 3Z"/></symbol>` +

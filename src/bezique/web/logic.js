@@ -64,7 +64,8 @@ export function meldGroups(v, seat) {
     const [, name, ...cards] = what.split(/\s+/);
     const group = { name, points, cards: /** @type {Array<{ code: string, ref: string, again: boolean }>} */ ([]) };
     for (const code of cards) {
-      const i = free.findIndex((r) => r.split("@")[0] === code && (r.split("@")[1] || "").split("+").includes(name));
+      // a card named with its melds (CODE@meld+meld) belongs to one of them; a bare code to any
+      const i = free.findIndex((r) => r.split("@")[0] === code && (!r.includes("@") || r.split("@")[1].split("+").includes(name)));
       if (i >= 0) {
         group.cards.push({ code, ref: free[i], again: false });
         shown.push(free[i]);

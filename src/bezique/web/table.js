@@ -217,7 +217,7 @@ function centreHTML(s, v, pos, n) {
     cards = s.linger.trick; cls = " lingering";
     caption = `<div class="trickcap">${t("trick.won", { name: esc(n[s.linger.winner]) })}</div>`;
   }
-  const slots = cards.map(([st, c], i) => `<div class="slot pos-${pos[st]}" data-zone="trick-${st}" style="z-index:${i + 1}">${card(c)}<span class="who">${esc(n[st])}</span></div>`).join("");
+  const slots = cards.map(([st, c]) => `<div class="slot pos-${pos[st]}" data-zone="trick-${st}">${card(c)}<span class="who">${esc(n[st])}</span></div>`).join("");
   const trick = `<div class="trick${cls} n${tb.players}" id="trick" data-testid="trick" aria-label="${t("trick")}">${slots}${caption}</div>`;
   return `<div class="centre">${trick}${stock}${declareHTML(s, v)}</div>`;
 }
@@ -321,12 +321,13 @@ export function render(s) {
   if (me !== null) {
     const hand = sortCards(v.hand);
     const canPlay = myTurn && !s.pending && v.phase === "play";
-    html += `<div class="hand${canPlay ? " live" : ""}" id="hand" data-testid="hand" data-zone="hand" aria-label="${t("hand")}" style="--k:${Math.max(hand.length, 1)}">${hand.map((c, i) => card(c, { action: canPlay ? playAction(v, c, false) : null }).replace(/^<(\w+) class="/, `<$1 style="--i:${i}" class="`)).join("")}</div>`;
+    html += `<div class="hand${canPlay ? " live" : ""}" id="hand" data-testid="hand" data-zone="hand" aria-label="${t("hand")}">${hand.map((c) => card(c, { action: canPlay ? playAction(v, c, false) : null })).join("")}</div>`;
   }
   if (v.phase === "over" && s.showSummary) html += summaryHTML(s);
   html += `</div>`;
   const before = snapshot(app);
   app.innerHTML = html;
+  fan();
   bind(s);
   glide(app, before, settings.speed, (zone) => {
     if (zone === "hand") return "stock";
@@ -342,6 +343,16 @@ export function render(s) {
   if (!el && myTurn) el = app.querySelector("#declare .decl, #hand .playable, .mine .playable");
   if (!el && v.phase === "over" && s.showSummary) el = document.getElementById("next-deal") || document.getElementById("close-summary");
   if (el) /** @type {HTMLElement} */ (el).focus({ preventScroll: true });
+}
+
+/** Spread the hand: each card's place in the fan, set through the style object (the server's
+ * Content-Security-Policy refuses style attributes in the page's markup). */
+function fan() {
+  const hand = document.getElementById("hand");
+  if (!hand) return;
+  const cards = hand.querySelectorAll(".card");
+  hand.style.setProperty("--k", String(Math.max(cards.length, 1)));
+  cards.forEach((c, i) => /** @type {HTMLElement} */ (c).style.setProperty("--i", String(i)));
 }
 
 /** @param {State} s */
