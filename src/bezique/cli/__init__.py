@@ -5,7 +5,7 @@
     bezique play [--variant classic] [--option key=value ...] [--opponent simple|random]
                  [--seed N] [--save FILE] [--name NAME] [--seat N] [--hints]
     bezique replay FILE [--seat N | --all]
-    bezique rules [PRESET] [--option key=value ...] [--options]
+    bezique rules [PRESET] [--option key=value ...] [--options [--all]]
     bezique bots
     bezique arena A B [--variant classic] [--deals N] [--seed S] [--jobs K] [--json FILE]
     bezique arena-pool FILE... [--json FILE]
@@ -157,7 +157,15 @@ def rules(
     ] = "classic",
     option: OptionList = None,
     options: Annotated[
-        bool, typer.Option("--options", help="List every option, its value and its meaning.")
+        bool,
+        typer.Option(
+            "--options",
+            help="List the options these rules change from their base game, with their values "
+            "and meanings.",
+        ),
+    ] = False,
+    every: Annotated[
+        bool, typer.Option("--all", help="With --options: list every other option too.")
     ] = False,
 ) -> None:
     """Print the rules of a preset in plain words."""
@@ -165,7 +173,7 @@ def rules(
 
     chosen = build_rules(preset, option)
     console = _console()
-    console.print(render_options(chosen) if options else render_rules(chosen))
+    console.print(render_options(chosen, every) if options else render_rules(chosen))
     if not options:
         console.print(
             Text(

@@ -46,8 +46,8 @@ class GuardedHTTP(AutoHTTPProtocol):  # type: ignore[misc, valid-type]
         self._head_timer = None
         if self.cycle is cycle_before and not self.transport.is_closing():
             self.transport.close()  # no request began since the clock started
-        elif self.cycle is not None and self.cycle.response_complete:
-            self._time_head()  # answered meanwhile: time the next request's head
+        # else a request began: the next one's first bytes start the clock again, and an idle
+        # kept-alive connection is uvicorn's to close (--timeout-keep-alive)
 
     def _stop_head_timer(self) -> None:
         if self._head_timer is not None:
