@@ -14,13 +14,16 @@ from dataclasses import dataclass
 from itertools import product
 from typing import Any
 
+from .brisques import majority_adjustments
 from .cards import (
     ALL_KINDS,
     BRISQUE_RANKS,
     CARD_POINTS,
     CODES,
     COURT_RANKS,
+    KING,
     NINE,
+    QUEEN,
     SEVEN,
     SUITS,
     WILD,
@@ -36,6 +39,7 @@ from .cards import (
 from .melds import (
     BEZIQUE,
     DOUBLE_ROYAL_MARRIAGE,
+    FOUR_WILD_CARDS,
     GHOST,
     MELD_BY_NAME,
     MELDS,
@@ -53,6 +57,7 @@ from .melds import (
     profile_mask,
     profile_names,
     slots,
+    wild_card_melds,
 )
 from .notation import PARTNER, PASS, Action, IllegalAction, parse_ref, split_ref
 from .observation import Observation, _decode, _encode
@@ -92,6 +97,9 @@ _PlanEntry = tuple[_PlanItem, tuple[tuple[int, int], ...], list[tuple[int, int]]
 
 
 _EXCHANGE_RANK = {"seven": SEVEN, "nine": NINE}
+_ANY_TRICK = ("play-always", "capture")  # second_seven_scores values scored at every trick
+TARGET_REACHED = "target reached"
+"""The event that ends a deal at once when a side reaches the target (``target_check``)."""
 _TEXTS: dict[Action, str] = {}
 
 
@@ -139,12 +147,13 @@ def _offsets(rules: Rules) -> list[int]:
 
 
 def _trick_values(rules: Rules) -> tuple[tuple[int, ...], int]:
-    """Points a trick is worth: by the rank of each card in it, plus a flat amount per trick."""
+    """Points a trick is worth: by the kind of each card in it (a wild card is worth nothing),
+    plus a flat amount per trick."""
     values: tuple[tuple[int, ...], int] | None = rules.__dict__.get("_trick_values")
     if values is None:
         scoring = rules.trick_scoring
         brisques = tuple(10 if r in BRISQUE_RANKS else 0 for r in range(8))
-        if scoring == "brisques":
+        if scoring in ("brisques", "brisque-majority"):  # the majority is settled at the end
             values = brisques, 0
         elif scoring == "card-points":
             values = CARD_POINTS, 0
@@ -152,6 +161,8 @@ def _trick_values(rules: Rules) -> tuple[tuple[int, ...], int]:
             values = brisques, 10
         else:
             values = (0,) * 8, 0
+        per_kind = (*(values[0][k & 7] for k in range(WILD)), 0)
+        values = per_kind, values[1]
         rules.__dict__["_trick_values"] = values
     return values
 
@@ -170,6 +181,8 @@ def _plan(rules: Rules, trump: int | None) -> list[_PlanEntry]:
                 melds.append(DOUBLE_ROYAL_MARRIAGE)
             if not rules.sequence_fixes_trump and TRUMP_SEQUENCE in melds:
                 melds.remove(TRUMP_SEQUENCE)
+            if rules.melds_before_trump == "marriage-only":
+                melds = [m for m in melds if m in (ROYAL_MARRIAGE, DOUBLE_ROYAL_MARRIAGE)]
         if rules.seven_of_trumps and trump is not None and rules.second_seven_scores == "declare":
             melds.append(SEVEN_MELD)
         if rules.two_trump_sevens and trump is not None:
@@ -198,6 +211,7 @@ class Deal:
     """One hand (deal) of bezique.  Build with :meth:`new` or :meth:`from_cards`."""
 
     __slots__ = (
+        "_carry",
         "_decl_count",
         "_events",
         "_exchanged",
@@ -250,11 +264,20 @@ class Deal:
     _decl_count: int
     _exchanged: bool
     _legal: dict[Action, Move] | None
+    _carry: tuple[int, ...]
 
     # --- construction ------------------------------------------------------------------------
     @classmethod
-    def new(cls, rules: Rules, seed: int | None = None, dealer: int = 0) -> Deal:
-        """A deal shuffled from ``seed`` (a fresh random one when None)."""
+    def new(
+        cls,
+        rules: Rules,
+        seed: int | None = None,
+        dealer: int = 0,
+        carry: Sequence[int] | None = None,
+    ) -> Deal:
+        """A deal shuffled from ``seed`` (a fresh random one when None).  ``carry`` is each
+        side's game score coming into the deal, where a rule needs it (the target checked at
+        once, brisque-majority scoring); 0 by default."""
         _check_dealer(rules, dealer)
         rng = random.Random(seed)
         order = list(range(rules.cards))
@@ -283,7 +306,7 @@ class Deal:
                 rest.insert(rng.randrange(1, len(rest) + 1), rest.pop(0))
             turn_up = rest.pop(0)
         stock = rest
-        d = cls._start(rules, dealer, _kinds_of(rules), hands, turn_up, stock)
+        d = cls._start(rules, dealer, _kinds_of(rules), hands, turn_up, stock, carry)
         d.seed = seed
         return d
 
@@ -295,9 +318,10 @@ class Deal:
         turn_up: str | None = None,
         stock: Iterable[str] = (),
         dealer: int = 0,
+        carry: Sequence[int] | None = None,
     ) -> Deal:
         """A stacked deal: each seat's cards, the turn-up and the stock (``stock[0]`` is drawn
-        first).  The cards must make up the whole pack exactly."""
+        first).  The cards must make up the whole pack exactly.  ``carry`` as for :meth:`new`."""
         _check_dealer(rules, dealer)
         n = rules.players
         if len(hands) != n:
@@ -333,7 +357,7 @@ class Deal:
         missing = [code(k) for k in range(ALL_KINDS) for _ in range(counts[k] - copies[k])]
         if missing:
             raise ValueError(f"the cards do not make up the pack: missing {' '.join(missing)}")
-        return cls._start(rules, dealer, _kinds_of(rules), hand_ids, up, stock_ids)
+        return cls._start(rules, dealer, _kinds_of(rules), hand_ids, up, stock_ids, carry)
 
     @classmethod
     def _blank(cls, rules: Rules, dealer: int, kinds: tuple[int, ...]) -> Deal:
@@ -353,6 +377,7 @@ class Deal:
         d._exchanged = False
         d._legal = None
         d._stage = 1
+        d._carry = (0,) * rules.sides
         d.seed = None
         d.initial = None
         return d
@@ -366,8 +391,11 @@ class Deal:
         hands: list[list[int]],
         turn_up: int | None,
         stock: list[int],
+        carry: Sequence[int] | None = None,
     ) -> Deal:
         d = cls._blank(rules, dealer, kinds)
+        if carry is not None:
+            d._carry = _check_carry(rules, carry)
         n = rules.players
         d.hands = [sorted(h) for h in hands]
         d.initial = (
@@ -431,6 +459,11 @@ class Deal:
     def turn_up(self) -> str | None:
         """The face-up trump card under the stock (None once taken, or in games without one)."""
         return None if self._turn_up is None else CODES[self._kinds[self._turn_up]]
+
+    @property
+    def carry(self) -> tuple[int, ...]:
+        """Each side's game score coming into this deal (0 unless a match passed it in)."""
+        return self._carry
 
     @property
     def stock_size(self) -> int:
@@ -536,6 +569,7 @@ class Deal:
         d._decl_count = self._decl_count
         d._exchanged = self._exchanged
         d._legal = self._legal
+        d._carry = self._carry
         return d
 
     __copy__ = clone
@@ -582,16 +616,32 @@ class Deal:
         s, bs = k >> 3, best >> 3
         if s == bs:
             return (k & 7) < (best & 7)
-        return s == self._trump or (best == WILD and k != WILD)  # a wild card never wins
+        if s == self._trump:
+            return True
+        # a wild card never wins, unless (by option) it was led and nobody trumps
+        return best == WILD and k != WILD and not self.rules.wild_card_lead_wins
 
     def _playable(self, seat: int) -> list[int]:
+        hand = self.hands[seat]
+        if (
+            self._stage == 2
+            and self.rules.stage2_wild_card == "last-resort"
+            and hand
+            and self._kinds[hand[-1]] == WILD
+        ):
+            # a wild card only once nothing else is left (hands sort wild cards last)
+            return [c for c in self._playable_cards(seat) if self._kinds[c] != WILD] or hand
+        return self._playable_cards(seat)
+
+    def _playable_cards(self, seat: int) -> list[int]:
         hand = self.hands[seat]
         trick = self._trick
         if not trick or (self._stage == 1 and not self.rules.stage1_must_follow_suit):
             return hand
         K = self._kinds
         led = K[trick[0][1]] >> 3
-        same = [c for c in hand if K[c] >> 3 == led]
+        # a wild card led has no suit to follow (WILD >> 3 is no suit)
+        same = [c for c in hand if K[c] >> 3 == led] if led < 4 else []
         if self._stage == 1:
             return same or hand
         rules = self.rules
@@ -750,14 +800,20 @@ class Deal:
             glist.sort(key=lambda g: g[0])
         name = self._namer(seat)
         wild = groups.get(WILD, [])
+        rules = self.rules
+        wild_ok = wild_card_melds(rules) if wild else frozenset()
+        # once-per-kind reuse: a wild card scores in one meld only
+        wild_once = rules.meld_reuse == "once-per-kind"
         for meld, mname, block, req in possible:
             per_slot = []
             for kinds, n in req:
                 cand = [
                     (k, gm, ids) for k in kinds for gm, ids in groups.get(k, ()) if not gm & block
                 ]
-                if wild:  # a wild card may stand for any card of a meld (one per meld)
-                    cand += [(WILD, gm, ids) for gm, ids in wild if not gm & block]
+                if meld in wild_ok:  # a wild card may stand in for a card of a meld (one a meld)
+                    cand += [
+                        (WILD, gm, ids) for gm, ids in wild if not (gm if wild_once else gm & block)
+                    ]
                 ways: list[tuple[int, ...]]
                 if len(cand) == 1:  # the usual case: one way or none
                     ways = [(n,)] if len(cand[0][2]) >= n else []
@@ -780,9 +836,39 @@ class Deal:
                                 # a new card, or one of a broken meld re-forming it
                                 fresh = fresh or not gm or bool(gm >> (GHOST + meld) & 1)
                                 wilds += t if k == WILD else 0
-                    if fresh and wilds <= 1 and len(ids) > wilds:
-                        # at least one card comes from the concealed hand
-                        out[Action("meld", mname, tuple(refs))] = ("meld", meld, tuple(ids))
+                    if not fresh:  # at least one card comes from the concealed hand
+                        continue
+                    if meld == FOUR_WILD_CARDS:
+                        if wild_once and any(M[c] for c in ids):
+                            continue
+                    elif wilds > 1 or len(ids) == wilds:
+                        continue
+                    elif meld == TRUMP_SEQUENCE and rules.sequence_needs_marriage:
+                        quinte = self._on_marriage(seat, ids)
+                        if quinte is None:
+                            continue
+                        ids = quinte
+                    out[Action("meld", mname, tuple(refs))] = ("meld", meld, tuple(ids))
+
+    def _on_marriage(self, seat: int, ids: list[int]) -> list[int] | None:
+        """A trump sequence that must add its A 10 J to the declarer's own royal marriage on
+        the table, neither card of it played (HAITIAN.md section 3): the sequence's cards with
+        the K and Q of such a marriage (cards just like the ones chosen), or None."""
+        K, M = self._kinds, self._mask
+        at = {K[c]: i for i, c in enumerate(ids)}
+        trump = self._trump or 0
+        if make_kind(trump, KING) not in at or make_kind(trump, QUEEN) not in at:
+            return None  # a wild card stands in for the K or the Q: no marriage on the table
+        ki, qi = at[make_kind(trump, KING)], at[make_kind(trump, QUEEN)]
+        king, queen = ids[ki], ids[qi]
+        for s, meld, pair in self._instances:
+            if s == seat and meld == ROYAL_MARRIAGE:
+                k, q = pair if K[pair[0]] == K[king] else pair[::-1]
+                if K[k] == K[king] and M[k] == M[king] and M[q] == M[queen]:
+                    out = list(ids)
+                    out[ki], out[qi] = k, q
+                    return out
+        return None
 
     def _carte_blanche(self, order: list[int], drawn: list[int] | None) -> None:
         """Score carte blanche where it is due (RULES.md 2.1, 2.5): after the deal (``drawn``
@@ -957,6 +1043,8 @@ class Deal:
         if M[cid]:
             if rules.meld_reforming:
                 self._break_melds(cid)
+            elif self._instances:  # a marriage a sequence must join is broken
+                self._instances = [inst for inst in self._instances if cid not in inst[2]]
             M[cid] = 0
         self._known[cid] = False
         trick = self._trick
@@ -973,13 +1061,15 @@ class Deal:
         win_seat, win_card = trick[0]
         best = K[win_card]
         trump = self._trump
+        # a wild card never wins a trick, unless (by option) it was led and nobody trumps
+        lead_wins = rules.wild_card_lead_wins
         for i in range(1, len(trick)):
             s, c = trick[i]
             kc = K[c]
             if (
                 (kc >> 3 == best >> 3 and kc & 7 < best & 7)
                 or (kc >> 3 == trump and best >> 3 != trump)
-                or (best == WILD and kc != WILD)  # a wild card never wins a trick
+                or (best == WILD and kc != WILD and not lead_wins)
             ):
                 best, win_seat, win_card = kc, s, c
         self._tricks.append((self._leader, tuple([c for _, c in trick]), win_seat))
@@ -993,15 +1083,19 @@ class Deal:
             and best == make_kind(self._trump, SEVEN)
         ):
             self._score(win_seat, 0, rules.seven_of_trumps, f"seven won {CODES[best]}")
-        per_rank, per_trick = _trick_values(rules)
+        if trump is not None and rules.seven_of_trumps and rules.second_seven_scores in _ANY_TRICK:
+            self._score_sevens(trick, win_seat)
+        per_kind, per_trick = _trick_values(rules)
         value = per_trick
         for _, c in trick:
-            value += per_rank[K[c] & 7]
+            value += per_kind[K[c]]
         if value:
             self._pts[rules.side_of(win_seat)][1] += value
         led_by = self._leader
         self._leader = win_seat
         self._to_move = win_seat
+        if self._target_reached():
+            return
         if self._stage == 1:
             self._decl_count = 0
             self._exchanged = False
@@ -1019,8 +1113,57 @@ class Deal:
         elif not self.hands[win_seat]:
             if rules.last_trick_bonus:
                 self._score(win_seat, 2, rules.last_trick_bonus, "last trick")
-            self._phase = OVER
-            self._to_move = None
+            self._finish()
+
+    def _score_sevens(self, trick: list[tuple[int, int]], win_seat: int) -> None:
+        """``second_seven_scores`` play-always / capture (HAITIAN.md section 4): each seven of
+        trumps in a trick scores for the player who played it, or for the trick's taker."""
+        seven = make_kind(self._trump, SEVEN)  # type: ignore[arg-type]
+        capture = self.rules.second_seven_scores == "capture"
+        for s, c in trick:
+            if self._kinds[c] == seven:
+                what = f"seven {'captured' if capture else 'played'} {CODES[seven]}"
+                self._score(win_seat if capture else s, 0, self.rules.seven_of_trumps, what)
+
+    def _target_reached(self) -> bool:
+        """With ``target_check=immediate``: a side whose game score reaches the target ends
+        the deal at once, with no last trick and no brisques (HAITIAN.md section 6)."""
+        rules = self.rules
+        if rules.target_check != "immediate" or self._phase == OVER:
+            return False
+        points = self.points
+        reached = [s for s in range(rules.sides) if self._carry[s] + points[s] >= rules.target]
+        if not reached:
+            return False
+        seat = self._events[-1][1] if self._events else self._leader
+        self._events.append((len(self._tricks), seat, TARGET_REACHED, 0))
+        self._finish()
+        return True
+
+    def _finish(self) -> None:
+        """End the deal; settle what counts only at the end (brisque majority)."""
+        self._phase = OVER
+        self._to_move = None
+        self._legal = None
+        self._settle_tricks()
+
+    @property
+    def ended_early(self) -> bool:
+        """True when a side reached the target during the deal and so ended it at once."""
+        return any(what == TARGET_REACHED for _, _, what, _ in self._events)
+
+    def _settle_tricks(self) -> None:
+        """The trick points of a finished deal: none when it ended early (the target reached);
+        under brisque-majority, the majority adjustment in place of the brisques' count."""
+        rules, pts = self.rules, self._pts
+        if self.ended_early and not self._tricks_immediate():
+            for p in pts:
+                p[1] = 0
+        elif rules.trick_scoring == "brisque-majority":
+            scores = [c + m + lt + b for c, (m, _, lt, b) in zip(self._carry, pts, strict=True)]
+            adjust = majority_adjustments(rules, [p[1] for p in pts], scores)
+            for p, a in zip(pts, adjust, strict=True):
+                p[1] = a
 
     def _break_melds(self, cid: int) -> None:
         """Re-forming (Rubicon): a meld one of whose cards is played no longer holds its other
@@ -1048,8 +1191,14 @@ class Deal:
             self._trump = self._kinds[ids[0]] >> 3
             if meld == DOUBLE_ROYAL_MARRIAGE and rules.trump_double_marriage:
                 points = rules.trump_double_marriage
-        if rules.meld_reforming:
+        if rules.meld_reforming or (meld == ROYAL_MARRIAGE and rules.sequence_needs_marriage):
             self._instances.append((seat, meld, ids))
+        if (
+            meld == BEZIQUE
+            and rules.first_bezique
+            and not any(what.startswith("meld bezique ") for _, _, what, _ in self._events)
+        ):
+            points = rules.first_bezique
         if rules.repeat_doubles and meld in _DOUBLING:
             before = f"meld {MELDS[meld].name} "
             points <<= sum(
@@ -1060,7 +1209,8 @@ class Deal:
         self._decl_count += 1
         if meld == TRIPLE_BEZIQUE and rules.triple_bezique_wins_game:
             self._events.append((len(self._tricks), seat, "wins the game", 0))
-        self._continue_declaring()
+        if not self._target_reached():
+            self._continue_declaring()
 
     def _exchange(self, cid: int) -> None:
         seat = self._to_move
@@ -1120,8 +1270,7 @@ class Deal:
             # the hand ends when the stock is drawn (decision 11)
             if self.rules.last_trick_bonus:
                 self._score(winner, 2, self.rules.last_trick_bonus, "last trick")
-            self._phase = OVER
-            self._to_move = None
+            self._finish()
         elif not stock and self._turn_up is None:
             # stage 2: declared cards go back into the hands, still known to everyone
             self._stage = 2
@@ -1185,6 +1334,7 @@ class Deal:
                     for s, meld, ids in self._instances
                 )
             ),
+            carry=self._carry if any(self._carry) else (),
         )
 
     def resample(self, seat: int, rng: RngLike = None) -> Deal:
@@ -1208,6 +1358,8 @@ class Deal:
         rules = obs.rules
         n = rules.players
         d = cls._blank(rules, obs.dealer, _kinds_of(rules))
+        if obs.carry:
+            d._carry = _check_carry(rules, obs.carry)
         copies = [0] * ALL_KINDS
         pool_left = list(_counts(rules))
         offset = _offsets(rules)
@@ -1300,9 +1452,11 @@ class Deal:
             part = 3 if what.startswith("turn-up") else 2 if what == "last trick" else 0
             d._pts[rules.side_of(seat)][part] += pts
         K = d._kinds
-        per_rank, per_trick = _trick_values(rules)
+        per_kind, per_trick = _trick_values(rules)
         for _, cs, w in d._tricks:
-            d._pts[rules.side_of(w)][1] += per_trick + sum(per_rank[K[c] & 7] for c in cs)
+            d._pts[rules.side_of(w)][1] += per_trick + sum(per_kind[K[c]] for c in cs)
+        if d._phase == OVER:
+            d._settle_tricks()
         return d
 
     # --- position strings ------------------------------------------------------------------------
@@ -1352,6 +1506,16 @@ class Deal:
             legal = tuple(str(a) for a in world.legal_actions())
             obs = Observation(**{**obs.__dict__, "legal": legal})
         return obs
+
+
+def _check_carry(rules: Rules, carry: Sequence[int]) -> tuple[int, ...]:
+    """Each side's game score coming into a deal, checked."""
+    out = tuple(carry)
+    if len(out) != rules.sides or not all(
+        isinstance(v, int) and not isinstance(v, bool) for v in out
+    ):
+        raise ValueError(f"carry must be {rules.sides} whole numbers, one a side: got {carry!r}")
+    return out
 
 
 def _check_dealer(rules: Rules, dealer: int) -> None:
@@ -1478,6 +1642,7 @@ def _observation_fields(f: dict[str, str], legal: tuple[str, ...] | None) -> Obs
                 (seat(a), b, tuple(parse_ref(r) for r in c.split(".")))
                 for a, b, c in (t.split(":") for t in f["melds"].split(";") if t)
             ),
+            carry=counts(f["carry"], rules.sides, "carry") if "carry" in f else (),
         )
     except (ValueError, IllegalAction, AssertionError) as e:
         raise ValueError(f"bad position string: {e}") from None

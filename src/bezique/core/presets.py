@@ -168,11 +168,50 @@ PRESETS: dict[str, dict[str, Any]] = {
         "last_trick_bonus": 250,
         "trick_scoring": "greek-per-trick",
     },
+    # HAITIAN.md section 8: four packs and four jokers, no turn-up, trump fixed by the first
+    # marriage, brisque-majority scoring, a game to 1000 checked at once, matches of games
+    "haitian": {
+        "packs": 4,
+        "wild_cards": 4,
+        "hand_size": 9,
+        "deal_packets": (3, 3, 3),
+        "turn_up": False,
+        "turn_up_bonus": "none",
+        "turn_up_exchange": "none",
+        "melds_before_trump": "marriage-only",
+        "bezique": 40,
+        "double_bezique": 0,
+        "four_trump_aces": 200,
+        "four_trump_kings": 160,
+        "four_trump_queens": 120,
+        "four_trump_jacks": 80,
+        "trump_sequence": 250,
+        "sequence_needs_marriage": True,
+        "meld_reuse": "once-per-kind",
+        "wild_card_melds": "quartets",
+        "wild_card_lead_wins": True,
+        "stage2_wild_card": "discard",
+        "seven_of_trumps": 10,
+        "second_seven_scores": "play-always",
+        "last_trick_bonus": 10,
+        "trick_scoring": "brisque-majority",
+        "target": 1000,
+        "target_check": "immediate",
+        "both_reach_target": "higher-score",
+        "match_games": 4,
+        "double_game_below": 750,
+        "score_floor_zero": True,
+    },
 }
 # Presets played "as the base game for that player count" (RULES.md 2.4).
 BY_PLAYERS: dict[str, dict[int, str | dict[str, Any]]] = {
     "no-trump": {2: "classic", 3: "three", 4: "four"},
     # decision 11: 8 packs for two, 10 for three; with four at the table the dealer sits out
+    # Haitian: brisques counted flat with three or four players; four play to 600
+    "haitian": {
+        3: {"players": 3, "trick_scoring": "brisques"},
+        4: {"players": 4, "trick_scoring": "brisques", "target": 600},
+    },
     "old-russian": {
         3: {"players": 3, "packs": 10},
         4: {"players": 4, "packs": 10, "dealer_sits_out": True},
@@ -198,4 +237,6 @@ ALIASES: dict[str, str] = {
     "oldrussian": "old-russian",
     "old-russian-18": "old-russian",
     "oldrussian18": "old-russian",
+    "haitian-besigue": "haitian",
+    "besigue": "haitian",
 }

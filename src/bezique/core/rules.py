@@ -42,7 +42,18 @@ class Rules:
     dealer_sits_out: bool = _opt(False, "the dealer takes no cards and sits the deal out")
     pack_ranks: str = _opt("ATKQJ987", "the ranks of each pack (A T K Q J 9 8 7 is a piquet pack)")
     extra_nines: int = _opt(0, "nines added to the packs, spread over the suits (old Russian)")
-    wild_cards: int = _opt(0, "suitless wild cards (XX) that stand for any card in a meld")
+    wild_cards: int = _opt(0, "suitless wild cards (XX, jokers) that stand in for a card in a meld")
+    wild_card_melds: str = _opt(
+        "any",
+        "the melds a wild card may complete, one wild card a meld: any; quartets (four aces, "
+        "kings, queens, jacks or tens of any suits, not the trump quartets); all but the "
+        "sequences",
+        ("any", "quartets", "all-but-sequence"),
+    )
+    four_wild_cards: int = _opt(0, "four wild cards declared together as one meld")
+    wild_card_lead_wins: bool = _opt(
+        False, "a wild card led wins the trick unless a trump is played to it (else it never wins)"
+    )
     deal_packets: tuple[int, ...] = _opt((3, 2, 3), "packets in which the cards are dealt")
     turn_up: bool = _opt(True, "the card after the deal is turned up and fixes trump")
     turn_up_bonus: str = _opt(
@@ -50,6 +61,13 @@ class Rules:
         "dealer bonus for the turn-up: none; seven (a 7 gives the dealer 10); greek-club "
         "(black trump ace +20, red +12, a 7 gives the dealer +10 and the others -5)",
         ("none", "seven", "greek-club"),
+    )
+    melds_before_trump: str = _opt(
+        "all-but-sequence",
+        "without a turn-up, what may be declared before trump is fixed: every meld but a "
+        "sequence (a marriage, or a sequence where allowed, fixes trump); or a marriage only "
+        "(Haitian)",
+        ("all-but-sequence", "marriage-only"),
     )
     sequence_fixes_trump: bool = _opt(
         False, "without a turn-up, a sequence declared before any marriage fixes trump too"
@@ -70,6 +88,13 @@ class Rules:
     )
     stage2_must_trump: bool = _opt(
         True, "in the last tricks a follower void in the suit led must trump"
+    )
+    stage2_wild_card: str = _opt(
+        "discard",
+        "in the last tricks a wild card is a card of no suit: played when the player cannot "
+        "follow suit or trump (discard), or only when it is the last kind of card he holds "
+        "(last-resort)",
+        ("discard", "last-resort"),
     )
     play_out_hand: bool = _opt(
         True, "after the stock is drawn the hands are played out (else the hand ends there)"
@@ -109,8 +134,10 @@ class Rules:
         "by-class",
         "by-class: a card may score again in a meld of another class (marriages and sequences; "
         "beziques; quartets), and within a class only in a higher meld; higher-score-only: a "
-        "card may score again only in a meld of another kind that scores more",
-        ("by-class", "higher-score-only"),
+        "card may score again only in a meld of another kind that scores more; "
+        "once-per-kind: a card scores once per kind of meld (marriages; beziques; sequences; "
+        "the quartets of each rank, plain and trump alike) and a wild card in one meld only",
+        ("by-class", "higher-score-only", "once-per-kind"),
     )
     bezique_pairing: str = _opt(
         "spade-queen-diamond-jack",
@@ -119,11 +146,19 @@ class Rules:
         ("spade-queen-diamond-jack", "opposite-colour", "same-colour"),
     )
     quartet_distinct_suits: bool = _opt(False, "four aces/kings/queens/jacks need four suits")
+    sequence_needs_marriage: bool = _opt(
+        False,
+        "a trump sequence is the A 10 J of trumps added to the declarer's own royal marriage "
+        "on the table, neither card of it played (Haitian quinte)",
+    )
 
     # --- meld scores (0 = not played) --------------------------------------------------------
     common_marriage: int = _opt(20, "K+Q of a plain suit")
     royal_marriage: int = _opt(40, "K+Q of trumps")
     bezique: int = _opt(40, "bezique (Q♠ J♦)")
+    first_bezique: int = _opt(
+        0, "the first bezique declared in a deal scores this instead (0: as any other)"
+    )
     double_bezique: int = _opt(500, "both beziques on the table together")
     triple_bezique: int = _opt(0, "three beziques on the table together")
     quadruple_bezique: int = _opt(0, "four beziques on the table together")
@@ -195,24 +230,53 @@ class Rules:
     second_seven_scores: str = _opt(
         "declare",
         "when a seven of trumps that was not exchanged scores: declared after winning a "
-        "trick; played to a stage-1 trick; winning a stage-1 trick",
-        ("declare", "play", "win-trick"),
+        "trick; played to a stage-1 trick; winning a stage-1 trick; play-always: for the "
+        "player who plays it, in any trick once trump is fixed; capture: for the taker of "
+        "any trick it is in, once trump is fixed",
+        ("declare", "play", "win-trick", "play-always", "capture"),
     )
 
     # --- scoring -----------------------------------------------------------------------------
     trick_scoring: str = _opt(
         "brisques",
         "points from tricks: brisques (10 per ace and ten won); card-points (A 11, 10 10, "
-        "K 4, Q 3, J 2); greek-per-trick (10 per trick plus 10 per ace or ten in it); none",
-        ("brisques", "card-points", "greek-per-trick", "none"),
+        "K 4, Q 3, J 2); greek-per-trick (10 per trick plus 10 per ace or ten in it); "
+        "brisque-majority (two sides: the side with more brisques scores 10 each and the "
+        "other loses brisque_loser_penalty, a tie gives both brisque_tie_bonus; Haitian); none",
+        ("brisques", "card-points", "greek-per-trick", "brisque-majority", "none"),
     )
+    brisque_min_score: int = _opt(
+        200,
+        "brisque-majority: a side gains or loses by the brisques only if its game score, the "
+        "last trick included, is at least this",
+    )
+    brisque_loser_penalty: int = _opt(200, "brisque-majority: lost by the side with fewer")
+    brisque_tie_bonus: int = _opt(160, "brisque-majority: gained by each side on a tie")
     brisque_timing: str = _opt(
         "end-of-hand",
         "when brisques or card points are added: at the end of the hand, or as tricks are won",
         ("end-of-hand", "immediate"),
     )
     last_trick_bonus: int = _opt(10, "points for winning the last trick of the hand")
-    target: int = _opt(1000, "the match is won by reaching this score (checked after a hand)")
+    target: int = _opt(1000, "the game is won by reaching this score")
+    target_check: str = _opt(
+        "end-of-hand",
+        "when the target is checked: at the end of the hand; or immediate (a side reaching it "
+        "by a meld or a seven ends the hand at once, without last trick or brisques)",
+        ("end-of-hand", "immediate"),
+    )
+    score_floor_zero: bool = _opt(False, "a game score never goes below 0")
+    match_games: int = _opt(
+        0,
+        "games to 'cent points': a game won adds 1 to the winner's count (2 en bas table) "
+        "and sets the losers' to 0; a count reaching this wins the match (0: one game)",
+    )
+    double_game_below: int = _opt(
+        0, "a game won with every loser under this score counts double: en bas table (0: never)"
+    )
+    cent_points_handicap: int = _opt(
+        0, "the loser of a match starts each game of the next on this score, until he wins one"
+    )
     both_reach_target: str = _opt(
         "last-trick-winner",
         "who wins when several sides reach the target: the taker of the last trick, or the "
@@ -320,6 +384,10 @@ class Rules:
             raise ValueError("melds_scored_per_trick must be at least 1")
         if self.target < 1:
             raise ValueError("target must be at least 1")
+        if self.trick_scoring == "brisque-majority" and self.sides != 2:
+            raise ValueError("trick_scoring brisque-majority needs two sides")
+        if self.match_games and self.deal_scoring == "per-deal":
+            raise ValueError("match_games counts games to a target: not with per-deal scoring")
         if self.deal_scoring == "per-deal" and self.sides != 2:
             raise ValueError("per-deal scoring (a deal is a game) needs two sides")
 
