@@ -64,6 +64,8 @@ class Observation:
     none of whose cards has been played, as (seat, meld, cards)."""
     carry: tuple[int, ...] = ()
     """Each side's game score coming into the deal; empty when all are 0."""
+    legal_ids: tuple[int, ...] = ()
+    """The action id of each of :attr:`legal`, in the same order (:mod:`bezique.core.ids`)."""
 
     @property
     def is_over(self) -> bool:
