@@ -666,7 +666,8 @@ def test_preset_is_built_from_options() -> None:
         ({"second_seven_scores": "capture-all"}, "second_seven_scores must be one of"),
         ({"target_check": "later"}, "target_check must be one of"),
         ({"meld_reuse": "per-kind"}, "meld_reuse must be one of"),
-        ({"brisque_min_score": -1}, "cannot be negative"),
+        ({"brisque_min_score": -1}, "brisque_min_score must be 0 to"),
+        ({"match_games": 101}, "match_games must be 0 to 100"),
         ({"match_games": "four"}, "must be a whole number"),
         ({"score_floor_zero": 1}, "must be true or false"),
         ({"players": 3, "trick_scoring": "brisque-majority"}, "needs two sides"),
@@ -695,3 +696,22 @@ def test_carry_travels_in_observations_and_positions() -> None:
     assert Deal.from_position(deal.position()).carry == (300, 640)
     assert deal.resample(1, 5).carry == (300, 640)
     assert "carry=" not in Deal.new(rules(), seed=2).position()
+
+
+# --- records and replay ---------------------------------------------------------------------------
+
+
+def test_a_haitian_match_record_replays_its_games() -> None:
+    """A whole Haitian match (several games, the counter) written as a record and read back
+    replays to the same scores, games and winner."""
+    from bezique.core.records import GameRecord, record_match
+
+    match = play_match(rules(), seed=3)
+    assert len(match.games) >= 2
+    record = record_match(match)
+    again = GameRecord.from_json(record.to_json())
+    replayed = again.replay()
+    assert isinstance(replayed, Match)
+    assert replayed.scores == match.scores and replayed.winner == match.winner
+    assert replayed.games == match.games and replayed.match_counts == match.match_counts
+    assert [d.carry for d in replayed.deals] == [d.carry for d in match.deals]
