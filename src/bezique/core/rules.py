@@ -43,7 +43,7 @@ class Rules:
     dealer_sits_out: bool = _opt(False, "the dealer takes no cards and sits the deal out")
     pack_ranks: str = _opt("ATKQJ987", "the ranks of each pack (A T K Q J 9 8 7 is a piquet pack)")
     extra_nines: int = _opt(0, "nines added to the packs, spread over the suits (old Russian)")
-    wild_cards: int = _opt(0, "suitless wild cards (XX, jokers) that stand in for a card in a meld")
+    wild_cards: int = _opt(0, "suitless wild cards (XX) that stand for any card in a meld")
     wild_card_melds: str = _opt(
         "any",
         "the melds a wild card may complete, one wild card a meld: any; quartets (four aces, "
@@ -259,7 +259,7 @@ class Rules:
         ("end-of-hand", "immediate"),
     )
     last_trick_bonus: int = _opt(10, "points for winning the last trick of the hand")
-    target: int = _opt(1000, "the game is won by reaching this score")
+    target: int = _opt(1000, "the match is won by reaching this score (checked after a hand)")
     target_check: str = _opt(
         "end-of-hand",
         "when the target is checked: at the end of the hand; or immediate (a side reaching it "
