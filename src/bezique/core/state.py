@@ -37,7 +37,7 @@ from .melds import (
 from .notation import Action, IllegalAction
 from .resolve import Resolver
 from .rules import Rules
-from .tricks import trick_points, trick_winner
+from .tricks import beats, kind_values, trick_values
 
 _TEXTS: dict[Action, str] = {}
 _DOUBLING = frozenset({ROYAL_MARRIAGE, BEZIQUE, TRUMP_SEQUENCE})  # repeat_doubles
@@ -437,13 +437,17 @@ class DealState(Resolver):
                 nxt = (nxt + 1) % n
             self._to_move = nxt
             return
-        # resolve the trick (tricks.py): the highest trump, else the highest card of the suit
+        # resolve the trick (tricks.beats): the highest trump, else the highest card of the suit
         # led; of two equal cards the first played wins
-        ids = [c for _, c in trick]
-        played = [K[c] for c in ids]
-        w = trick_winner(played, self._trump, rules.wild_card_lead_wins)
-        win_seat, best = trick[w][0], played[w]
-        self._tricks.append((self._leader, tuple(ids), win_seat))
+        win_seat, win_card = trick[0]
+        best = K[win_card]
+        trump = self._trump
+        lead_wins = rules.wild_card_lead_wins
+        for i in range(1, len(trick)):
+            s, c = trick[i]
+            if beats(K[c], best, trump, lead_wins):
+                best, win_seat, win_card = K[c], s, c
+        self._tricks.append((self._leader, tuple([c for _, c in trick]), win_seat))
         self._trick = []
         if (
             best & 7 == SEVEN
@@ -454,10 +458,12 @@ class DealState(Resolver):
             and best == make_kind(self._trump, SEVEN)
         ):
             self._score(win_seat, 0, rules.seven_of_trumps, f"seven won {CODES[best]}")
-        trump = self._trump
         if trump is not None and rules.seven_of_trumps and rules.second_seven_scores in _ANY_TRICK:
             self._score_sevens(trick, win_seat)
-        value = trick_points(rules, played)
+        per_kind = kind_values(rules)  # a wild card is worth nothing
+        value = trick_values(rules)[1]
+        for _, c in trick:
+            value += per_kind[K[c]]
         if value:
             self._pts[rules.side_of(win_seat)][1] += value
         led_by = self._leader
