@@ -715,3 +715,37 @@ def test_a_haitian_match_record_replays_its_games() -> None:
     assert replayed.scores == match.scores and replayed.winner == match.winner
     assert replayed.games == match.games and replayed.match_counts == match.match_counts
     assert [d.carry for d in replayed.deals] == [d.carry for d in match.deals]
+
+
+def test_a_whole_match_in_the_terminal() -> None:
+    """A Haitian match of several games plays to its end in the terminal: each game's winner,
+    en bas table and the match count are shown, then the match's winner (short games here)."""
+    import io
+
+    from rich.console import Console
+
+    from bezique.tui.game import TerminalGame
+
+    def answer(prompt: str) -> str:
+        if prompt.startswith("Press Enter"):
+            return ""
+        return "y" if prompt.startswith("Really") else "1"
+
+    buf = io.StringIO()
+    r = rules(target=400, match_games=2)
+    game = TerminalGame(
+        r,
+        opponent="random",
+        seed=5,
+        console=Console(file=buf, width=110, color_system=None),
+        ask=answer,
+        clear=False,
+    )
+    assert game.run() == 0
+    out = buf.getvalue()
+    match = game.match
+    assert match.winner is not None and len(match.games) >= 1
+    assert out.count("Match count:") == len(match.games)
+    assert "the match" in out and "Traceback" not in out
+    if any(g.double for g in match.games):
+        assert "en bas table" in out
