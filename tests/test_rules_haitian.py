@@ -749,3 +749,25 @@ def test_a_whole_match_in_the_terminal() -> None:
     assert "the match" in out and "Traceback" not in out
     if any(g.double for g in match.games):
         assert "en bas table" in out
+
+
+def test_a_rematch_record_keeps_the_handicap() -> None:
+    """H32 in records: a match started with the cent-points handicap is written with it and
+    replays with it; a handicap on a single deal, or a negative one, is refused."""
+    from bezique.core.records import GameRecord, RecordError, record_match
+
+    r = rules(target=300, match_games=1, cent_points_handicap=100)
+    first = play_match(r, seed=2)
+    second = first.rematch(seed=9)
+    rng = random.Random(9)
+    while not second.deal.is_over:
+        second.deal.apply(rng.choice(second.deal.legal_actions()))
+    record = record_match(second)
+    data = record.to_dict()
+    assert data["handicap"] == list(second.handicap) and any(second.handicap)
+    replayed = GameRecord.from_dict(data).replay()
+    assert isinstance(replayed, Match) and replayed.handicap == second.handicap
+    assert replayed.scores == second.scores
+    assert "handicap" not in record_match(first).to_dict()
+    with pytest.raises(RecordError, match="handicap"):
+        GameRecord.from_dict({**data, "handicap": [-1, 0]})
