@@ -771,3 +771,15 @@ def test_a_rematch_record_keeps_the_handicap() -> None:
     assert "handicap" not in record_match(first).to_dict()
     with pytest.raises(RecordError, match="handicap"):
         GameRecord.from_dict({**data, "handicap": [-1, 0]})
+
+
+def test_the_score_keeper_refuses_what_it_cannot_keep_yet() -> None:
+    """The score-keeper does not keep Haitian games yet: it says so, naming the option, rather
+    than keep a wrong score."""
+    from bezique.keeper import Keeper
+
+    with pytest.raises(ValueError, match="does not keep games with melds_before_trump"):
+        Keeper(rules())
+    with pytest.raises(ValueError, match="target_check=immediate"):
+        Keeper(Rules.preset("classic", target_check="immediate"))
+    assert Keeper(Rules.preset("classic")).rules.name == "classic"
