@@ -47,6 +47,7 @@ from ..core.melds import (
 )
 from ..core.notation import Action
 from ..core.rules import Rules
+from ..core.tricks import beats
 from .base import Limit
 
 _KIND: dict[Action, int] = {}
@@ -215,13 +216,6 @@ def _meld_bonus(k: int, held: list[int], by_rank: list[int], table: _MeldTable) 
     return bonus
 
 
-def _beats(k: int, best: int, trump: int, lead_wins: bool = False) -> bool:
-    """Does kind ``k`` beat ``best``, played before it?  (As the engine decides a trick.)"""
-    if k >> 3 == best >> 3:
-        return k & 7 < best & 7
-    return k >> 3 == trump or (best == WILD and k != WILD and not lead_wins)
-
-
 def card_points(per_rank: tuple[float, ...], k: int) -> float:
     """What card kind ``k`` brings to a trick's winner (a wild card: nothing)."""
     return 0.0 if k == WILD else per_rank[k & 7]
@@ -294,7 +288,7 @@ def playout_action(deal: Deal, rng: random.Random, explore: float = 0.1) -> Acti
     for s, c in trick[1:]:
         k = code_kind[c]
         points += card_points(per_rank, k)
-        if _beats(k, win, t, lead_wins):
+        if beats(k, win, t, lead_wins):
             win, win_seat = k, s
     partner_wins = side_of(win_seat) == side_of(seat)
     last = len(trick) == rules.active_players - 1
@@ -303,10 +297,10 @@ def playout_action(deal: Deal, rng: random.Random, explore: float = 0.1) -> Acti
     best_v, choice = -1e9, actions[0]
     for a, k, keep in keeps:
         mine = card_points(per_rank, k)
-        beats = _beats(k, win, t, lead_wins)
+        wins = beats(k, win, t, lead_wins)
         if partner_wins:
             v = (mine if last else 0.0) - keep
-        elif beats:
+        elif wins:
             v = held_on * (points + mine + win_extra) - (1 - held_on) * (points + mine) - keep
         else:
             v = -(points + mine + win_extra) - keep

@@ -16,6 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from .scoring import target_winner
+
 if TYPE_CHECKING:
     from .rules import Rules
 
@@ -43,24 +45,11 @@ def add_points(rules: Rules, scores: Sequence[int], points: Sequence[int]) -> li
 
 
 def game_winner(rules: Rules, scores: Sequence[int], trick_winners: Sequence[int]) -> int | None:
-    """The side that has won the game on these scores, else None.
-
-    Several sides over the target: the higher score wins (``both_reach_target=higher-score``),
-    else, or on a tie, the side that took the last trick (or, if it is not among them, whichever
-    of them took a trick most recently).  ``trick_winners`` are the seats that won each trick of
-    the last deal."""
-    reached = [s for s, t in enumerate(scores) if t >= rules.target]
-    if len(reached) <= 1:
-        return reached[0] if reached else None
-    if rules.both_reach_target == "higher-score":
-        top = max(scores[s] for s in reached)
-        reached = [s for s in reached if scores[s] == top]
-        if len(reached) == 1:
-            return reached[0]
-    for w in reversed(trick_winners):
-        if rules.side_of(w) in reached:
-            return rules.side_of(w)
-    return reached[0]
+    """The side that has won the game on these scores, else None
+    (:func:`~bezique.core.scoring.target_winner`; ``trick_winners`` are the seats that won
+    each trick of the last deal)."""
+    side_of = rules.side_of
+    return target_winner(rules, scores, (side_of(w) for w in reversed(trick_winners)))
 
 
 def count_game(

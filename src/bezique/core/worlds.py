@@ -26,7 +26,7 @@ from .melds import (
     profile_mask,
 )
 from .notation import Action, split_ref
-from .tricks import trick_points
+from .scoring import trick_points
 
 if TYPE_CHECKING:
     from .observation import Observation
