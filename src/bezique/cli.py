@@ -8,7 +8,9 @@
     bezique rules [PRESET] [--option key=value ...] [--options]
     bezique bots
     bezique arena A B [--variant classic] [--deals N] [--seed S] [--jobs K] [--json FILE]
+                      [--ray [ADDRESS]]
     bezique arena-pool FILE... [--json FILE]
+    bezique self-play BOT [--deals N] [--seed S] [--out FILE.npz] [--jobs K] [--ray [ADDRESS]]
     bezique serve [--host 127.0.0.1] [--port 8000] [--data DIR]
 
 Wrong arguments (an unknown preset, option, value, bot or a bad record) give a one-line error
@@ -241,10 +243,12 @@ app.command("keep")(keep_command)
 from .arena.command import (  # noqa: E402  (bezique arena: bots against bots)
     arena_command,
     arena_pool_command,
+    selfplay_command,
 )
 
 app.command("arena")(arena_command)
 app.command("arena-pool")(arena_pool_command)
+app.command("self-play")(selfplay_command)
 
 
 def main() -> None:
