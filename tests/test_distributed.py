@@ -8,9 +8,11 @@ that need no running Ray, or a fresh process, are in ``test_distributed_cli.py``
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 import signal
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,7 +23,14 @@ import ray
 from typer.testing import CliRunner
 
 from bezique.arena import run_arena
-from bezique.arena.distributed import LOCAL, ClusterError, TaskError, ray_session, run_tasks
+from bezique.arena.distributed import (
+    LOCAL,
+    ClusterError,
+    TaskError,
+    _Helper,
+    ray_session,
+    run_tasks,
+)
 from bezique.arena.runner import ArenaResult, _work
 from bezique.arena.selfplay import Positions, generate
 from bezique.cli import app
@@ -66,6 +75,33 @@ def check_task_order_and_errors(**options: Any) -> None:
 @pytest.mark.parametrize("options", [{}, {"jobs": 2}, {"jobs": 2, "batch": 2}])
 def test_results_in_task_order_without_ray(options: dict[str, Any]) -> None:
     check_task_order_and_errors(**options)
+
+
+def _slow_square(x: int) -> int:
+    time.sleep(0.05)
+    return x * x
+
+
+def test_while_ray_starts_the_helper_finishes_what_it_started() -> None:
+    """The worker processes that play the first tasks while a local Ray instance starts: told
+    to stop, they finish every task they started and start no other; each result is handed on
+    once (the rest then goes to Ray from ``helper.next`` on)."""
+    chunks = [[i, i + 100] for i in range(40)]
+    got: dict[int, list[int]] = {}
+
+    def finished(i: int, value: list[int]) -> None:
+        assert i not in got
+        got[i] = value
+
+    with multiprocessing.get_context("fork").Pool(2) as pool:
+        helper = _Helper(pool, 2, _slow_square, chunks, 2, finished)
+        helper.start()
+        time.sleep(0.5)
+        helper.stop.set()
+        helper.join()
+    assert helper.error is None and 0 < helper.next < len(chunks)
+    assert sorted(got) == list(range(helper.next))
+    assert all(got[i] == [i * i, (i + 100) ** 2] for i in got)
 
 
 @pytest.mark.parametrize("options", [{"ray": LOCAL}, {"ray": LOCAL, "batch": 3}])

@@ -31,6 +31,7 @@ import importlib
 import logging
 import multiprocessing
 import os
+import queue
 import re
 import socket
 import threading
@@ -155,30 +156,55 @@ def ray_session(address: str = LOCAL, cpus: int | None = None) -> Iterator[Any]:
 
 
 class _Helper(threading.Thread):
-    """Runs chunks in this process, from the first on, until told to stop (while a local Ray
-    instance starts); ``next`` is the first chunk it did not run, ``error`` what it raised."""
+    """Runs chunks in worker processes of this machine, from the first on, until told to stop
+    (while a local Ray instance starts); every chunk it started is finished before it ends.
+    ``next`` is the first chunk it did not start, ``error`` what a chunk raised."""
 
     def __init__(
         self,
+        pool: Any,
+        size: int,
         fn: Callable[[Any], Any],
         chunks: list[list[Any]],
         batch: int,
         finished: Callable[[int, list[Any]], None],
     ) -> None:
         super().__init__(name="bezique-while-ray-starts", daemon=True)
+        self.pool, self.size = pool, size
         self.fn, self.chunks, self.batch, self.finished = fn, chunks, batch, finished
         self.stop = threading.Event()
         self.next = 0
         self.error: BaseException | None = None
 
     def run(self) -> None:
-        try:
-            while self.next < len(self.chunks) and not self.stop.is_set():
+        done: queue.Queue[tuple[int, list[Any] | None, BaseException | None]] = queue.Queue()
+        running = 0
+        while True:
+            while (
+                not self.stop.is_set()
+                and self.error is None
+                and running < self.size
+                and self.next < len(self.chunks)
+            ):
                 i = self.next
-                self.finished(i, _run_chunk(self.fn, i * self.batch, self.chunks[i]))
-                self.next = i + 1
-        except BaseException as e:  # handed to the main thread, which raises it
-            self.error = e
+                self.pool.apply_async(
+                    _run_chunk,
+                    (self.fn, i * self.batch, self.chunks[i]),
+                    callback=lambda value, i=i: done.put((i, value, None)),
+                    error_callback=lambda e, i=i: done.put((i, None, e)),
+                )
+                self.next, running = i + 1, running + 1
+            if running == 0:
+                return
+            try:
+                i, value, error = done.get(timeout=0.05)
+            except queue.Empty:
+                continue
+            running -= 1
+            if error is not None:
+                self.error = self.error or error
+            elif value is not None:
+                self.finished(i, value)
 
 
 def run_tasks(
@@ -229,10 +255,8 @@ def run_tasks(
         for i, chunk in enumerate(chunks):
             finished(i, _run_chunk(fn, i * batch, chunk))
     else:
-        methods = multiprocessing.get_all_start_methods()
-        ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
         work = [(fn, i * batch, chunk) for i, chunk in enumerate(chunks)]
-        with ctx.Pool(min(jobs, len(chunks))) as pool:
+        with _processes().Pool(min(jobs, len(chunks))) as pool:
             for i, value in pool.imap_unordered(_indexed_chunk, enumerate(work)):
                 finished(i, value)
     return [r for chunk in results if chunk is not None for r in chunk]
@@ -264,23 +288,33 @@ def _run_while_starting(
     finished: Callable[[int, list[R]], None],
 ) -> None:
     """Start a local Ray instance and run the chunks on it; while it starts (many seconds on a
-    small machine) run the first chunks here, so the wait is not lost.  Stop it at the end.
+    small machine) run the first chunks in worker processes here, so the wait is not lost.
+    Stop it at the end.
 
-    Ray is started from the main thread: the processes it starts die with the thread that
-    started them."""
-    helper = _Helper(fn, chunks, batch, finished)
-    helper.start()
-    try:
-        _connect(ray, LOCAL, cpus)
-    finally:
-        helper.stop.set()
-        helper.join()
+    The worker processes are forked before Ray starts a thread, and Ray is started from the
+    main thread: the processes it starts die with the thread that started them."""
+    size = cpus or os.cpu_count() or 1
+    with _processes().Pool(size) as pool:
+        helper = _Helper(pool, size, fn, chunks, batch, finished)
+        helper.start()
+        try:
+            _connect(ray, LOCAL, cpus)
+        finally:
+            helper.stop.set()
+            helper.join()
     try:
         if helper.error is not None:
             raise helper.error
         _run_on_ray(ray, fn, chunks, helper.next, batch, retries, finished)
     finally:
         ray.shutdown()
+
+
+def _processes() -> Any:
+    """The multiprocessing context for worker processes: fork where there is one (the workers
+    start at once, with everything imported), else spawn."""
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
 
 
 def _run_on_ray(
