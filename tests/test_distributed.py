@@ -7,6 +7,7 @@ that need no running Ray, or a fresh process, are in ``test_distributed_cli.py``
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import multiprocessing
 import os
@@ -202,3 +203,26 @@ def test_selfplay_on_ray_and_here_are_the_same(cluster: Any, tmp_path: Path) -> 
     on_ray.save(path)
     back = Positions.load(path)
     assert np.array_equal(back.x, here.x) and (back.bot, back.seed, back.deals) == ("simple", 9, 3)
+
+
+def test_strength_suite_on_ray(
+    cluster: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    spec = importlib.util.spec_from_file_location(
+        "strength", Path(__file__).parents[1] / "benchmarks" / "strength.py"
+    )
+    assert spec is not None and spec.loader is not None
+    strength = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(strength)
+    monkeypatch.setattr(strength, "GROUPS", {"quick": [("simple", "random")]})
+    summaries = []
+    for extra in ([], ["--ray"]):
+        out = tmp_path / f"out{len(summaries)}"
+        monkeypatch.setattr(
+            sys,
+            "argv",
+            ["strength.py", "--decks", "2", "--only", "quick", "--out", str(out), *extra],
+        )
+        strength.main()
+        summaries.append(json.loads((out / "summary.json").read_text()))
+    assert summaries[0] == summaries[1] and summaries[0][0]["decks"] == 2

@@ -11,6 +11,8 @@ a list
   (:data:`LOCAL`), on the cluster this machine belongs to (``"auto"``), through the Ray client
   (``"ray://host:port"``) or as a driver on a cluster node (``"host:port"``, the head's GCS).
   When this process is already connected (``ray.init`` was called), that connection is used.
+  A local instance takes seconds to start; meanwhile the first tasks run in worker processes
+  here, and Ray takes the rest once it is up.
 
 and returns the results **in task order**, whatever order they finished in, so a run's result
 depends on its tasks only, never on where or when they ran.
