@@ -2,6 +2,13 @@
 
 Run: ``python benchmarks/engine.py [--deals N] [--preset NAME ...]`` (``make bench``).
 
+``--before REV`` also plays the same random deals on the engine of git revision ``REV`` (checked
+out into a temporary folder and run in a child process, batches alternating with this tree's)
+and prints the ratio of deals a second, this tree to that one.  ``--resample`` prints, per
+preset, the cost of one determinized world over every position of some random deals: rebuilt
+from the seat's observation (``Deal.from_observation``) and reshuffled at the id level
+(``Deal.resample``), with their ratio.
+
 Each figure is the best of several batches in this one run, so a busy machine shows up as a
 spread between batches rather than a wrong figure; the ratio to the goal (1,000 deals a second
 on one core) is printed beside it.  Pin the process to one core for steadier figures:
@@ -11,9 +18,15 @@ on one core) is printed beside it.  Pin the process to one core for steadier fig
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import random
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
 
 from bezique import Deal, Rules
 
@@ -90,6 +103,76 @@ def bench(rules: Rules, deals: int, batches: int) -> dict[str, float]:
     }
 
 
+def resample_costs(rules: Rules, deals: int = 4) -> tuple[float, float, float, float]:
+    """Mean µs per world over every position of ``deals`` random deals: rebuilt from the
+    seat's observation (``Deal.from_observation(obs)``, the observation at hand); the same
+    with the observation made first (what ``deal.resample`` cost before it worked on ids);
+    by the id-level ``deal.resample``; and a bare ``clone`` (each the best of 3, interleaved)."""
+    worlds = []
+    for seed in range(deals):
+        deal = Deal.new(rules, seed=seed, dealer=seed % rules.players)
+        rng = random.Random(seed)
+        while not deal.is_over:
+            seat = deal.to_move
+            assert seat is not None
+            worlds.append((deal.clone(), seat, deal.observation(seat)))
+            deal.apply(rng.choice(deal.legal_actions()))
+    rng = random.Random(1)
+    total = [0.0, 0.0, 0.0, 0.0]
+    for deal, seat, obs in worlds:
+        best = [float("inf")] * 4
+        for _ in range(3):
+            t0 = time.perf_counter()
+            Deal.from_observation(obs, rng)
+            t1 = time.perf_counter()
+            Deal.from_observation(deal.observation(seat), rng)
+            t2 = time.perf_counter()
+            deal.resample(seat, rng)
+            t3 = time.perf_counter()
+            deal.clone()
+            t4 = time.perf_counter()
+            for i, t in enumerate((t1 - t0, t2 - t1, t3 - t2, t4 - t3)):
+                best[i] = min(best[i], t)
+        total = [a + b for a, b in zip(total, best, strict=True)]
+    a, b, c, d = (t / len(worlds) * 1e6 for t in total)
+    return a, b, c, d
+
+
+def deals_rate(presets: list[str], deals: int) -> dict[str, float]:
+    """Deals a second (best of 2 batches) for each preset, on the engine this process imports."""
+    out = {}
+    for name in presets:
+        rules = Rules.preset(name)
+        out[name] = max(deals / random_deals(rules, deals, seed=1000 * b)[0] for b in range(2))
+    return out
+
+
+def compare_before(rev: str, presets: list[str], deals: int, rounds: int) -> None:
+    """Deals a second on this tree and on revision ``rev``, alternating child processes."""
+    root = Path(__file__).resolve().parent.parent
+    here = {name: 0.0 for name in presets}
+    there = {name: 0.0 for name in presets}
+    with tempfile.TemporaryDirectory() as tmp:
+        archive = subprocess.run(
+            ["git", "-C", str(root), "archive", rev, "src"], check=True, capture_output=True
+        ).stdout
+        subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
+        args = [sys.executable, __file__, "--rates", "--deals", str(deals)]
+        for name in presets:
+            args += ["--preset", name]
+        for _ in range(rounds):
+            for src, best in ((root / "src", here), (Path(tmp) / "src", there)):
+                env = {**os.environ, "PYTHONPATH": str(src)}
+                out = subprocess.run(args, env=env, check=True, capture_output=True, text=True)
+                for name, rate in json.loads(out.stdout).items():
+                    best[name] = max(best[name], rate)
+    print(f"{'preset':<12} {'deals/s now':>12} {'before':>8} {'now/before':>10}  (before: {rev})")
+    for name in presets:
+        print(
+            f"{name:<12} {here[name]:>12.0f} {there[name]:>8.0f} {here[name] / there[name]:>9.2f}x"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=300, help="deals per batch (default 300)")
@@ -97,8 +180,34 @@ def main() -> None:
     parser.add_argument(
         "--preset", action="append", help="preset(s) to measure (default: every preset)"
     )
+    parser.add_argument("--before", metavar="REV", help="compare deals a second with a git rev")
+    parser.add_argument("--rounds", type=int, default=3, help="alternations for --before")
+    parser.add_argument("--resample", action="store_true", help="cost of a determinized world")
+    parser.add_argument("--rates", action="store_true", help=argparse.SUPPRESS)  # child of --before
     args = parser.parse_args()
     presets = args.preset or Rules.presets()
+    if args.rates:
+        print(json.dumps(deals_rate(presets, args.deals)))
+        return
+    if args.before:
+        compare_before(args.before, presets, args.deals, args.rounds)
+        return
+    if args.resample:
+        print(
+            f"{'preset':<12} {'from_obs µs':>11} {'obs+from_obs µs':>15} {'resample µs':>11} "
+            f"{'clone µs':>8} {'ratio':>6} {'ratio2':>6}"
+        )
+        for name in presets:
+            text, old, ids, bare = resample_costs(Rules.preset(name))
+            print(
+                f"{name:<12} {text:>11.1f} {old:>15.1f} {ids:>11.1f} {bare:>8.1f} "
+                f"{text / ids:>5.1f}x {old / ids:>5.1f}x"
+            )
+        print(
+            "per world, mean over every position of 4 random deals; ratio: from_obs / resample, "
+            "ratio2: obs+from_obs (the resample of before) / resample (goal >= 20)"
+        )
+        return
     print(
         f"{'preset':<12} {'deals/s best':>12} {'median':>8} {'vs goal':>8} "
         f"{'actions/s':>10} {'µs/card':>8} {'vs classic':>10} {'clone µs':>9} "

@@ -16,6 +16,8 @@ Nothing here depends on a preset's name, so a new preset is covered as soon as
 from __future__ import annotations
 
 import contextlib
+import itertools
+import math
 import random
 import re
 from collections import Counter
@@ -607,6 +609,91 @@ def check_resample(deal: Deal, seat: int, rng: random.Random) -> tuple[Deal, boo
     assert _codes(world, hidden_ids(world, seat)) == pool, "resample dealt cards the seat has seen"
     assert len(hidden_ids(world, seat)) == len(hidden_ids(deal, seat))
     return world, opponents_hidden(world, seat) != opponents_hidden(deal, seat)
+
+
+def consistent_worlds(deal: Deal, seat: int, most: int = 60) -> Counter[str] | None:
+    """Every deal ``seat`` cannot tell from this one, as full position strings, each with its
+    weight: how likely a uniform shuffle of the unseen cards makes it, up to a common factor
+    (``1 / prod(copies of a kind in one hand)!``).  None when there are more than ``most``."""
+    hidden = set(hidden_ids(deal, seat))
+    slots = {
+        s: len([c for c in hand if c in hidden])
+        for s, hand in enumerate(deal.hands)
+        if s != seat and any(c in hidden for c in hand)
+    }
+    if len(deal._stock) > 4:
+        return None
+    left, tries = len(hidden), 1
+    for n in slots.values():
+        tries *= math.comb(left, n)
+        left -= n
+    if tries > 5000:  # too many ways to list
+        return None
+    pool = sorted(_code(deal, c) for c in hidden)
+    ids_of: dict[str, list[int]] = {}
+    for c in hidden:
+        ids_of.setdefault(_code(deal, c), []).append(c)
+
+    def fill(
+        seats: list[int], left: list[str]
+    ) -> Iterable[tuple[dict[int, tuple[str, ...]], list[str]]]:
+        if not seats:
+            yield {}, left
+            return
+        for part in sorted(set(itertools.combinations(left, slots[seats[0]]))):
+            rest = list((Counter(left) - Counter(part)).elements())
+            for more, stock in fill(seats[1:], sorted(rest)):
+                yield {seats[0]: part, **more}, stock
+
+    out: Counter[str] = Counter()
+    for hands, rest in fill(sorted(slots), pool):
+        for stock in sorted(set(itertools.permutations(rest))):
+            if len(out) >= most:
+                return None
+            copy = deal.clone()
+            free = {k: list(v) for k, v in ids_of.items()}
+            for s, part in hands.items():
+                kept = [c for c in copy.hands[s] if c not in hidden]
+                copy.hands[s] = sorted(kept + [free[k].pop() for k in part])
+            copy._stock = [free[k].pop() for k in stock]
+            copy._legal = None
+            weight = 1.0
+            for part in hands.values():
+                for n in Counter(part).values():
+                    weight /= math.factorial(n)
+            out[copy.position()] += weight  # type: ignore[assignment]
+    return out
+
+
+def check_resample_worlds(deal: Deal, seat: int, rng: random.Random, most: int = 60) -> int:
+    """``resample`` (the id-level reshuffle) and ``Deal.from_observation`` (the rebuild from
+    text) reach exactly the deals consistent with what ``seat`` has seen, every one of them,
+    and ``resample`` draws each about as often as its share of the arrangements.
+
+    Returns the number of worlds compared (0 when there are too many to list, or one).
+    """
+    worlds = consistent_worlds(deal, seat, most)
+    if worlds is None or len(worlds) < 2:
+        return 0
+    total = sum(worlds.values())
+    draws = int(min(2000, max(100, 20 * total / min(worlds.values()))))
+    obs = deal.observation(seat)
+    by_ids = Counter(deal.resample(seat, rng).position() for _ in range(draws))
+    by_text = {Deal.from_observation(obs, rng).position() for _ in range(draws)}
+    assert set(by_ids) == set(worlds), (
+        f"resample reached {len(by_ids)} deals of the {len(worlds)} consistent ones"
+        f" ({len(set(by_ids) - set(worlds))} inconsistent)"
+    )
+    assert by_text == set(worlds), (
+        f"from_observation reached {len(by_text)} deals of the {len(worlds)} consistent ones"
+    )
+    for world, ways in worlds.items():
+        expected = draws * ways / total
+        spread = 6 * (expected * (1 - ways / total)) ** 0.5 + 1
+        assert abs(by_ids[world] - expected) <= spread, (
+            f"resample drew a world {by_ids[world]} times in {draws}, expected {expected:.0f}"
+        )
+    return len(worlds)
 
 
 def check_over(deal: Deal) -> None:

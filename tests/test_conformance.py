@@ -43,7 +43,53 @@ def test_classic_variation_conforms(index: int, rules: Rules) -> None:
     assert stats.deals == VARIATION_DEALS
 
 
+@pytest.mark.parametrize("name", Rules.presets())
+def test_resample_reaches_the_same_worlds_as_from_observation(name: str) -> None:
+    """At positions with few unseen cards, the id-level resample and the rebuild from the
+    observation's text both reach every consistent deal and nothing else (DESIGN.md: search
+    players only ever search such worlds)."""
+    rules = Rules.preset(name)
+    rng = random.Random(5)
+    checked = worlds = 0
+    for seed in range(40):
+        deal = Deal.new(rules, seed=seed, dealer=seed % rules.players)
+        path = random.Random(seed)
+        while not deal.is_over and not checked:
+            seat = deal.to_move
+            assert seat is not None
+            found = conformance.check_resample_worlds(deal, seat, rng)
+            checked += found > 0
+            worlds += found
+            deal.apply(path.choice(deal.legal_actions()))
+        if checked:
+            break
+    assert worlds >= 2, "no position with few unseen cards"
+
+
 # --- the suite must be able to fail ----------------------------------------------------------
+
+
+def test_the_worlds_check_catches_a_resample_that_keeps_the_hands(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A resample that shuffles the stock but leaves the other seats' concealed cards where
+    they are reaches too few worlds (and would let a search player read the real hands)."""
+    rules = Rules.preset("classic")
+    deal = Deal.new(rules, seed=0)
+    path = random.Random(0)
+    while deal.stock_size != 1:
+        deal.apply(path.choice(deal.legal_actions()))
+    seat = deal.to_move
+    assert seat is not None
+    assert conformance.check_resample_worlds(deal, seat, random.Random(1)) >= 2
+
+    def lazy(self: Deal, seat: int, rng: random.Random | None = None) -> None:
+        (rng or random.Random(0)).shuffle(self._stock)
+        self._legal = None
+
+    monkeypatch.setattr(Deal, "reshuffle", lazy)
+    with pytest.raises(AssertionError, match="resample reached"):
+        conformance.check_resample_worlds(deal, seat, random.Random(1), most=200)
 
 
 def _midgame(seed: int = 3, steps: int = 20) -> Deal:

@@ -7,11 +7,13 @@ in (0 while concealed), ``_known[id]`` whether all players know where it is whil
 
 from __future__ import annotations
 
+import operator
 import random
 from bisect import insort
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import product
+from operator import itemgetter
 from typing import Any
 
 from .cards import (
@@ -33,6 +35,7 @@ from .cards import (
 from .cards import (
     kind as make_kind,
 )
+from .ids import action_ids
 from .melds import (
     BEZIQUE,
     DOUBLE_ROYAL_MARRIAGE,
@@ -858,6 +861,115 @@ class Deal:
         else:
             self._draw()
 
+    # --- integer action ids --------------------------------------------------------------------
+    def legal_ids(self) -> list[int]:
+        """The ids of the legal actions, ascending (see :mod:`bezique.core.ids`)."""
+        return [i for i, _ in self._id_pairs()]
+
+    def legal_id_actions(self) -> list[tuple[int, Action]]:
+        """The legal actions with their ids, ascending by id."""
+        return self._id_pairs()
+
+    def apply_id(self, action_id: int) -> None:
+        """Apply the legal action with this id; :class:`IllegalAction` (the deal unchanged)
+        if it is not one."""
+        if self._phase == OVER:
+            raise IllegalAction("the deal is over: no more actions")
+        self.apply(self.id_action(action_id))
+
+    def id_action(self, action_id: int) -> Action:
+        """The legal action with this id here; :class:`IllegalAction` if there is none."""
+        if not isinstance(action_id, int) or isinstance(action_id, bool):
+            try:  # numpy integers and the like
+                if isinstance(action_id, bool):
+                    raise TypeError
+                action_id = operator.index(action_id)
+            except TypeError:
+                raise IllegalAction(f"an action id is an int: got {action_id!r}") from None
+        for i, a in self._id_pairs():
+            if i == action_id:
+                return a
+        ids = action_ids(self.rules)
+        if not 0 <= action_id < ids.num_actions:
+            raise IllegalAction(
+                f"no action id {action_id}: ids run from 0 to {ids.num_actions - 1}"
+            )
+        if self._phase == OVER:
+            raise IllegalAction("the deal is over: no more actions")
+        legal_ids = ", ".join(str(i) for i, _ in self._id_pairs())
+        raise IllegalAction(
+            f"action id {action_id} ({ids.describe(action_id)}) is not legal now; "
+            f"legal ids: {legal_ids}"
+        )
+
+    def action_id(self, action: Action | str) -> int:
+        """The id of a legal action (or its notation) here; :class:`IllegalAction` if it is
+        not legal."""
+        if self._phase == OVER:
+            raise IllegalAction("the deal is over: no more actions")
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        if isinstance(action, str):
+            action = Action.parse(action)
+        elif not isinstance(action, Action):
+            raise IllegalAction(f"not an action: {action!r}")
+        if action not in legal:
+            action = Action.parse(str(action))
+            if action not in legal:
+                action = self._resolve(action, legal)[0]
+        for i, a in self._id_pairs():
+            if a == action:
+                return i
+        raise AssertionError(f"{action} is legal but has no id")  # pragma: no cover
+
+    def _id_pairs(self) -> list[tuple[int, Action]]:
+        """``(id, action)`` for every legal action, sorted by id."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        if not legal:
+            return []
+        ids = action_ids(self.rules)
+        K, M = self._kinds, self._mask
+        offset = ids.play_offset
+        simple: list[tuple[int, Action]] = []
+        melds: dict[int, list[Action]] = {}
+        histories: dict[int, list[int]] | None = None
+        for action, move in legal.items():
+            if isinstance(move, int):
+                k = K[move]
+                m = M[move]
+                if not m:
+                    simple.append((offset[k], action))
+                    continue
+                if histories is None:
+                    histories = {}
+                    for c in self.hands[self._to_move]:  # type: ignore[index]
+                        if M[c]:
+                            histories.setdefault(K[c], []).append(M[c])
+                    for masks in histories.values():
+                        masks[:] = sorted(set(masks))
+                simple.append((offset[k] + 1 + histories[k].index(m), action))
+                continue
+            verb = move[0]
+            if verb == "meld":
+                need: dict[int, int] = {}
+                declared: dict[int, int] = {}
+                for c in move[2]:
+                    k = K[c]
+                    need[k] = need.get(k, 0) + 1
+                    if M[c]:
+                        declared[k] = declared.get(k, 0) + 1
+                key = (move[1], tuple((k, need[k], declared.get(k, 0)) for k in sorted(need)))
+                mid = ids.meld_key.get(key)
+                if mid is None:
+                    raise KeyError(f"'{action}' has no id in the action table of {self.rules}")
+                melds.setdefault(mid, []).append(action)
+            else:
+                simple.append((ids.simple_id(verb), action))
+        return ids.assign(simple, melds)
+
     def _resolve(self, action: Action, legal: dict[Action, Move]) -> tuple[Action, Move]:
         """Match an action written loosely (cards in another order, ``@table`` where a history
         was expected, ...) to exactly one legal action, or explain why it is not legal."""
@@ -1154,8 +1266,12 @@ class Deal:
             tables.append(tuple(CODES[K[c]] + "@" + "+".join(profile_names(M[c])) for c in t))
             known_cards.append(codes(c for c in h if not M[c] and known[c]))
         legal: tuple[str, ...] = ()
+        legal_ids: tuple[int, ...] = ()
         if seat is not None and seat == self._to_move:
-            legal = tuple(str(a) for a in self.legal_actions())
+            actions = self.legal_actions()
+            legal = tuple(str(a) for a in actions)
+            id_of = {a: i for i, a in self._id_pairs()}
+            legal_ids = tuple(id_of[a] for a in actions)
         return Observation(
             rules=self.rules,
             seat=seat,
@@ -1185,12 +1301,60 @@ class Deal:
                     for s, meld, ids in self._instances
                 )
             ),
+            legal_ids=legal_ids,
         )
 
     def resample(self, seat: int, rng: RngLike = None) -> Deal:
         """A deal that ``seat`` cannot tell from this one: its observation is identical, and
-        every card it has not seen is dealt again at random among the places it could be."""
-        return Deal.from_observation(self.observation(seat), rng)
+        every card it has not seen is dealt again at random among the places it could be.
+
+        A copy with :meth:`reshuffle` applied: no text is parsed, so a search player that
+        holds one world (built once with :meth:`from_observation`) gets each further world
+        for little more than a :meth:`clone`.
+        """
+        d = self.clone()
+        d.reshuffle(seat, rng)
+        return d
+
+    def reshuffle(self, seat: int, rng: RngLike = None) -> None:
+        """Deal again, in place, every card ``seat`` has not seen: the other seats' concealed
+        cards that are not publicly known, and the stock.  Each such card goes to one of those
+        places uniformly at random; everything ``seat`` observes stays as it was.
+
+        The deal forgets its seed and the cards as dealt (:attr:`initial`): they would tell
+        the hidden cards of the real deal.
+        """
+        n = self.rules.players
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+            raise ValueError(f"no seat {seat!r}: seats are 0 to {n - 1}")
+        M, known, hands = self._mask, self._known, self.hands
+        hidden: list[int] = []
+        for s, h in enumerate(hands):
+            if s != seat:
+                hidden.extend([c for c in h if not M[c] and not known[c]])
+        hidden.extend(self._stock)
+        self.seed = None
+        self.initial = None
+        if len(hidden) < 2:
+            return
+        # a uniform shuffle: the cards sorted by a random float each (two equal keys have
+        # odds of about n**2 / 2**54); quicker than random.shuffle's loop of _randbelow calls
+        rnd = _rng(rng).random
+        keys = [rnd() for _ in hidden]
+        shuffled = list(itemgetter(*sorted(range(len(hidden)), key=keys.__getitem__))(hidden))
+        pos = 0
+        for s, h in enumerate(hands):
+            if s == seat:
+                continue
+            kept = [c for c in h if M[c] or known[c]]
+            take = len(h) - len(kept)
+            if take:
+                kept += shuffled[pos : pos + take]
+                pos += take
+                kept.sort()
+                h[:] = kept
+        self._stock[:] = shuffled[pos:]
+        self._legal = None
 
     @classmethod
     def from_observation(cls, obs: Observation, rng: RngLike = None) -> Deal:
@@ -1349,8 +1513,8 @@ class Deal:
         obs = _observation_fields(fields_, ())
         if obs.seat is not None and obs.to_move == obs.seat and obs.phase != OVER:
             world = cls.from_observation(obs, 0)
-            legal = tuple(str(a) for a in world.legal_actions())
-            obs = Observation(**{**obs.__dict__, "legal": legal})
+            seen = world.observation(obs.seat)
+            obs = Observation(**{**obs.__dict__, "legal": seen.legal, "legal_ids": seen.legal_ids})
         return obs
 
 

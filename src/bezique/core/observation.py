@@ -62,6 +62,8 @@ class Observation:
     live_melds: tuple[tuple[int, str, tuple[str, ...]], ...] = ()
     """With meld re-forming: the melds on the table none of whose cards has been played,
     as (seat, meld, cards)."""
+    legal_ids: tuple[int, ...] = ()
+    """The action id of each of :attr:`legal`, in the same order (:mod:`bezique.core.ids`)."""
 
     @property
     def is_over(self) -> bool:

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
 from .cards import RANKS, pack
+from .ids import action_ids
 
 
 def _opt(default: Any, doc: str, choices: tuple[str, ...] = ()) -> Any:
@@ -555,6 +556,11 @@ class Rules:
     def tricks(self) -> int:
         """Tricks (rounds) in a whole hand."""
         return self.stage1_tricks + (self.hand_size if self.play_out_hand else 0)
+
+    @property
+    def num_actions(self) -> int:
+        """The size of the fixed action-id space (:mod:`bezique.core.ids`)."""
+        return action_ids(self).num_actions
 
     # --- presets and options -------------------------------------------------------------------
     @classmethod

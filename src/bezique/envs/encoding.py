@@ -59,61 +59,24 @@ tricks_won          n            completed tricks won, per seat
 Action ids (version 1)
 ----------------------
 
-=====================  ==============================================================
-ids                    meaning
-=====================  ==============================================================
-0                      ``pass``
-1 (if any)             ``exchange`` (the seven, or the nine, of trumps for the turn-up)
-next (if any)          ``partner`` (hand the declaration to the partner)
-play block             ``play``: for each card kind, ``1 + copies`` ids: offset 0 plays
-                       a concealed copy, offset ``v >= 1`` plays a declared copy with
-                       the ``v``-th distinct history among the seat's declared copies of
-                       that kind (histories in ascending order of their meld bit mask)
-meld block             ``meld``: one id per (meld kind, multiset of card kinds, number of
-                       declared copies used of each kind in it); see below
-alternate block        further declarations that share a meld id (see below)
-=====================  ==============================================================
-
-The meld table is enumerated from the rules: every meld kind that scores under them (carte
-blanche, which is never declared, excepted; the double royal marriage included where
-``trump_double_marriage`` scores it), every trump suit (and none, before trump is fixed), every
-way :func:`bezique.core.melds.slots` allows the meld to be formed, and, with wild cards, every
-such multiset with one card replaced by ``XX``.  For each multiset, each kind ``k`` in it that
-is needed ``c`` times contributes a count ``0..c`` of declared copies; a combination that uses
-no concealed card is left out unless the rules have ``meld_reforming`` (only then may a meld be
-formed again from declared cards alone, those of a broken meld).  Ids run in meld-kind order,
-then multiset order, then declared counts.  :meth:`Encoding.describe` names every id.
-
-Two legal declarations get the same meld id only when they use the same numbers of declared
-copies but declared copies with different histories (``meld bezique QS@marriage JD`` and
-``meld bezique QS@four-queens JD``).  Then, in that state, the one whose notation sorts first
-keeps the meld id and the others take ids from the alternate block, in order of meld id and
-then of notation.  The block holds ``4 x (most copies of a kind) + 8`` ids (``8 x ... + 8`` with
-meld re-forming), several times what any position needed in scans of random deals
-(``scripts/scan_action_ids.py``); a position that would need more raises ``RuntimeError`` (an
-action is never dropped or substituted).
-
-``Encoding(rules).num_actions`` is the size of the whole range; it depends on the variant.
+The action ids are the core's own (:mod:`bezique.core.ids`, ``rules.num_actions``,
+:meth:`Deal.legal_ids() <bezique.core.deal.Deal.legal_ids>`): pass, exchange, partner, a play
+block with copy histories, a meld block and an alternate block.  An observation carries the ids
+of its legal actions (``Observation.legal_ids``), so nothing here parses notation to find them.
 """
 
 from __future__ import annotations
 
-import itertools
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
 
-from ..core.cards import CODES, SUITS, parse_card
-from ..core.melds import (
-    DOUBLE_ROYAL_MARRIAGE,
-    MELDS,
-    meld_score,
-    profile_mask,
-    slots,
-)
+from ..core.cards import CODES, SUITS
+from ..core.ids import ActionIds, MeldId, action_ids
+from ..core.melds import MELDS, meld_score
 from ..core.notation import Action
 from ..core.observation import Observation
 from ..core.rules import Rules
@@ -127,9 +90,6 @@ sets, sevens."""
 
 WILD_CODE = "XX"
 PHASES = ("play", "declare", "over")
-
-Multiset = tuple[tuple[int, int], ...]
-"""A multiset of card kinds as sorted ``(kind, count)`` pairs."""
 
 
 @dataclass(frozen=True)
@@ -152,28 +112,6 @@ class Block:
     def signed(self) -> bool:
         """True when entries may be negative (points)."""
         return self.name == "points"
-
-
-@dataclass(frozen=True)
-class MeldId:
-    """What one id of the meld block stands for."""
-
-    meld: str
-    """The meld kind, by notation name."""
-    cards: Multiset
-    """The card kinds it takes, with their counts."""
-    declared: tuple[int, ...]
-    """For each kind of :attr:`cards`, how many of its copies come from the table."""
-
-    def text(self) -> str:
-        """A readable description, e.g. ``meld bezique QS JD (declared: QS)``."""
-        cards = " ".join(CODES[k] for k, n in self.cards for _ in range(n))
-        used = [
-            f"{CODES[k]}" + (f"x{t}" if t > 1 else "")
-            for (k, _), t in zip(self.cards, self.declared, strict=True)
-            if t
-        ]
-        return f"meld {self.meld} {cards}" + (f" (declared: {' '.join(used)})" if used else "")
 
 
 def max_points(rules: Rules) -> float:
@@ -210,36 +148,23 @@ class Encoding:
         self._code_index = {CODES[k]: i for i, k in enumerate(self.kind_ids)}
         n = rules.players
 
-        # --- action ids -------------------------------------------------------------------
-        self.pass_id = 0
-        nxt = 1
-        self.exchange_id: int | None = None
-        if rules.turn_up:
-            self.exchange_id, nxt = nxt, nxt + 1
-        self.partner_id: int | None = None
-        if rules.partnerships and rules.partner_declaring == "winner-or-partner":
-            self.partner_id, nxt = nxt, nxt + 1
-        self.play_base = nxt
-        self._play_offset: list[int] = []
-        for c in self.copies:
-            self._play_offset.append(nxt)
-            nxt += 1 + c
-        self.meld_base = nxt
-        self.meld_ids: tuple[MeldId, ...] = tuple(self._meld_table())
+        # --- action ids: the core's (bezique.core.ids) -----------------------------------------
+        ids = action_ids(rules)
+        self.ids: ActionIds = ids
+        """The action-id layout of the rules."""
+        self.pass_id = ids.pass_id
+        self.exchange_id = ids.exchange_id
+        self.partner_id = ids.partner_id
+        self.play_base = ids.play_base
+        self.meld_base = ids.meld_base
+        self.meld_ids: tuple[MeldId, ...] = ids.meld_ids
         """What each id of the meld block stands for, from :attr:`meld_base` on."""
-        self._meld_id = {
-            (m.meld, tuple((k, c, t) for (k, c), t in zip(m.cards, m.declared, strict=True))): i
-            + self.meld_base
-            for i, m in enumerate(self.meld_ids)
-        }
-        nxt += len(self.meld_ids)
-        self.alt_base = nxt
-        self.num_alternates = (8 if rules.meld_reforming else 4) * max(self.copies) + 8
+        self.alt_base = ids.alt_base
+        self.num_alternates = ids.num_alternates
         """Size of the alternate block."""
-        nxt += self.num_alternates
-        self.num_actions = nxt
+        self.num_actions = ids.num_actions
         """The number of distinct action ids (``num_distinct_actions`` in OpenSpiel)."""
-        self.meld_names: tuple[str, ...] = tuple(dict.fromkeys(m.meld for m in self.meld_ids))
+        self.meld_names: tuple[str, ...] = ids.meld_names
         """Meld kinds of the action table, in meld-kind order (the ``melds_scored`` axis)."""
         self._meld_column = {name: i for i, name in enumerate(self.meld_names)}
         self._klass = {
@@ -325,127 +250,19 @@ class Encoding:
         """The encoding of a rule set (built once per rule set)."""
         return _encoding(rules)
 
-    # --- the meld table -------------------------------------------------------------------------
-    def _declarable(self) -> list[int]:
-        rules = self.rules
-        out = []
-        for m in MELDS:
-            if m.klass == "X":
-                continue
-            if meld_score(rules, m.id) > 0 or (
-                m.id == DOUBLE_ROYAL_MARRIAGE and rules.trump_double_marriage
-            ):
-                out.append(m.id)
-        return out
-
-    def _multisets(self, meld: int) -> list[Multiset]:
-        rules = self.rules
-        avail = dict(zip(self.kind_ids, self.copies, strict=True))
-        found: set[Multiset] = set()
-        for trump in (None, 0, 1, 2, 3):
-            for req in slots(rules, meld, trump):
-                per_slot = [list(_fill(kinds, n)) for kinds, n in req]
-                for combo in itertools.product(*per_slot):
-                    total: Counter[int] = Counter()
-                    for part in combo:
-                        total.update(part)
-                    variants = [total]
-                    if rules.wild_cards and sum(total.values()) > 1:
-                        wild = parse_card(WILD_CODE)
-                        for k in list(total):
-                            v = total.copy()
-                            v[k] -= 1
-                            v[wild] += 1
-                            variants.append(+v)
-                    for v in variants:
-                        if all(avail.get(k, 0) >= c for k, c in v.items()):
-                            found.add(tuple(sorted(v.items())))
-        return sorted(found)
-
-    def _meld_table(self) -> Iterator[MeldId]:
-        reform = self.rules.meld_reforming
-        for meld in self._declarable():
-            name = MELDS[meld].name
-            for ms in self._multisets(meld):
-                for declared in itertools.product(*(range(c + 1) for _, c in ms)):
-                    if reform or sum(declared) < sum(c for _, c in ms):
-                        yield MeldId(name, ms, tuple(declared))
-
     # --- actions ----------------------------------------------------------------------------------
-    def _parse(self, text: str) -> tuple[str, str, tuple[tuple[int, str], ...]]:
-        got = self._parsed.get(text)
-        if got is None:
-            a = Action.parse(text)
-            refs = []
-            for r in a.cards:
-                card, _, where = r.partition("@")
-                refs.append((self._code_index[card], where))
-            got = self._parsed[text] = (a.verb, a.meld, tuple(refs))
-        return got
-
     def legal_ids(self, obs: Observation) -> list[tuple[int, str]]:
         """The legal actions of the observation as ``(id, notation)`` pairs, sorted by id.
 
-        Empty unless the observing seat is to move.  Raises ``RuntimeError`` if a position needs
-        more alternate ids than the encoding reserves, and ``KeyError`` for an action the
-        table lacks (neither should happen; both are bugs to report).
+        Empty unless the observing seat is to move.  The ids come with the observation
+        (``obs.legal_ids``); an observation read from text without them is worked out by
+        :meth:`bezique.core.ids.ActionIds.from_observation`.
         """
         if not obs.legal:
             return []
-        seat = obs.seat
-        assert seat is not None
-        concealed = set(obs.hand)
-        histories: dict[str, list[int]] | None = None
-        out: list[tuple[int, str]] = []
-        melds: dict[int, list[str]] = {}
-        for text in obs.legal:
-            verb, meld, refs = self._parse(text)
-            if verb == "play":
-                ki, where = refs[0]
-                if not where and CODES[self.kind_ids[ki]] in concealed:
-                    v = 0
-                elif where and where != "table":
-                    if histories is None:
-                        histories = _histories(obs.tables[seat])
-                    v = 1 + histories[self.kinds[ki]].index(profile_mask(where.split("+")))
-                else:
-                    v = 1
-                out.append((self._play_offset[ki] + v, text))
-            elif verb == "meld":
-                need: Counter[int] = Counter()
-                decl: Counter[int] = Counter()
-                for ki, where in refs:
-                    k = self.kind_ids[ki]
-                    need[k] += 1
-                    if where or CODES[k] not in concealed:
-                        decl[k] += 1
-                key = (meld, tuple((k, need[k], decl[k]) for k in sorted(need)))
-                mid = self._meld_id.get(key)
-                if mid is None:
-                    raise KeyError(f"{text!r} has no id in the action table of {self.rules}")
-                melds.setdefault(mid, []).append(text)
-            elif verb == "pass":
-                out.append((self.pass_id, text))
-            elif verb == "exchange" and self.exchange_id is not None:
-                out.append((self.exchange_id, text))
-            elif verb == "partner" and self.partner_id is not None:
-                out.append((self.partner_id, text))
-            else:
-                raise KeyError(f"{text!r} has no id in the action table of {self.rules}")
-        alt = self.alt_base
-        for mid in sorted(melds):
-            texts = sorted(melds[mid])
-            out.append((mid, texts[0]))
-            for text in texts[1:]:
-                if alt >= self.num_actions:
-                    raise RuntimeError(
-                        f"more than {self.num_alternates} alternate declarations in one position "
-                        f"of {self.rules}; please report it with the position string"
-                    )
-                out.append((alt, text))
-                alt += 1
-        out.sort()
-        return out
+        if len(obs.legal_ids) == len(obs.legal):
+            return sorted(zip(obs.legal_ids, obs.legal, strict=True))
+        return self.ids.from_observation(obs)
 
     def action_mask(self, obs: Observation) -> np.ndarray:
         """A 0/1 ``int8`` vector over every action id, 1 for the legal ones."""
@@ -473,22 +290,7 @@ class Encoding:
 
     def describe(self, action_id: int) -> str:
         """What an id stands for, whatever the position (``play QS (declared, history 1)``)."""
-        i = int(action_id)
-        if i == self.pass_id:
-            return "pass"
-        if i == self.exchange_id:
-            return "exchange"
-        if i == self.partner_id:
-            return "partner"
-        if self.play_base <= i < self.meld_base:
-            ki = max(j for j, off in enumerate(self._play_offset) if off <= i)
-            v = i - self._play_offset[ki]
-            return f"play {self.kinds[ki]}" + (f" (declared, history {v})" if v else "")
-        if self.meld_base <= i < self.alt_base:
-            return self.meld_ids[i - self.meld_base].text()
-        if self.alt_base <= i < self.num_actions:
-            return f"alternate declaration {i - self.alt_base}"
-        raise ValueError(f"no action id {action_id}: ids run from 0 to {self.num_actions - 1}")
+        return self.ids.describe(action_id)
 
     # --- observations -------------------------------------------------------------------------------
     def zeros(self) -> np.ndarray:
@@ -606,38 +408,12 @@ class Encoding:
 
     def action_table(self) -> str:
         """The action-id ranges of these rules as a text table (for docs and debugging)."""
-        rows = [f"{'ids':<12} meaning", f"{self.pass_id:<12} pass"]
-        if self.exchange_id is not None:
-            rows.append(f"{self.exchange_id:<12} exchange")
-        if self.partner_id is not None:
-            rows.append(f"{self.partner_id:<12} partner")
-        for lo, hi, what in (
-            (self.play_base, self.meld_base, "play (card kind x copy history)"),
-            (self.meld_base, self.alt_base, f"meld ({len(self.meld_ids)} ids)"),
-            (self.alt_base, self.num_actions, "alternate declarations"),
-        ):
-            rows.append(f"{f'{lo}-{hi - 1}':<12} {what}")
-        return "\n".join(rows)
+        return self.ids.table()
 
 
 @cache
 def _encoding(rules: Rules) -> Encoding:
     return Encoding(rules)
-
-
-def _fill(kinds: Sequence[int], n: int) -> Iterator[Counter[int]]:
-    """Every multiset of ``n`` cards drawn from ``kinds`` (with repetition)."""
-    for combo in itertools.combinations_with_replacement(sorted(kinds), n):
-        yield Counter(combo)
-
-
-def _histories(refs: Iterable[str]) -> dict[str, list[int]]:
-    """Per card code, the distinct meld masks of the declared copies, ascending."""
-    out: dict[str, set[int]] = {}
-    for ref in refs:
-        card, _, where = ref.partition("@")
-        out.setdefault(card, set()).add(profile_mask(where.split("+")))
-    return {card: sorted(masks) for card, masks in out.items()}
 
 
 def relative_points(points: Sequence[float]) -> list[float]:
@@ -668,35 +444,3 @@ __all__ = [
     "outcome",
     "relative_points",
 ]
-
-
-def scan(rules: Rules, deals: int, seed: int = 0) -> dict[str, int]:
-    """Play ``deals`` random deals (half of them declaring whenever they can) and check that
-    the ids of the legal actions are distinct in every position; returns the counts
-    (positions, positions needing alternate ids, most alternates in one position)."""
-    import random
-
-    from ..core.deal import Deal
-
-    enc = Encoding.for_rules(rules)
-    positions = with_alternates = most = 0
-    for i in range(deals):
-        deal = Deal.new(rules, seed=seed + i, dealer=i % rules.players)
-        rng = random.Random(seed + i)
-        while not deal.is_over:
-            seat = deal.to_move
-            assert seat is not None
-            obs = deal.observation(seat)
-            ids = enc.legal_ids(obs)
-            if len({a for a, _ in ids}) != len(obs.legal) or sorted(t for _, t in ids) != sorted(
-                obs.legal
-            ):
-                raise AssertionError(f"ids not one-to-one in {obs.to_string()}")
-            alts = sum(1 for a, _ in ids if a >= enc.alt_base)
-            positions += 1
-            with_alternates += alts > 0
-            most = max(most, alts)
-            actions = deal.legal_actions()
-            melds = [a for a in actions if a.verb == "meld"]
-            deal.apply(rng.choice(melds if melds and i % 2 == 0 else actions))
-    return {"positions": positions, "with_alternates": with_alternates, "most_alternates": most}
