@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -70,8 +71,11 @@ def main() -> None:
                 outs[way] = Path(tmp) / f"{way}-{r}.json"
                 t = _run(ways[way], outs[way])
                 times[way].append(t)
-                print(f"round {r + 1}  {way:<9}  {t:6.1f} s", flush=True)
+                load = os.getloadavg()[0]
+                print(f"round {r + 1}  {way:<9}  {t:6.1f} s   (load {load:.1f})", flush=True)
             same = same and _figures(outs["ray"]) == _figures(outs["processes"])
+            ratio = times["ray"][-1] / times["processes"][-1]
+            print(f"round {r + 1}  ratio ray / processes {ratio:.2f}", flush=True)
     med = {k: statistics.median(v) for k, v in times.items()}
     print(f"{args.a} - {args.b}, {args.deals} decks, seed {args.seed}, {args.jobs} CPUs")
     print(f"median wall time   processes {med['processes']:.1f} s   ray {med['ray']:.1f} s")

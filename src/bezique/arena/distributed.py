@@ -132,9 +132,22 @@ def _connect(ray: Any, address: str, cpus: int | None) -> None:
         )
     except (ConnectionError, ValueError, RuntimeError, TimeoutError) as e:
         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-        raise ClusterError(f"cannot connect to Ray at {address}: {first}") from None
+        hint = _auth_hint() if address != LOCAL else ""
+        raise ClusterError(f"cannot connect to Ray at {address}: {first}{hint}") from None
     except SystemExit:  # Ray exits when a GCS it was pointed at never answers
-        raise ClusterError(f"cannot connect to Ray at {address}: no answer") from None
+        hint = _auth_hint() if address != LOCAL else ""
+        raise ClusterError(f"cannot connect to Ray at {address}: no answer{hint}") from None
+
+
+def _auth_hint() -> str:
+    """What a refused connection most often lacks: Ray clusters want a token by default, and a
+    machine outside the cluster sends none unless told to."""
+    if os.environ.get("RAY_AUTH_MODE"):
+        return ""
+    return (
+        " (a cluster with token authentication, Ray's default, also needs RAY_AUTH_MODE=token "
+        "and RAY_AUTH_TOKEN set here: see docs/distributed.md)"
+    )
 
 
 @contextmanager
