@@ -27,7 +27,7 @@ OptionList = Annotated[
 AddressArgument = Annotated[
     str | None,
     typer.Argument(
-        metavar="[ADDRESS]",
+        metavar="ADDRESS",
         help="With --ray: the cluster, ray://HOST:PORT or auto (default: a Ray instance on this "
         "machine, started for the run).",
         show_default=False,

@@ -274,6 +274,9 @@ def run_tasks(
         with _processes().Pool(min(jobs, len(chunks))) as pool:
             for i, value in pool.imap_unordered(_indexed_chunk, enumerate(work)):
                 finished(i, value)
+    missing = [i * batch for i, chunk in enumerate(results) if chunk is None]
+    if missing:  # cannot happen: every path above finishes every chunk or raises
+        raise ClusterError(f"tasks lost without an error, from task {missing[0]} on")
     return [r for chunk in results if chunk is not None for r in chunk]
 
 
