@@ -11,7 +11,8 @@
                       [--ray [ADDRESS]]
     bezique arena-pool FILE... [--json FILE]
     bezique self-play BOT [--deals N] [--seed S] [--out FILE.npz] [--jobs K] [--ray [ADDRESS]]
-    bezique serve [--host 127.0.0.1] [--port 8000] [--data DIR]
+    bezique serve [--host 127.0.0.1] [--port 8000] [--data DIR] [--limit-concurrency N]
+                  [--timeout-keep-alive S] [--api-docs]
 
 Wrong arguments (an unknown preset, option, value, bot or a bad record) give a one-line error
 and exit status 2.
@@ -227,13 +228,38 @@ def serve(
         Path | None,
         typer.Option("--data", help="Folder for the SQLite database (default ./bezique-data)."),
     ] = None,
+    limit_concurrency: Annotated[
+        int | None,
+        typer.Option(
+            "--limit-concurrency",
+            min=1,
+            help="uvicorn's limit: connections at once past which requests get 503 "
+            "(default: none; keep it under the open-file limit, `ulimit -n`).",
+        ),
+    ] = None,
+    timeout_keep_alive: Annotated[
+        int,
+        typer.Option(
+            "--timeout-keep-alive", min=1, help="Seconds an idle HTTP connection is kept open."
+        ),
+    ] = 5,
+    api_docs: Annotated[
+        bool, typer.Option("--api-docs", help="Serve the API description at /openapi.json.")
+    ] = False,
 ) -> None:
     """Serve the game in the browser (needs the web extra of the package)."""
     try:
         from .server import serve as run_server
     except ImportError as e:
         fail(f"the server needs the web extra (pip install 'bezique[web]'): {e}")
-    run_server(host=host, port=port, data=None if data is None else str(data))
+    run_server(
+        host=host,
+        port=port,
+        data=None if data is None else str(data),
+        limit_concurrency=limit_concurrency,
+        timeout_keep_alive=timeout_keep_alive,
+        api_docs=api_docs,
+    )
 
 
 from .tui.keeper import keep_command  # noqa: E402  (bezique keep: the score-keeper)

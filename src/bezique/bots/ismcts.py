@@ -61,8 +61,10 @@ class IsmctsBot(SearchBot):
         iterations = 0
         s1 = s2 = 0.0
         log, sqrt = math.log, math.sqrt
+        # one world built from the observation's text, the others reshuffled from it by id
+        base = Deal.from_observation(observation, rng)
         while iterations < len(actions) or budget.left():
-            world = Deal.from_observation(observation, rng)
+            world = base.resample(observation.seat, rng)
             node = root
             path: list[_Node] = []
             steps = 0

@@ -178,8 +178,11 @@ class PimcBot(SearchBot):
         active = list(range(n))
         worlds = solved = 0
         use_solver = observation.stage == 2
+        # one world built from the observation's text; the others by reshuffling its unseen
+        # cards at the id level (Deal.resample), which parses nothing
+        root = Deal.from_observation(observation, rng)
         while worlds == 0 or budget.left():
-            world = Deal.from_observation(observation, rng)
+            world = root.resample(observation.seat, rng)
             values, exact = self.world_values(
                 world, [actions[i] for i in active], side, rng.getrandbits(32), budget, use_solver
             )

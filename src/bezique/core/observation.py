@@ -12,9 +12,14 @@ position string of a deal as that seat sees it.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
+from typing import Any
 
+from .cards import SUITS, code, parse_card
+from .notation import Action, IllegalAction, parse_ref
 from .rules import Rules
+from .worlds import Worlds
 
 FORMAT = "bezique1"
 
@@ -77,24 +82,34 @@ class Observation:
 
     def to_string(self) -> str:
         """The one-line position string of this view; :meth:`from_string` reads it back."""
-        return _encode(self)
+        return encode(self)
 
     @classmethod
     def from_string(cls, text: str) -> Observation:
         """Read a seat's position string; raises ``ValueError`` saying what is wrong."""
-        from .deal import Deal  # the legal actions are worked out by the engine
-
-        fields_, hidden = _decode(text)
+        fields_, hidden = decode_fields(text)
         if hidden:
             raise ValueError("this is a full position string: read it with Deal.from_position")
-        return Deal._observation_from_fields(fields_)
+        obs = observation_from_fields(fields_)
+        if obs.seat is not None and obs.to_move == obs.seat and obs.phase != "over":
+            # the legal actions (and their ids) are the engine's, in any consistent world
+            world = Worlds.from_observation(obs, 0)
+            actions = world.legal_actions()
+            id_of = {a: i for i, a in world.legal_id_actions()}
+            obs = dataclasses.replace(
+                obs,
+                legal=tuple(str(a) for a in actions),
+                legal_ids=tuple(id_of[a] for a in actions),
+            )
+        return obs
 
 
 def _join(items: tuple[str, ...] | list[str], sep: str = ",") -> str:
     return sep.join(items)
 
 
-def _encode(o: Observation, extra: dict[str, str] | None = None) -> str:
+def encode(o: Observation, extra: dict[str, str] | None = None) -> str:
+    """The position string of a view (``extra``: further fields, the hidden part of a deal)."""
     parts = {
         "rules": str(o.rules),
         "seat": "*" if o.seat is None else str(o.seat),
@@ -150,7 +165,7 @@ _FIELDS = [
 ]
 
 
-def _decode(text: str) -> tuple[dict[str, str], dict[str, str]]:
+def decode_fields(text: str) -> tuple[dict[str, str], dict[str, str]]:
     """Split a position string into its observation fields and its hidden part."""
     if not isinstance(text, str) or not text.startswith(FORMAT + "|"):
         raise ValueError(f"not a position string: it must start with '{FORMAT}|'")
@@ -170,3 +185,95 @@ def _decode(text: str) -> tuple[dict[str, str], dict[str, str]]:
     if unknown:
         raise ValueError(f"unknown field(s) in position string: {', '.join(unknown)}")
     return out, hidden
+
+
+def observation_from_fields(f: dict[str, str]) -> Observation:
+    """An Observation from position-string fields, checking every value; its legal actions
+    are left empty (:meth:`Observation.from_string` works them out)."""
+    try:
+        rules = Rules.from_string(f["rules"])
+        n = rules.players
+
+        def seat_or_none(v: str, none: str) -> int | None:
+            if v == none:
+                return None
+            s = int(v)
+            if not 0 <= s < n:
+                raise ValueError(f"no seat {s}")
+            return s
+
+        def cards(v: str) -> tuple[str, ...]:
+            return tuple(code(parse_card(c)) for c in v.split(",") if c)
+
+        def refs(v: str) -> tuple[str, ...]:
+            return tuple(parse_ref(c) for c in v.split(",") if c)
+
+        def per_seat(v: str, fn: Any) -> tuple[Any, ...]:
+            parts = v.split("/")
+            if len(parts) != n:
+                raise ValueError(f"expected {n} seats in {v!r}")
+            return tuple(fn(p) for p in parts)
+
+        def trick_item(t: str) -> tuple[int, tuple[str, ...], int]:
+            ld, cs, w = t.split(":")
+            return seat(ld), cards(cs.replace(".", ",")), seat(w)
+
+        def event(t: str) -> tuple[int, int, str, int]:
+            a, b, what, p = t.split(":")
+            return int(a), seat(b), what, int(p)
+
+        phase = f["phase"]
+        if phase not in ("play", "declare", "over"):
+            raise ValueError(f"bad phase {phase!r}")
+        trump = None if f["trump"] == "-" else f["trump"]
+        if trump is not None and (len(trump) != 1 or trump not in SUITS):
+            raise ValueError(f"bad trump {trump!r}")
+
+        def seat(v: str | int) -> int:
+            s = int(v)
+            if not 0 <= s < n:
+                raise ValueError(f"no seat {s}")
+            return s
+
+        def counts(v: str, length: int, what: str) -> tuple[int, ...]:
+            out = tuple(int(x) for x in v.split(","))
+            if len(out) != length:
+                raise ValueError(f"{what} needs {length} numbers, got {len(out)}")
+            return out
+
+        dealer = seat_or_none(f["dealer"], "")
+        leader = seat_or_none(f["lead"], "")
+        assert dealer is not None and leader is not None
+        return Observation(
+            rules=rules,
+            seat=seat_or_none(f["seat"], "*"),
+            dealer=dealer,
+            phase=phase,
+            to_move=seat_or_none(f["to"], "-"),
+            stage=int(f["stage"]),
+            leader=leader,
+            trump=trump,
+            turn_up=None if f["up"] == "-" else code(parse_card(f["up"])),
+            stock_size=int(f["stock"]),
+            hand=cards(f["hand"]),
+            hand_sizes=counts(f["sizes"], n, "sizes"),
+            tables=per_seat(f["tables"], refs),
+            known=per_seat(f["known"], cards),
+            trick=tuple(
+                (seat(s), code(parse_card(c)))
+                for s, c in (t.split(":") for t in f["trick"].split(",") if t)
+            ),
+            tricks=tuple(trick_item(t) for t in f["tricks"].split(",") if t),
+            events=tuple(event(t) for t in f["events"].split(";") if t),
+            points=counts(f["points"], rules.sides, "points"),
+            declared_this_trick=int(f["declared"]),
+            exchanged_this_trick=f["exchanged"] == "1",
+            history=tuple(str(Action.parse(a)) for a in f["history"].split(",") if a),
+            legal=(),
+            live_melds=tuple(
+                (seat(a), b, tuple(parse_ref(r) for r in c.split(".")))
+                for a, b, c in (t.split(":") for t in f["melds"].split(";") if t)
+            ),
+        )
+    except (ValueError, IllegalAction, AssertionError) as e:
+        raise ValueError(f"bad position string: {e}") from None

@@ -452,6 +452,29 @@ class Rules:
         "carte_blanche": {"carte_blanche": 250},
     }
     _RENAMED: ClassVar[dict[str, str]] = {"target_score": "target"}
+    # The range of every whole-number option, checked before anything is built from it: the
+    # presets stay well inside, and a value out of range (a hundred million wild cards) is
+    # refused here, so the server, the records and the command line all refuse it too.
+    # Options not named are points (meld scores, bonuses, thresholds): 0 to MAX_POINTS.
+    MAX_POINTS: ClassVar[int] = 100_000
+    _RANGES: ClassVar[dict[str, tuple[int, int]]] = {
+        "players": (2, 4),
+        "packs": (1, 12),
+        "hand_size": (1, 24),
+        "extra_nines": (0, 24),
+        "wild_cards": (0, 8),
+        "min_tricks_before_declaring": (0, 100),
+        "melds_scored_per_trick": (1, 10),
+        "target": (1, 1_000_000),
+    }
+
+    @classmethod
+    def option_range(cls, name: str) -> tuple[int, int] | None:
+        """The lowest and highest value a whole-number option takes (None: not a number)."""
+        known = {f.name: f for f in fields(cls)}
+        if name not in known or type(known[name].default) is not int:
+            return None
+        return cls._RANGES.get(name, (0, cls.MAX_POINTS))
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -468,8 +491,10 @@ class Rules:
                 raise ValueError(f"option {f.name} must be a whole number: got {value!r}")
             if want is bool and not isinstance(value, bool):
                 raise ValueError(f"option {f.name} must be true or false: got {value!r}")
-            if want is int and value < 0:
-                raise ValueError(f"option {f.name} cannot be negative: got {value}")
+            if want is int:
+                low, high = self._RANGES.get(f.name, (0, self.MAX_POINTS))
+                if not low <= value <= high:
+                    raise ValueError(f"option {f.name} must be {low} to {high}: got {value}")
             if want is tuple and (
                 not isinstance(value, tuple)
                 or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
@@ -477,12 +502,13 @@ class Rules:
                 raise ValueError(
                     f"option {f.name} must be a list of whole numbers such as (3,2,3): got {value!r}"
                 )
-        if self.players not in (2, 3, 4):
-            raise ValueError(f"players must be 2, 3 or 4: got {self.players}")
+            if want is tuple and len(value) > self._RANGES["hand_size"][1]:
+                most = self._RANGES["hand_size"][1]
+                raise ValueError(
+                    f"option {f.name} must have at most {most} packets: got {len(value)}"
+                )
         if self.partnerships and self.players != 4:
             raise ValueError("partnerships need 4 players")
-        if self.packs < 1 or self.hand_size < 1:
-            raise ValueError("packs and hand_size must be at least 1")
         if (
             not self.pack_ranks
             or any(r not in RANKS for r in self.pack_ranks)
@@ -505,10 +531,6 @@ class Rules:
                 f"deal_packets {self.deal_packets} must be positive and add up to the hand "
                 f"size {self.hand_size}"
             )
-        if self.melds_scored_per_trick < 1:
-            raise ValueError("melds_scored_per_trick must be at least 1")
-        if self.target < 1:
-            raise ValueError("target must be at least 1")
         if self.deal_scoring == "per-deal" and self.sides != 2:
             raise ValueError("per-deal scoring (a deal is a game) needs two sides")
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
 import os
 import re
 from collections.abc import AsyncIterator
@@ -21,19 +20,24 @@ from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import __version__, bots
-from ..core.deal import Deal
 from ..core.match import Match
 from ..core.melds import MELDS, meld_score
 from ..core.records import GameRecord, RecordError, record_match
 from ..core.rules import Rules
-from .limits import HTTP_BURST, HTTP_RATE, AddressLimit, BodyLimit, TooLarge, retry_after
-from .protocol import (
-    MAX_NAME,
-    ProtocolError,
-    error,
-    parse_client,
-    view,
+from .limits import (
+    HELLO_SECONDS,
+    HTTP_BURST,
+    HTTP_RATE,
+    SECURITY_HEADERS,
+    WS_PER_ADDRESS,
+    AddressCount,
+    AddressLimit,
+    BodyLimit,
+    TooLarge,
+    retry_after,
 )
+from .protocol import MAX_NAME, ProtocolError, dumps, error, parse_client
+from .replay import ReplayError, record_actions, replay_steps
 from .storage import Store, default_url
 from .tables import BURST, RATE, Connection, Lobby, Table, clean_name, default_level, levels
 
@@ -44,6 +48,9 @@ MAX_BODY = 512 * 1024
 given (``Content-Length``) or not (a chunked upload, counted as it arrives)."""
 LIMITED = re.compile(r"/api/tables|/api/tables/[^/]+/join|/api/replay")
 """The POST requests under the per-address rate limit: they make tables, seats and replays."""
+TOO_MANY_SOCKETS = "too many connections from your address: close some first"
+LIMITED_GET = re.compile(r"/api/rules|/api/tables/[^/]+/replay")
+"""The GET requests under the same limit: each builds a rule set or replays a whole game."""
 
 
 class SeatChoice(BaseModel):
@@ -91,8 +98,8 @@ def presets() -> list[dict[str, Any]]:
 
 
 def rules_facts(rules: Rules) -> dict[str, Any]:
-    """The facts of a rule set for the rules page: every option's value and meaning, and the
-    melds that score."""
+    """The facts of a rule set for the rules page: every option's value, meaning and range
+    (``[lowest, highest]`` for a number, else null), and the melds that score."""
     docs = Rules.option_docs()
     melds = []
     for m in MELDS:
@@ -110,33 +117,20 @@ def rules_facts(rules: Rules) -> dict[str, Any]:
         "hand_size": rules.hand_size,
         "tricks": rules.tricks,
         "melds": melds,
-        "options": [{"name": k, "value": _plain(getattr(rules, k)), "doc": docs[k]} for k in docs],
+        "options": [
+            {
+                "name": k,
+                "value": _plain(getattr(rules, k)),
+                "doc": docs[k],
+                "range": _plain(Rules.option_range(k)),
+            }
+            for k in docs
+        ],
     }
 
 
 def _plain(v: Any) -> Any:
     return list(v) if isinstance(v, tuple) else v
-
-
-def replay_steps(record: GameRecord) -> dict[str, Any]:
-    """Every position of a finished game, all hands shown, for the replay view."""
-    steps = []
-    mover: int | None = None  # who was to move before each action
-    for i, ply, action, deal in record.states():
-        v = view(deal.observation(None))
-        del v["history"], v["legal"]
-        v["hands"] = [_concealed(deal, s) for s in range(record.rules.players)]
-        steps.append(
-            {"deal": i, "ply": ply, "action": action, "seat": mover if ply else None, "view": v}
-        )
-        mover = deal.to_move
-    return {
-        "rules": str(record.rules),
-        "players": list(record.players),
-        "scores": list(record.scores),
-        "winner": record.winner,
-        "steps": steps,
-    }
 
 
 def printable(value: Any) -> Any:
@@ -161,13 +155,6 @@ def validation_errors(exc: RequestValidationError) -> list[dict[str, Any]]:
     return list(printable(out))
 
 
-def _concealed(deal: Deal, seat: int) -> list[str]:
-    hand = list(deal.hand(seat))
-    for ref in deal.observation(None).tables[seat]:
-        hand.remove(ref.partition("@")[0])
-    return hand
-
-
 def create_app(
     data: str | os.PathLike[str] | None = None,
     database_url: str | None = None,
@@ -180,6 +167,9 @@ def create_app(
     http_burst: float | None = None,
     hint_level: str | None = None,
     review_level: str | None = None,
+    hello_seconds: float | None = None,
+    ws_per_address: int | None = None,
+    api_docs: bool | None = None,
 ) -> FastAPI:
     """The server.  Storage: ``database_url``, else ``BEZIQUE_DATABASE_URL``, else an SQLite
     file in ``data`` (default ``./bezique-data``).
@@ -190,7 +180,11 @@ def create_app(
     ``burst``: the messages a second a connection may send, and in a burst (default
     ``BEZIQUE_RATE`` or 10, and three times the rate); ``http_rate`` and ``http_burst``: the
     requests a second a client address may make to create or join tables and upload records,
-    and in a burst (default ``BEZIQUE_HTTP_RATE`` or 1, ``BEZIQUE_HTTP_BURST`` or 20).
+    and in a burst (default ``BEZIQUE_HTTP_RATE`` or 1, ``BEZIQUE_HTTP_BURST`` or 20);
+    ``hello_seconds``: how long a new WebSocket may take to say hello (default
+    ``BEZIQUE_HELLO_SECONDS`` or 10); ``ws_per_address``: the WebSockets one client address may
+    hold open (default ``BEZIQUE_WS_PER_ADDRESS`` or 64); ``api_docs``: serve ``/openapi.json``
+    and ``/redoc`` (default ``BEZIQUE_API_DOCS``, else off).
     """
     if rate is None:
         rate = float(os.environ.get("BEZIQUE_RATE", str(RATE)))
@@ -201,6 +195,13 @@ def create_app(
     if http_burst is None:
         http_burst = float(os.environ.get("BEZIQUE_HTTP_BURST", str(HTTP_BURST)))
     http_limit = AddressLimit(http_rate, http_burst)
+    if hello_seconds is None:
+        hello_seconds = float(os.environ.get("BEZIQUE_HELLO_SECONDS", str(HELLO_SECONDS)))
+    if ws_per_address is None:
+        ws_per_address = int(os.environ.get("BEZIQUE_WS_PER_ADDRESS", str(WS_PER_ADDRESS)))
+    sockets = AddressCount(ws_per_address)
+    if api_docs is None:
+        api_docs = os.environ.get("BEZIQUE_API_DOCS", "") not in ("", "0", "false", "no")
     if bot_delay is None:
         bot_delay = float(os.environ.get("BEZIQUE_BOT_DELAY", "0.4"))
     if takeover_seconds is None:
@@ -227,8 +228,16 @@ def create_app(
         lobby.close()
         store.close()
 
-    app = FastAPI(title="bezique", version=__version__, lifespan=lifespan, docs_url=None)
+    app = FastAPI(
+        title="bezique",
+        version=__version__,
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url="/redoc" if api_docs else None,
+        openapi_url="/openapi.json" if api_docs else None,
+    )
     app.state.lobby = lobby
+    app.state.sockets = sockets
     app.state.store = store
     app.state.http_limit = http_limit
     # inside the rate limit below (middleware added later runs first): a refused request is
@@ -246,7 +255,8 @@ def create_app(
 
     @app.middleware("http")
     async def limits(request: Request, call_next: Any) -> Response:
-        if request.method == "POST" and LIMITED.fullmatch(_route_path(request)):
+        limited = LIMITED if request.method == "POST" else LIMITED_GET
+        if request.method in ("GET", "POST") and limited.fullmatch(_route_path(request)):
             wait = http_limit.take(request.client.host if request.client else None)
             if wait:  # before the body is read: a refused request costs next to nothing
                 return JSONResponse(
@@ -255,6 +265,7 @@ def create_app(
                     headers={"Retry-After": retry_after(wait)},
                 )
         response: Response = await call_next(request)
+        response.headers.update(SECURITY_HEADERS)
         return response
 
     # --- pages -------------------------------------------------------------------------------
@@ -347,22 +358,33 @@ def create_app(
             headers={"Content-Disposition": f'attachment; filename="bezique-{code}.json"'},
         )
 
+    replaying = asyncio.Semaphore(1)  # one replay worked out at a time: the rest queue
+
+    async def _replayed(record: GameRecord, deal: int) -> dict[str, Any]:
+        async with replaying:
+            try:
+                return await asyncio.to_thread(replay_steps, record, deal)
+            except ReplayError as e:
+                raise HTTPException(400, str(e)) from None
+
     @app.get("/api/tables/{code}/replay")
-    async def replay(code: str) -> dict[str, Any]:
+    async def replay(code: str, deal: int = 0) -> dict[str, Any]:
         table, match = await _finished(code)
-        return await asyncio.to_thread(replay_steps, _record(table, match))
+        return await _replayed(_record(table, match), deal)
 
     @app.post("/api/replay")
-    async def replay_upload(request: Request) -> dict[str, Any]:
+    async def replay_upload(request: Request, deal: int = 0) -> dict[str, Any]:
         chunks, size = [], 0
         async for chunk in request.stream():  # counted as it comes (BodyLimit does too)
             size += len(chunk)
             if size > MAX_BODY:
                 raise TooLarge()
             chunks.append(chunk)
+        body = b"".join(chunks)
         try:
-            rec = await asyncio.to_thread(GameRecord.from_json, b"".join(chunks))
-        except RecordError as e:
+            record_actions(body)  # a record too long is refused before it is replayed at all
+            rec = await asyncio.to_thread(GameRecord.from_json, body)
+        except (RecordError, ReplayError) as e:
             raise HTTPException(400, str(e)) from None
         try:
             rec.to_json().encode("utf-8")
@@ -372,18 +394,38 @@ def create_app(
             rec.kind == "deal" and rec.deals[0].points is None
         ):
             raise HTTPException(400, "only finished games can be replayed here")
-        return await asyncio.to_thread(replay_steps, rec)
+        return await _replayed(rec, deal)
 
     # --- the game ----------------------------------------------------------------------------
     @app.websocket("/ws/{code}")
     async def play(ws: WebSocket, code: str) -> None:
+        host = ws.client.host if ws.client else None
         await ws.accept()
+        if not sockets.take(host):
+            await ws.send_text(dumps(error("not-allowed", TOO_MANY_SOCKETS)))
+            await ws.close(1008)  # policy violation
+            return
+        try:
+            await _play(ws, code)
+        finally:
+            sockets.give_back(host)
+
+    async def _play(ws: WebSocket, code: str) -> None:
         conn = Connection(lobby.rate, lobby.burst)
         writer = asyncio.create_task(_write(ws, conn))
         table: Table | None = None
+        hello_by = asyncio.get_running_loop().time() + hello_seconds
         try:
             while not conn.closed:
-                received = await ws.receive()
+                if table is None:  # a connection that never says hello is closed
+                    left = hello_by - asyncio.get_running_loop().time()
+                    try:
+                        received = await asyncio.wait_for(ws.receive(), max(left, 0.001))
+                    except TimeoutError:
+                        conn.send(error("hello-first", f"say hello within {hello_seconds:g} s"))
+                        break
+                else:
+                    received = await ws.receive()
                 if received["type"] == "websocket.disconnect":
                     break
                 text = received.get("text")
@@ -406,8 +448,8 @@ def create_app(
                 except ProtocolError as e:
                     move = table.moves if table is not None else None
                     conn.send(error(e.code, e.message, move))
-                    if e.code == "auth":
-                        break
+                    if e.code == "auth" or (table is None and e.code == "not-allowed"):
+                        break  # a bad token, or a seat open in too many places
         except WebSocketDisconnect:
             pass
         finally:
@@ -444,28 +486,30 @@ async def _write(ws: WebSocket, conn: Connection) -> None:
         await ws.close()
 
 
-class _ClientFault(logging.Filter):
-    """uvicorn logs a WebSocket text frame that is not UTF-8 with a traceback, as if the server
-    had failed; it closes that connection (1007) as it must, and one line says so."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        if record.getMessage().startswith("Invalid UTF-8 sequence received from client"):
-            record.exc_info = record.exc_text = None
-            record.levelno, record.levelname = logging.WARNING, "WARNING"
-        return True
-
-
-def serve(host: str = "127.0.0.1", port: int = 8000, data: str | None = None) -> None:
-    """Run the server (``bezique serve``)."""
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    data: str | None = None,
+    *,
+    limit_concurrency: int | None = None,
+    timeout_keep_alive: int | None = None,
+    api_docs: bool = False,
+) -> None:
+    """Run the server (``bezique serve``): uvicorn's ``limit_concurrency`` (connections at once
+    past which requests are answered 503) and ``timeout_keep_alive`` (seconds an idle HTTP
+    connection is kept) as given; ``api_docs`` serves ``/openapi.json`` and ``/redoc``."""
     import uvicorn
 
-    errors = logging.getLogger("uvicorn.error")
-    if not any(isinstance(f, _ClientFault) for f in errors.filters):
-        errors.addFilter(_ClientFault())
-    app = create_app(data)
+    from .serving import TIMEOUT_KEEP_ALIVE, config
+
+    app = create_app(data, api_docs=api_docs or None)
     shown = f"[{host}]" if ":" in host else host
     print(f"Bezique is served at http://{shown}:{port}/ (Ctrl+C stops it)", flush=True)
-    uvicorn.run(app, host=host, port=port, ws_max_size=64 * 1024, log_level="warning")
+    keep_alive = TIMEOUT_KEEP_ALIVE if timeout_keep_alive is None else timeout_keep_alive
+    settings = config(
+        app, host, port, limit_concurrency=limit_concurrency, timeout_keep_alive=keep_alive
+    )
+    uvicorn.Server(settings).run()
 
 
 __all__ = ["create_app", "presets", "replay_steps", "rules_facts", "serve"]

@@ -1,5 +1,7 @@
-"""The limits on HTTP requests: the size of a request body, and the rate of the requests that
-make something (a table, a seat, a replay), a token bucket per client address.
+"""The limits on HTTP requests and connections: the size of a request body, the rate of the
+requests that make something or cost real work (a table, a seat, a replay, a rules page), a token
+bucket per client address, the WebSockets an address may hold open, and the headers every answer
+carries.
 
 A body is counted as it arrives, so a chunked upload (no ``Content-Length``) is refused once it
 passes the limit, before the rest is read.
@@ -29,6 +31,25 @@ HTTP_BURST = 20.0
 """... and at once."""
 MAX_ADDRESSES = 65_536
 """Addresses remembered at most."""
+WS_PER_ADDRESS = 64
+"""WebSockets one client address may hold open at once (a household or a classroom behind one
+address has room; one machine cannot take every file the server may open)."""
+HELLO_SECONDS = 10.0
+"""A WebSocket must say hello within this long, or it is closed."""
+HEAD_SECONDS = 10.0
+"""An HTTP request's head (request line and headers) must arrive within this long, or the
+connection is closed (a client sending its headers a byte at a time holds a socket for good)."""
+SECURITY_HEADERS = {
+    # no other site may frame the game (clickjacking), and the page runs only its own files
+    "X-Frame-Options": "DENY",
+    "Content-Security-Policy": (
+        "default-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; "
+        "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+"""Headers on every HTTP answer."""
 
 
 def address_key(host: str | None) -> str:
@@ -94,6 +115,39 @@ class AddressLimit:
             if now - last < full_after:
                 break
             del self._buckets[key]
+
+
+class AddressCount:
+    """Open connections by client address (an IPv6 address by its /64): ``take(host)`` is
+    False when the address holds ``limit`` already; ``give_back(host)`` when one closes."""
+
+    def __init__(self, limit: int = WS_PER_ADDRESS) -> None:
+        if limit < 1:
+            raise ValueError("the connections an address may hold must be at least 1")
+        self.limit = limit
+        self._open: dict[str, int] = {}
+
+    def __len__(self) -> int:
+        return len(self._open)
+
+    def count(self, host: str | None) -> int:
+        return self._open.get(address_key(host), 0)
+
+    def take(self, host: str | None) -> bool:
+        key = address_key(host)
+        held = self._open.get(key, 0)
+        if held >= self.limit:
+            return False
+        self._open[key] = held + 1
+        return True
+
+    def give_back(self, host: str | None) -> None:
+        key = address_key(host)
+        held = self._open.get(key, 0) - 1
+        if held > 0:
+            self._open[key] = held
+        else:
+            self._open.pop(key, None)
 
 
 class TooLarge(HTTPException):
@@ -163,8 +217,13 @@ def retry_after(wait: float) -> str:
 
 
 __all__ = [
+    "HEAD_SECONDS",
+    "HELLO_SECONDS",
     "HTTP_BURST",
     "HTTP_RATE",
+    "SECURITY_HEADERS",
+    "WS_PER_ADDRESS",
+    "AddressCount",
     "AddressLimit",
     "BodyLimit",
     "TooLarge",

@@ -13,7 +13,10 @@ import asyncio
 import json
 import os
 import time
+from collections.abc import Callable
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from sqlalchemy import (
@@ -184,17 +187,18 @@ class Store:
                 ],
             )
 
-    def append(self, code: str, n: int, deal: int, seat: int, action: str) -> None:
-        """Add one entry to a table's log and commit it."""
-        with self.engine.begin() as c:
-            c.execute(
-                insert(moves_t).values(
-                    code=code, n=n, deal=deal, seat=seat, action=action, at=time.time()
-                )
-            )
+    def append(
+        self, code: str, n: int, deal: int, seat: int, action: str, status: str | None = None
+    ) -> None:
+        """Add one entry to a table's log and commit it, with the table's new ``status`` (the
+        match's last action and "over" are one transaction: a crash cannot split them)."""
+        self.append_many([(code, n, deal, seat, action)], {code: status} if status else None)
 
-    def append_many(self, rows: list[tuple[str, int, int, int, str]]) -> None:
-        """Add log entries ``(code, n, deal, seat, action)`` in one transaction."""
+    def append_many(
+        self, rows: list[tuple[str, int, int, int, str]], statuses: dict[str, str] | None = None
+    ) -> None:
+        """Add log entries ``(code, n, deal, seat, action)`` and set tables' new statuses, in
+        one transaction."""
         now = time.time()
         with self.engine.begin() as c:
             c.execute(
@@ -204,6 +208,8 @@ class Store:
                     for code, n, deal, seat, action in rows
                 ],
             )
+            for code, status in (statuses or {}).items():
+                c.execute(update(tables_t).where(tables_t.c.code == code).values(status=status))
 
     def update_seat(self, code: str, seat: SeatRow) -> None:
         with self.engine.begin() as c:
@@ -244,30 +250,45 @@ class Store:
             return out
 
 
+Entry = tuple[str, int, int, int, str, str | None]
+"""A log entry to write: code, n, deal, seat, action, and the table's new status or None."""
+
+
 class Writer:
     """Commits log entries for every table in shared transactions (group commit): an entry
     waits for the batch it joins to be committed, in a worker thread so the server goes on
-    meanwhile.  ``await writer.append(...)`` returns once the entry is in the database."""
+    meanwhile.  ``await writer.append(...)`` returns once the entry is in the database.  The
+    threads are ``executor``'s (the server gives the database a pool of its own), else
+    asyncio's default pool."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, executor: Executor | None = None) -> None:
         self.store = store
-        self._pending: list[tuple[tuple[str, int, int, int, str], asyncio.Future[None]]] = []
+        self.executor = executor
+        self._pending: list[tuple[Entry, asyncio.Future[None]]] = []
         self._task: asyncio.Task[None] | None = None
 
-    async def append(self, code: str, n: int, deal: int, seat: int, action: str) -> None:
+    async def append(
+        self, code: str, n: int, deal: int, seat: int, action: str, status: str | None = None
+    ) -> None:
+        """Commit the entry, and with it the table's new ``status`` if one is given."""
         loop = asyncio.get_running_loop()
         done: asyncio.Future[None] = loop.create_future()
-        self._pending.append(((code, n, deal, seat, action), done))
+        self._pending.append(((code, n, deal, seat, action, status), done))
         if self._task is None:
             self._task = loop.create_task(self._run())
         await done
+
+    async def _call(self, fn: Callable[..., None], *args: Any) -> None:
+        await asyncio.get_running_loop().run_in_executor(self.executor, partial(fn, *args))
 
     async def _run(self) -> None:
         try:
             while self._pending:
                 batch, self._pending = self._pending, []
+                rows = [row[:5] for row, _ in batch]
+                statuses = {row[0]: row[5] for row, _ in batch if row[5] is not None}
                 try:
-                    await asyncio.to_thread(self.store.append_many, [row for row, _ in batch])
+                    await self._call(self.store.append_many, rows, statuses)
                 except Exception as e:
                     if len(batch) == 1:
                         _settle(batch[0][1], e)
@@ -275,7 +296,7 @@ class Writer:
                     # one bad entry fails the whole transaction: the others, one at a time
                     for row, done in batch:
                         try:
-                            await asyncio.to_thread(self.store.append, *row)
+                            await self._call(self.store.append, *row)
                         except Exception as each:
                             _settle(done, each)
                         else:

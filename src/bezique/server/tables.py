@@ -1,7 +1,8 @@
 """Tables: a match, its seats and the connections watching it, behind one lock per table.
 
-Database calls run in worker threads (``asyncio.to_thread``, each call with a connection of its
-own), never in the event loop, which goes on serving every other table meanwhile.
+Database calls run in worker threads of their own, each call with a connection of its own, and
+the computer's thinking in another small pool (``workers.py``), never in the event loop, which
+goes on serving every other table meanwhile.
 
 The server is the authority.  Clients send action notation only; the table checks who sends
 it, that it is that seat's turn and that the move number is current, lets the engine judge
@@ -19,7 +20,7 @@ import logging
 import secrets
 import time
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from functools import partial
 from typing import Any
@@ -32,6 +33,7 @@ from ..core.match import Match
 from ..core.notation import IllegalAction
 from ..core.rules import Rules
 from . import advice
+from .connection import BURST, RATE, Connection
 from .protocol import (
     MAX_NAME,
     ProtocolError,
@@ -42,21 +44,20 @@ from .protocol import (
     view,
 )
 from .storage import NEXT_DEAL, SeatRow, Store, TableRow, Writer
+from .workers import Workers
 
 log = logging.getLogger("bezique.server")
 
 CODE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
 CODE_LENGTH = 8
-MAX_QUEUE = 256
-"""Messages waiting for a slow client before its connection is dropped."""
-RATE = 10.0
-"""Messages a second a connection may send, on average ..."""
-BURST = 30.0
-"""... with bursts of this many."""
 IDLE_SECONDS = 600.0
 """A table nobody is connected to (and no computer is playing) leaves memory after this."""
-MAX_REFUSED = 300
-"""Messages refused for the rate limit before the connection is closed."""
+SEAT_CONNECTIONS = 4
+"""Connections one seat token may hold at once (a phone, a laptop, a tab or two)."""
+MAX_ADVICE = 2
+"""Hints and reviews worked out at once for one table (and one at a time for a seat)."""
+COALESCE_SECONDS = 0.1
+"""Joins and leaves within this long are told to the table in one message."""
 
 
 def hash_token(token: str) -> str:
@@ -88,53 +89,15 @@ def default_level() -> str:
 
 def clean_name(name: str | None, fallback: str) -> str:
     """A name to show and store: control characters (NUL among them, which PostgreSQL's text
-    refuses) and lone surrogates dropped, white space collapsed, at most ``MAX_NAME`` long."""
+    refuses), format characters (bidirectional overrides, zero-width characters, which could
+    disguise a name or turn the text around it) and lone surrogates dropped, white space collapsed, at most ``MAX_NAME`` long."""
     kept = "".join(
-        ch for ch in str(name or "") if ch.isspace() or unicodedata.category(ch) not in ("Cc", "Cs")
+        ch
+        for ch in str(name or "")
+        if ch.isspace() or unicodedata.category(ch) not in ("Cc", "Cs", "Cf")
     )
     text = " ".join(kept.split())[:MAX_NAME]
     return text or fallback
-
-
-class Connection:
-    """One WebSocket: a queue of outgoing text (a writer task drains it), the seat it speaks
-    for (None: a spectator) and its rate limit."""
-
-    def __init__(self, rate: float = RATE, burst: float = BURST) -> None:
-        self.rate, self.burst = rate, burst
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
-        self.table: Table | None = None
-        self.seat: int | None = None
-        self.closed = False
-        self.refused = 0
-        self._tokens = burst
-        self._last = time.monotonic()
-
-    def send(self, msg: dict[str, Any] | str) -> None:
-        if self.closed:
-            return
-        if self.queue.qsize() >= MAX_QUEUE:
-            self.close()
-            return
-        self.queue.put_nowait(msg if isinstance(msg, str) else dumps(msg))
-
-    def close(self) -> None:
-        if not self.closed:
-            self.closed = True
-            self.queue.put_nowait(None)
-
-    def allow(self) -> bool:
-        """Take one message from the rate limit's bucket; False when it is empty."""
-        now = time.monotonic()
-        self._tokens = min(self.burst, self._tokens + (now - self._last) * self.rate)
-        self._last = now
-        if self._tokens >= 1.0:
-            self._tokens -= 1.0
-            return True
-        self.refused += 1
-        if self.refused > MAX_REFUSED:
-            self.close()
-        return False
 
 
 class Table:
@@ -161,6 +124,9 @@ class Table:
         self._bots: dict[tuple[int, str], Bot] = {}
         self._driver: asyncio.Task[None] | None = None
         self._timers: dict[int, asyncio.TimerHandle] = {}
+        self._advising: set[int] = set()
+        """Seats whose hint or review is being worked out."""
+        self._seats_told: asyncio.TimerHandle | None = None
         self._rebuild(row)
 
     # --- state -----------------------------------------------------------------------------------
@@ -179,9 +145,11 @@ class Table:
                 match.deal.apply(m.action)
                 self.moves += 1
         self.match = match
+        if match.winner is not None:  # a log that ends the match is over, whatever was stored
+            self.status = "over"
 
     async def _reload(self) -> None:
-        row = await asyncio.to_thread(self.lobby.store.load, self.code)
+        row = await self.lobby.work.db(self.lobby.store.load, self.code)
         if row is not None:
             self.status = row.status
             self.seats = row.seats
@@ -268,9 +236,20 @@ class Table:
         self._per_seat(lambda seat: self._view_message("state", seat, table=self.info()))
 
     def _broadcast_table(self) -> None:
+        if self._seats_told is not None:  # told now, with the joins and leaves pending
+            self._seats_told.cancel()
+            self._seats_told = None
         text = dumps(message("table", table=self.info()))
         for c in list(self.conns):
             c.send(text)
+
+    def _seats_changed(self) -> None:
+        """Joins and leaves: one ``table`` message for all of them within a moment (a crowd
+        of watchers arriving would otherwise cost a message to each for each)."""
+        if self._seats_told is None:
+            self._seats_told = asyncio.get_running_loop().call_later(
+                COALESCE_SECONDS, self._broadcast_table
+            )
 
     # --- connections -----------------------------------------------------------------------------
     async def attach(self, conn: Connection, token: str | None) -> None:
@@ -284,6 +263,11 @@ class Table:
             seat = self.seat_for(token)
             if seat is None:
                 raise ProtocolError("auth", "this seat token is not valid at this table")
+            if sum(1 for c in self.conns if c.seat == seat) >= SEAT_CONNECTIONS:
+                raise ProtocolError(
+                    "not-allowed",
+                    f"this seat is open in {SEAT_CONNECTIONS} places already: close one first",
+                )
         conn.table, conn.seat = self, seat
         self.conns.add(conn)
         if seat is not None:
@@ -293,7 +277,7 @@ class Table:
                 timer.cancel()
             self.taken_over.discard(seat)
         conn.send(self._view_message("welcome", seat, table=self.info(), seat=seat))
-        self._broadcast_table()
+        self._seats_changed()
 
     def detach(self, conn: Connection) -> None:
         if conn not in self.conns:
@@ -302,16 +286,27 @@ class Table:
         seat = conn.seat
         if seat is not None and not self.connected(seat):
             self._away(seat)
-        self._broadcast_table()
         if not self.conns:
             if self.status == "over":
                 self.lobby.forget(self)
-            else:  # kept in the database; dropped from memory if nobody comes back
-                asyncio.get_running_loop().call_later(IDLE_SECONDS, self._idle_check)
+                return
+            self.idle_later()  # kept in the database; dropped from memory if nobody comes back
+        self._seats_changed()
+
+    def idle_later(self) -> None:
+        """Check later whether the table is still needed in memory (every loaded table gets
+        this check, whether or not anyone ever connects)."""
+        with contextlib.suppress(RuntimeError):  # no running loop: nothing to time
+            asyncio.get_running_loop().call_later(self.lobby.idle_seconds, self._idle_check)
 
     def _idle_check(self) -> None:
-        if not self.conns and self._driver is None and not self._timers:
+        if self.conns:  # the last connection to close starts the clock again
+            return
+        busy = self._driver is not None or self._timers or self._advising or self.lock.locked()
+        if not busy:
             self.lobby.forget(self)
+            return
+        self.idle_later()  # the computer or a clock is still at work: look again later
 
     def _away(self, seat: int) -> None:
         """A person's last connection closed: after the set time the computer plays for them."""
@@ -348,6 +343,8 @@ class Table:
         for t in self._timers.values():
             t.cancel()
         self._timers.clear()
+        if self._seats_told is not None:
+            self._seats_told.cancel()
         if self._driver is not None:
             self._driver.cancel()
         for c in list(self.conns):
@@ -411,9 +408,10 @@ class Table:
         deal = match.deal
         deal.apply(action)  # IllegalAction leaves the deal as it was
         applied = deal.history[-1]
+        over = deal.is_over and match.winner is not None
         try:
             await self.lobby.writer.append(
-                self.code, self.log_n, len(match.deals) - 1, seat, applied
+                self.code, self.log_n, len(match.deals) - 1, seat, applied, "over" if over else None
             )
         except Exception:
             log.exception("table %s: could not store an action", self.code)
@@ -424,9 +422,8 @@ class Table:
         index = self.moves - 1
         if deal.is_over:
             self.ready = [False] * self.rules.players
-            if match.winner is not None:
+            if over:  # stored with the action
                 self.status = "over"
-                await asyncio.to_thread(self.lobby.store.set_status, self.code, "over")
         info = match_info(match, self.moves, self.ready)
         self._per_seat(
             lambda s: self._view_message("update", s, info, seat=seat, action=applied, index=index)
@@ -483,12 +480,12 @@ class Table:
 
     async def _store_seat(self, seat: SeatRow) -> None:
         """Store a seat's new state, then take it (the caller holds the lock)."""
-        await asyncio.to_thread(self.lobby.store.update_seat, self.code, seat)
+        await self.lobby.work.db(self.lobby.store.update_seat, self.code, seat)
         self.seats[seat.seat] = seat
 
     async def begin(self) -> None:
         """Every seat is taken: deal (the caller holds the lock)."""
-        await asyncio.to_thread(self.lobby.store.set_status, self.code, "playing")
+        await self.lobby.work.db(self.lobby.store.set_status, self.code, "playing")
         self.status = "playing"
         self.match = Match(self.rules, seed=self.seed)
         self._broadcast_state()
@@ -522,9 +519,10 @@ class Table:
                 raise ProtocolError("not-your-turn", "a hint is for your own turn")
             obs = match.deal.observation(seat)
         lobby = self.lobby
-        action, reason = await asyncio.to_thread(
-            advice.suggest, obs, lobby.hint_level, lobby.hint_seconds
-        )
+        with self._advice(seat):
+            action, reason = await lobby.work.think(
+                advice.suggest, obs, lobby.hint_level, lobby.hint_seconds
+            )
         conn.send(message("hint", move=move, action=action, reason=reason))
 
     async def _review(self, conn: Connection, deal: int) -> None:
@@ -533,8 +531,24 @@ class Table:
             match = self.match
             if match is None or not 0 <= deal < len(match.deals) or not match.deals[deal].is_over:
                 raise ProtocolError("not-allowed", "a review is for a finished deal")
-        items = await asyncio.to_thread(advice.review, match, deal, seat, self.lobby.review_level)
+        with self._advice(seat):
+            items = await self.lobby.work.think(
+                advice.review, match, deal, seat, self.lobby.review_level
+            )
         conn.send(message("review", deal=deal, seat=seat, items=items))
+
+    @contextlib.contextmanager
+    def _advice(self, seat: int) -> Iterator[None]:
+        """Hold one of the table's places for advice: one a seat, ``MAX_ADVICE`` a table."""
+        if seat in self._advising:
+            raise ProtocolError("rate", "your last hint or review is still being worked out")
+        if len(self._advising) >= MAX_ADVICE:
+            raise ProtocolError("rate", "the computer is busy at this table: ask again shortly")
+        self._advising.add(seat)
+        try:
+            yield
+        finally:
+            self._advising.discard(seat)
 
     # --- the computer ----------------------------------------------------------------------------
     def _bot(self, seat: int) -> Bot:
@@ -576,7 +590,7 @@ class Table:
                 bot = self._bot(seat)
                 if self.lobby.bot_delay:
                     await asyncio.sleep(self.lobby.bot_delay)
-                choice = await asyncio.to_thread(bot.choose, obs)
+                choice = await self.lobby.work.think(bot.choose, obs)
                 async with self.lock:
                     if self.moves != moves or self._bot_to_move() != seat:
                         continue
@@ -613,7 +627,9 @@ class Lobby:
         review_level: str | None = None,
     ) -> None:
         self.store = store
-        self.writer = Writer(store)
+        self.work = Workers()
+        """The database's threads, and the computer's."""
+        self.writer = Writer(store, self.work.db_pool)
         """Commits the actions of every table, in shared transactions."""
         self.hint_level = hint_level or advice.best_level("expert", "simple")
         """The bot level that gives hints, thinking at most ``hint_seconds``."""
@@ -623,6 +639,8 @@ class Lobby:
         self.rate, self.burst = rate, burst
         self.bot_delay = bot_delay
         self.takeover_seconds = takeover_seconds
+        self.idle_seconds = IDLE_SECONDS
+        """How long a table nobody is connected to stays in memory."""
         self.tables: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Task[Table | None]] = {}
         """The loads from the store under way, by code: whoever asks for a table being loaded
@@ -644,10 +662,12 @@ class Lobby:
         return await asyncio.shield(task)
 
     async def _load(self, code: str) -> Table | None:
-        row = await asyncio.to_thread(self.store.load, code)
+        row = await self.work.db(self.store.load, code)
         table = self.tables.get(code)  # made meanwhile (by create, or get)
         if table is None and row is not None:
             table = self._add(row)
+            if table.status != row.status:  # a match whose end was stored without its status
+                await self.work.db(self.store.set_status, code, table.status)
         return table
 
     def _loaded(self, code: str, task: asyncio.Task[Table | None]) -> None:
@@ -674,6 +694,7 @@ class Lobby:
         with contextlib.suppress(RuntimeError):  # no running loop: nothing to time
             table.start_timers()
             table.kick()
+        table.idle_later()  # made or looked at, never connected to: still freed
         return table
 
     def forget(self, table: Table) -> None:
@@ -719,7 +740,7 @@ class Lobby:
         }
         status = "waiting" if any(r.kind == "open" for r in rows) else "playing"
         seed = secrets.randbits(63) if seed is None else seed
-        code = await asyncio.to_thread(self._insert, str(rules), seed, config, host, rows, status)
+        code = await self.work.db(self._insert, str(rules), seed, config, host, rows, status)
         table = self.tables.get(code)  # found (by find or get) as soon as it was stored
         if table is None:
             row = TableRow(code, time.time(), str(rules), seed, config, status, host, rows)
@@ -751,6 +772,7 @@ class Lobby:
         for t in list(self.tables.values()):
             t.close()
         self.tables.clear()
+        self.work.close()
 
 
 def _plain_code(code: str) -> bool:
@@ -759,4 +781,4 @@ def _plain_code(code: str) -> bool:
     return isinstance(code, str) and code.isascii() and code.isalnum() and 1 <= len(code) <= 16
 
 
-__all__ = ["Connection", "Lobby", "Table", "default_level", "levels"]
+__all__ = ["BURST", "RATE", "Connection", "Lobby", "Table", "default_level", "levels"]

@@ -532,37 +532,57 @@ async function replayView(code) {
     document.getElementById("rfile").addEventListener("change", async (e) => {
       const f = e.target.files[0];
       if (!f) return;
-      try {
-        const r = await fetch("/api/replay", { method: "POST", headers: { "Content-Type": "application/json" }, body: await f.text() });
+      const body = await f.text();
+      const page = async (deal) => {
+        const r = await fetch(`/api/replay?deal=${deal}`, { method: "POST", headers: { "Content-Type": "application/json" }, body });
         const data = await r.json();
         if (!r.ok) throw new Error(data.detail || r.statusText);
-        showReplay(data);
-      } catch (err) { toast(err.message); }
+        return data;
+      };
+      try { showReplay(await page(0), page); } catch (err) { toast(err.message); }
     });
     return;
   }
-  try { showReplay(await api(`/api/tables/${code}/replay`)); } catch (e) { app.innerHTML = `<p class="error">${esc(e.message)}</p>`; }
+  const page = (deal) => api(`/api/tables/${code}/replay?deal=${deal}`);
+  try { showReplay(await page(0), page); } catch (e) { app.innerHTML = `<p class="error">${esc(e.message)}</p>`; }
 }
 
-function showReplay(data) {
+// The server sends a long game by pages of whole deals (`next_deal`), and each step's view
+// holds only what changed since the step before: the steps are laid over one another here.
+function showReplay(data, page) {
   let i = 0;
+  const steps = [];
+  const add = (part) => {
+    let v = steps.length ? steps[steps.length - 1].view : {};
+    for (const st of part.steps) { v = { ...v, ...st.view }; steps.push({ ...st, view: v }); }
+  };
+  add(data);
+  (async () => {
+    for (let next = data.next_deal; next != null && location.hash.startsWith("#/replay");) {
+      const part = await page(next);
+      add(part);
+      next = part.next_deal;
+      const range = document.getElementById("r-range");
+      if (range) range.max = String(steps.length - 1);
+    }
+  })().catch((err) => toast(err.message));
   const draw = () => {
-    const st = data.steps[i], v = st.view;
+    const st = steps[i], v = st.view;
     const nm = data.players;
     app.innerHTML = `<section class="panel replay"><h1>${t("replay.title")} · ${esc(data.rules)}</h1>
       <div class="buttons"><button id="r-first">⏮</button><button id="r-prev" aria-label="${t("replay.prev")}">◀</button>
       <span id="r-pos">${t("replay.step", { deal: st.deal + 1, ply: st.ply })}</span>
       <button id="r-next" aria-label="${t("replay.next")}">▶</button><button id="r-last">⏭</button></div>
-      <input type="range" id="r-range" min="0" max="${data.steps.length - 1}" value="${i}" aria-label="${t("replay.step", { deal: st.deal + 1, ply: st.ply })}">
+      <input type="range" id="r-range" min="0" max="${steps.length - 1}" value="${i}" aria-label="${t("replay.step", { deal: st.deal + 1, ply: st.ply })}">
       <p id="r-action">${st.action ? esc(nm[st.seat] ?? "") + ": " + esc(actionText(st.action)) : "&nbsp;"}</p>
       <p>${t("trump")}: ${v.trump ? suitSymbol(v.trump) : t("trump.none")} ${v.turn_up ? "· " + t("turnup") + " " + label(v.turn_up) : ""} · ${t("stock")}: ${v.stock_size ?? "?"} · ${v.points.map((p, k) => esc(nm[k] ?? "") + " " + p).join(" / ")}</p>
       ${v.hands.map((h, k) => `<div class="player"><div class="pname">${esc(nm[k])}</div><div class="row">${sortCards(h).map((c) => card(c, { small: true })).join("")}</div><div class="row declared">${sortCards(v.tables[k]).map((c) => card(c, { small: true })).join("")}</div></div>`).join("")}
       <div class="row trick">${v.trick.map(([, c]) => card(c)).join("")}</div></section>`;
-    const go = (j) => { i = Math.max(0, Math.min(data.steps.length - 1, j)); draw(); };
+    const go = (j) => { i = Math.max(0, Math.min(steps.length - 1, j)); draw(); };
     document.getElementById("r-first").onclick = () => go(0);
     document.getElementById("r-prev").onclick = () => go(i - 1);
     document.getElementById("r-next").onclick = () => go(i + 1);
-    document.getElementById("r-last").onclick = () => go(data.steps.length - 1);
+    document.getElementById("r-last").onclick = () => go(steps.length - 1);
     document.getElementById("r-range").oninput = (e) => go(Number(e.target.value));
   };
   document.onkeydown = (e) => {

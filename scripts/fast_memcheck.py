@@ -1,0 +1,169 @@
+"""Run the compiled engine's checks under AddressSanitizer (or valgrind) with zero errors.
+
+Usage: ``python scripts/fast_memcheck.py [--deals N] [--tool asan|valgrind]``.
+
+The child process plays the differential lockstep test on every supported preset, feeds the
+engine bad input of every kind (ids out of range, malformed text, bad seats), and runs
+``simulate``, playouts, the stage-2 solver and determinization.
+
+* ``asan`` (default): the extension is compiled again with ``-fsanitize=address,undefined``
+  into a temporary copy of the package, and the child runs with the sanitizer runtime
+  preloaded; any report fails the run.
+* ``valgrind``: memcheck on the installed extension with ``PYTHONMALLOC=malloc``.  The Python
+  interpreter itself is not clean under valgrind, so only errors with a frame in the engine's
+  sources count (they must be zero).
+
+Exit status 0 only when no error was found.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tempfile
+from pathlib import Path
+
+CHILD = r"""
+import random, sys
+from bezique import Deal, IllegalAction, Rules, fast
+from bezique.fast.differential import PRESETS, deals, lockstep
+n = int(sys.argv[1])
+for preset in PRESETS:
+    rules = Rules.preset(preset)
+    rng = random.Random(preset)
+    for deal, greedy in deals(rules, n, seed=1):
+        lockstep(deal, rng, greedy=greedy)
+    fast.simulate(rules, 20, seed=1, policy="heuristic")
+    f = fast.FastDeal.new(rules, seed=2)
+    for bad in (-1, 10**9, 2**80, "x", None, 1.5, True):
+        try:
+            f.apply_id(bad)
+        except IllegalAction:
+            pass
+    for bad in ("", "play", "play ZZ", "meld", "meld nothing QS", "pass pass", "x" * 10000):
+        try:
+            f.apply(bad)
+        except IllegalAction:
+            pass
+    for seat in (-1, 99):
+        try:
+            f.hand(seat)
+        except ValueError:
+            pass
+    g = f.determinize(0, seed=3)
+    g.playout("heuristic", seed=1)
+    while not g.is_over:
+        if g.phase == "play" and g.stage == 2:
+            g.solve(0)
+        g.apply_id(random.Random(4).choice(g.legal_ids()))
+print("done")
+"""
+
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCES = ["engine.c", "search.c", "solver.c", "pymod.c"]
+
+
+def run_asan(deals: int) -> int:
+    """Compile a sanitized engine into a copy of the package and run the child with it."""
+    libasan = subprocess.run(
+        ["gcc", "-print-file-name=libasan.so"], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    with tempfile.TemporaryDirectory() as tmp:
+        pkg = Path(tmp) / "bezique"
+        shutil.copytree(ROOT / "src" / "bezique", pkg, ignore=shutil.ignore_patterns("*.so"))
+        fast_dir = pkg / "fast"
+        target = fast_dir / ("_engine" + sysconfig.get_config_var("EXT_SUFFIX"))
+        cmd = [
+            "gcc",
+            "-std=c11",
+            "-O1",
+            "-g",
+            "-fPIC",
+            "-shared",
+            "-fsanitize=address,undefined",
+            "-fno-sanitize-recover=all",
+            "-fno-omit-frame-pointer",
+            f"-I{sysconfig.get_paths()['include']}",
+            *(str(fast_dir / s) for s in SOURCES),
+            "-o",
+            str(target),
+        ]
+        subprocess.run(cmd, check=True)
+        env = {
+            **os.environ,
+            "PYTHONPATH": tmp,
+            "LD_PRELOAD": libasan,
+            "ASAN_OPTIONS": "detect_leaks=0:abort_on_error=0:exitcode=99",
+            "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1:exitcode=98",
+            "PYTHONMALLOC": "malloc",
+        }
+        child = CHILD.replace(
+            "from bezique import",
+            "import bezique; assert bezique.__file__.startswith("
+            + repr(tmp)
+            + "); from bezique import",
+        )
+        done = subprocess.run(
+            [sys.executable, "-c", child, str(deals)],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+    print(done.stdout.strip())
+    reports = done.stderr.count("ERROR: AddressSanitizer") + done.stderr.count("runtime error:")
+    print(f"AddressSanitizer/UBSan: {reports} reports, exit status {done.returncode}")
+    if done.returncode != 0 or reports or "done" not in done.stdout:
+        print(done.stderr[-6000:], file=sys.stderr)
+        return 1
+    return 0
+
+
+def run_valgrind(deals: int) -> int:
+    """memcheck on the installed engine; errors with an engine frame must be zero."""
+    if not shutil.which("valgrind"):
+        sys.exit("valgrind is not installed (apt-get install valgrind)")
+    env = {**os.environ, "PYTHONMALLOC": "malloc"}
+    cmd = [
+        "valgrind",
+        "--tool=memcheck",
+        "--leak-check=no",
+        "--num-callers=40",
+        sys.executable,
+        "-c",
+        CHILD,
+        str(deals),
+    ]
+    done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
+    print(done.stdout.strip())
+    # error blocks are separated by blank "==pid== " lines
+    blocks = re.split(r"\n==\d+== \n", done.stderr)
+    ours = [
+        b
+        for b in blocks
+        if "bezique/fast/" in b and re.search(r"== (Invalid|Conditional|Use of)", b)
+    ]
+    total = re.findall(r"ERROR SUMMARY: (\d+) errors", done.stderr)
+    print(f"valgrind: {len(ours)} errors in the engine ({total[-1] if total else '?'} in all)")
+    if ours or "done" not in done.stdout:
+        print("\n\n".join(ours)[-6000:] or done.stderr[-3000:], file=sys.stderr)
+        return 1
+    return 0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=3, help="deals per preset (default 3)")
+    parser.add_argument("--tool", choices=("asan", "valgrind"), default="asan")
+    args = parser.parse_args()
+    sys.exit(run_asan(args.deals) if args.tool == "asan" else run_valgrind(args.deals))
+
+
+if __name__ == "__main__":
+    main()

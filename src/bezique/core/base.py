@@ -1,0 +1,91 @@
+"""The state of one deal: the slots every layer of :class:`~bezique.core.deal.Deal` works on.
+
+The engine is the inner loop of every search player, so state is plain lists of small ints:
+every physical card has an id, ``_kinds[id]`` is its kind, ``_mask[id]`` the melds it has scored
+in (0 while concealed), ``_known[id]`` whether all players know where it is while concealed.
+
+A deal is built in layers, one module each, every one a subclass of the one before:
+:class:`DealBase` (the slots), :class:`~bezique.core.movegen.MoveGen` (legal moves),
+:class:`~bezique.core.resolve.Resolver` (text to a legal move, and why an action is illegal),
+:class:`~bezique.core.state.DealState` (dealing and the transitions),
+:class:`~bezique.core.dealids.DealIds` (integer action ids),
+:class:`~bezique.core.worlds.Worlds` (determinization) and
+:class:`~bezique.core.deal.Deal` (observations and position strings).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from .notation import Action
+from .rules import Rules
+
+PLAY, DECLARE, OVER = "play", "declare", "over"
+
+# A concrete move: a card id to play | ('meld', meld id, card ids) | ('exchange', card id) | ('pass',)
+Move = int | tuple[Any, ...]
+RngLike = random.Random | int | None
+
+
+def as_rng(rng: RngLike) -> random.Random:
+    """A random generator: the one given, or one seeded with the int (None: a fresh seed)."""
+    return rng if isinstance(rng, random.Random) else random.Random(rng)
+
+
+class DealBase:
+    """The state of a deal: every slot, with its type (the behaviour comes in layers)."""
+
+    __slots__ = (
+        "_decl_count",
+        "_events",
+        "_exchanged",
+        "_history",
+        "_instances",
+        "_kinds",
+        "_known",
+        "_leader",
+        "_legal",
+        "_mask",
+        "_phase",
+        "_pts",
+        "_stage",
+        "_stock",
+        "_to_move",
+        "_trick",
+        "_tricks",
+        "_trump",
+        "_turn_up",
+        "dealer",
+        "hands",
+        "initial",
+        "rules",
+        "seed",
+    )
+
+    rules: Rules
+    dealer: int
+    hands: list[list[int]]
+    seed: int | None
+    """The seed it was shuffled from (None for a stacked or rebuilt deal)."""
+    initial: tuple[tuple[tuple[str, ...], ...], str | None, tuple[str, ...]] | None
+    """The cards as dealt: (hands, turn-up, stock in draw order); None for a rebuilt deal."""
+    _kinds: tuple[int, ...]
+    _mask: list[int]
+    _known: list[bool]
+    _stock: list[int]
+    _turn_up: int | None
+    _trump: int | None
+    _trick: list[tuple[int, int]]
+    _tricks: list[tuple[int, tuple[int, ...], int]]
+    _events: list[tuple[int, int, str, int]]
+    _history: list[Action]
+    _instances: list[tuple[int, int, tuple[int, ...]]]
+    _pts: list[list[int]]
+    _leader: int
+    _to_move: int | None
+    _phase: str
+    _stage: int
+    _decl_count: int
+    _exchanged: bool
+    _legal: dict[Action, Move] | None

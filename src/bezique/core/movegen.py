@@ -1,0 +1,279 @@
+"""Move generation: every distinct legal action of the seat to move, with the concrete move.
+
+Two ways to form the same meld that leave different cards free for later melds are two actions;
+equal observations list equal actions in the same order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import product
+from typing import Any
+
+from .base import DECLARE, PLAY, DealBase, Move
+from .cards import (
+    CODES,
+    NINE,
+    SEVEN,
+    WILD,
+)
+from .melds import (
+    DOUBLE_ROYAL_MARRIAGE,
+    GHOST,
+    MELDS,
+    SEVEN_MELD,
+    TRUMP_SEQUENCE,
+    TWO_SEVENS,
+    Slot,
+    active_melds,
+    blocked_masks,
+    choose,
+    profile_names,
+    slots,
+)
+from .notation import PARTNER, PASS, Action
+from .percache import per_rules
+from .rules import Rules
+from .tricks import follow_duty
+
+_PLAY = [Action("play", "", (c,)) for c in CODES]
+_PlanItem = tuple[int, str, int, list[Slot]]
+# a plan item with the card counts it needs: ((count, kinds bit set), ...), ((rank, count), ...)
+_PlanEntry = tuple[_PlanItem, tuple[tuple[int, int], ...], list[tuple[int, int]]]
+_EXCHANGE_RANK = {"seven": SEVEN, "nine": NINE}
+
+
+@per_rules
+def _plan(rules: Rules, trump: int | None) -> list[_PlanEntry]:
+    """The melds that can be declared under these rules and trump, with their reuse masks and
+    card requirements, worked out once per rule set and trump."""
+    blocked = blocked_masks(rules)
+    melds = list(active_melds(rules))
+    if trump is None:
+        # trump not fixed yet: a marriage (or, if allowed, a sequence) declared now fixes it
+        if rules.trump_double_marriage and DOUBLE_ROYAL_MARRIAGE not in melds:
+            melds.append(DOUBLE_ROYAL_MARRIAGE)
+        if not rules.sequence_fixes_trump and TRUMP_SEQUENCE in melds:
+            melds.remove(TRUMP_SEQUENCE)
+    if rules.seven_of_trumps and trump is not None and rules.second_seven_scores == "declare":
+        melds.append(SEVEN_MELD)
+    if rules.two_trump_sevens and trump is not None:
+        melds.append(TWO_SEVENS)
+    plan: list[_PlanEntry] = []
+    for meld in melds:
+        for req in slots(rules, meld, trump):
+            needs: dict[int, int] = {}
+            rank_needs = []
+            for kinds, n in req:
+                if len(kinds) == 1:
+                    needs[n] = needs.get(n, 0) | 1 << kinds[0]
+                else:  # any suits of one rank
+                    rank_needs.append((kinds[0] & 7, n))
+            plan.append(
+                ((meld, MELDS[meld].name, blocked[meld], req), tuple(needs.items()), rank_needs)
+            )
+    return plan
+
+
+class MoveGen(DealBase):
+    """Legal moves: what the seat to move may play or declare, each with its notation."""
+
+    __slots__ = ()
+
+    def legal_actions(self) -> list[Action]:
+        """Every distinct legal action for the seat to move (empty once the deal is over)."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return list(legal)
+
+    def _compute_legal(self) -> dict[Action, Move]:
+        if self._phase == PLAY:
+            return self._play_actions(self._to_move)  # type: ignore[arg-type]
+        if self._phase == DECLARE:
+            # a world rebuilt from another seat's view may leave the declarer nothing to
+            # declare: then it can only pass
+            return self._declare_actions(self._to_move) or {PASS: ("pass",)}  # type: ignore[arg-type]
+        return {}
+
+    def _playable(self, seat: int) -> Sequence[int]:
+        return follow_duty(
+            self.hands[seat],
+            self._kinds,
+            [c for _, c in self._trick],
+            self._stage,
+            self._trump,
+            self.rules,
+        )
+
+    def _namer(self, seat: int) -> Any:
+        """A function naming a card (kind, mask) of this seat in notation."""
+        K, M = self._kinds, self._mask
+        table: dict[int, set[int]] = {}
+        concealed = set()
+        for c in self.hands[seat]:
+            m = M[c]
+            if m:
+                table.setdefault(K[c], set()).add(m)
+            else:
+                concealed.add(K[c])
+
+        def name(k: int, m: int) -> str:
+            if not m:
+                return CODES[k]
+            if len(table[k]) > 1:
+                return CODES[k] + "@" + "+".join(profile_names(m))
+            return CODES[k] + "@table" if k in concealed else CODES[k]
+
+        return name
+
+    def _play_actions(self, seat: int) -> dict[Action, Move]:
+        K, M = self._kinds, self._mask
+        hand = self.hands[seat]
+        playable: Sequence[int]
+        if self._stage == 1 and not self.rules.stage1_must_follow_suit:
+            playable = hand
+        else:
+            playable = self._playable(seat)
+        if not any(map(M.__getitem__, hand)):
+            # kinds sort canonically (suit, then rank) as plain ints
+            # hands are sorted by id, so by kind: keep the first copy of each kind
+            out: dict[Action, Move] = {}
+            prev = -1
+            for c in playable:
+                k = K[c]
+                if k != prev:
+                    out[_PLAY[k]] = c
+                    prev = k
+            return out
+        seen: dict[int, int] = {}
+        for c in playable:
+            key = M[c] << 6 | K[c]
+            if key not in seen:
+                seen[key] = c
+        # canonical order (suit, rank, history), so that equal observations list equal actions
+        name = self._namer(seat)
+        out = {}
+        for key in sorted(seen, key=lambda key: (key & 63, key)):
+            c = seen[key]
+            out[Action("play", "", (name(K[c], M[c]),))] = c
+        return out
+
+    def _declare_actions(self, seat: int) -> dict[Action, Move]:
+        rules = self.rules
+        out: dict[Action, Move] = {}
+        K, M = self._kinds, self._mask
+        hand = self.hands[seat]
+        trump = self._trump
+        room = self._decl_count < rules.melds_scored_per_trick
+        if room:
+            # cheap rejection on card counts alone, before any grouping by history:
+            # have[n] is a bit set of the kinds held at least n times (hands are sorted by kind)
+            have = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+            by_rank = [0] * 8
+            prev, run = -1, 0
+            for c in hand:
+                k = K[c]
+                run = run + 1 if k == prev else 1
+                prev = k
+                if run < 10:
+                    have[run] |= 1 << k
+                by_rank[k & 7] += 1
+            possible = []
+            plan = _plan(rules, trump)
+            if hand and K[hand[-1]] == WILD:  # a wild card may fill any gap: no pre-check
+                possible = [item for item, _, _ in plan]
+                plan = []
+            for item, needs, rank_needs in plan:
+                for n, kinds in needs:
+                    if have[n] & kinds != kinds:
+                        break
+                else:
+                    for r, n in rank_needs:
+                        if by_rank[r] < n:
+                            break
+                    else:
+                        possible.append(item)
+            if possible:
+                self._enumerate_melds(seat, possible, out)
+        swap = _EXCHANGE_RANK.get(rules.turn_up_exchange)
+        if (
+            swap is not None
+            and (swap != SEVEN or rules.seven_of_trumps)
+            and self._turn_up is not None
+            and trump is not None
+            and not self._exchanged
+            and (room or not rules.seven_exchange_counts_as_meld)
+            and K[self._turn_up] != trump * 8 + swap
+        ):
+            card = trump * 8 + swap
+            for c in hand:
+                if K[c] == card and not M[c]:
+                    out[Action("exchange", "", (CODES[card],))] = ("exchange", c)
+                    break
+        if (
+            rules.partner_declaring == "winner-or-partner"
+            and rules.partnerships
+            and seat == self._leader
+            and not self._decl_count
+            and not self._exchanged
+        ):
+            # offered whatever the partner holds, so the list reveals nothing of that hand
+            out[PARTNER] = ("partner",)
+        if out:
+            out[PASS] = ("pass",)
+        return out
+
+    def _enumerate_melds(
+        self, seat: int, possible: list[_PlanItem], out: dict[Action, Move]
+    ) -> None:
+        """Every distinct way to form each possible meld from the seat's cards."""
+        K, M = self._kinds, self._mask
+        # interchangeable cards: same kind, same history; concealed (history 0) first
+        groups: dict[int, list[tuple[int, list[int]]]] = {}
+        for c in self.hands[seat]:
+            k, m = K[c], M[c]
+            glist = groups.setdefault(k, [])
+            for gm, members in glist:
+                if gm == m:
+                    members.append(c)
+                    break
+            else:
+                glist.append((m, [c]))
+        for glist in groups.values():
+            glist.sort(key=lambda g: g[0])
+        name = self._namer(seat)
+        wild = groups.get(WILD, [])
+        for meld, mname, block, req in possible:
+            per_slot = []
+            for kinds, n in req:
+                cand = [
+                    (k, gm, ids) for k in kinds for gm, ids in groups.get(k, ()) if not gm & block
+                ]
+                if wild:  # a wild card may stand for any card of a meld (one per meld)
+                    cand += [(WILD, gm, ids) for gm, ids in wild if not gm & block]
+                ways: list[tuple[int, ...]]
+                if len(cand) == 1:  # the usual case: one way or none
+                    ways = [(n,)] if len(cand[0][2]) >= n else []
+                else:
+                    ways = list(choose([(i, len(g[2])) for i, g in enumerate(cand)], n))
+                if not ways:
+                    break
+                per_slot.append((cand, ways))
+            else:
+                for combo in product(*(ways for _, ways in per_slot)):
+                    ids: list[int] = []
+                    refs: list[str] = []
+                    fresh = False
+                    wilds = 0
+                    for (cand, _), takes in zip(per_slot, combo, strict=True):
+                        for (k, gm, gids), t in zip(cand, takes, strict=True):
+                            if t:
+                                ids.extend(gids[:t])
+                                refs.extend([name(k, gm)] * t)
+                                # a new card, or one of a broken meld re-forming it
+                                fresh = fresh or not gm or bool(gm >> (GHOST + meld) & 1)
+                                wilds += t if k == WILD else 0
+                    if fresh and wilds <= 1 and len(ids) > wilds:
+                        # at least one card comes from the concealed hand
+                        out[Action("meld", mname, tuple(refs))] = ("meld", meld, tuple(ids))

@@ -1,0 +1,565 @@
+"""A deal's state machine: dealing, the stage-1 and stage-2 tricks, declarations, draws, scoring."""
+
+from __future__ import annotations
+
+from bisect import insort
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Self
+
+from .base import DECLARE, OVER, PLAY
+from .cards import (
+    CODES,
+    COURT_RANKS,
+    SEVEN,
+    SUITS,
+    code,
+    rank_of,
+    sort_key,
+    suit_of,
+)
+from .cards import (
+    kind as make_kind,
+)
+from .dealing import active_order, kinds_of, shuffled, stacked
+from .melds import (
+    BEZIQUE,
+    DOUBLE_ROYAL_MARRIAGE,
+    GHOST,
+    MELDS,
+    ROYAL_MARRIAGE,
+    TRIPLE_BEZIQUE,
+    TRUMP_FIXING,
+    TRUMP_SEQUENCE,
+    meld_score,
+)
+from .notation import Action, IllegalAction
+from .resolve import Resolver
+from .rules import Rules
+from .tricks import trick_values, trick_winner
+
+_TEXTS: dict[Action, str] = {}
+_DOUBLING = frozenset({ROYAL_MARRIAGE, BEZIQUE, TRUMP_SEQUENCE})  # repeat_doubles
+
+
+@dataclass(frozen=True)
+class SideResult:
+    """How a side's points in a deal were made."""
+
+    melds: int
+    """Declarations, the seven of trumps included."""
+    tricks: int
+    """Brisques, card points or per-trick points."""
+    last_trick: int
+    bonuses: int
+    """Turn-up bonuses (may be negative)."""
+    brisques: int = 0
+    """Brisques that count only to settle a per-deal game (Rubicon), not in the total."""
+
+    @property
+    def total(self) -> int:
+        """The side's points for the deal (what :attr:`Deal.points` says at the end)."""
+        return self.melds + self.tricks + self.last_trick + self.bonuses
+
+
+def action_text(action: Action) -> str:
+    """``str(action)``, remembered: the same few thousand actions recur in every history."""
+    text = _TEXTS.get(action)
+    if text is None:
+        text = _TEXTS[action] = str(action)
+    return text
+
+
+class DealState(Resolver):
+    """A deal's construction and transitions: dealing, playing, declaring, drawing, scoring."""
+
+    __slots__ = ()
+
+    @classmethod
+    def new(cls, rules: Rules, seed: int | None = None, dealer: int = 0) -> Self:
+        """A deal shuffled from ``seed`` (a fresh random one when None)."""
+        d = cls._start(rules, dealer, kinds_of(rules), *shuffled(rules, seed, dealer))
+        d.seed = seed
+        return d
+
+    @classmethod
+    def from_cards(
+        cls,
+        rules: Rules,
+        hands: Sequence[Iterable[str]],
+        turn_up: str | None = None,
+        stock: Iterable[str] = (),
+        dealer: int = 0,
+    ) -> Self:
+        """A stacked deal: each seat's cards, the turn-up and the stock (``stock[0]`` is drawn
+        first).  The cards must make up the whole pack exactly."""
+        return cls._start(
+            rules, dealer, kinds_of(rules), *stacked(rules, hands, turn_up, stock, dealer)
+        )
+
+    @classmethod
+    def _blank(cls, rules: Rules, dealer: int, kinds: tuple[int, ...]) -> Self:
+        d = cls.__new__(cls)
+        d.rules = rules
+        d.dealer = dealer
+        d._kinds = kinds
+        d._mask = [0] * len(kinds)
+        d._known = [False] * len(kinds)
+        d._trick = []
+        d._tricks = []
+        d._events = []
+        d._history = []
+        d._instances = []
+        d._pts = [[0, 0, 0, 0] for _ in range(rules.sides)]  # melds, tricks, last, bonuses
+        d._decl_count = 0
+        d._exchanged = False
+        d._legal = None
+        d._stage = 1
+        d.seed = None
+        d.initial = None
+        return d
+
+    @classmethod
+    def _start(
+        cls,
+        rules: Rules,
+        dealer: int,
+        kinds: tuple[int, ...],
+        hands: list[list[int]],
+        turn_up: int | None,
+        stock: list[int],
+    ) -> Self:
+        d = cls._blank(rules, dealer, kinds)
+        n = rules.players
+        d.hands = [sorted(h) for h in hands]
+        d.initial = (
+            tuple(tuple(CODES[kinds[c]] for c in h) for h in hands),
+            None if turn_up is None else CODES[kinds[turn_up]],
+            tuple(CODES[kinds[c]] for c in stock),
+        )
+        d._stock = stock[::-1]  # drawn from the end
+        d._turn_up = turn_up
+        d._trump = suit_of(kinds[turn_up]) if turn_up is not None else None
+        d._leader = (dealer + 1) % n if rules.first_lead_seat == "left" else (dealer - 1) % n
+        d._to_move = d._leader
+        d._phase = PLAY
+        if turn_up is not None:
+            d._turn_up_bonus(kinds[turn_up])
+        if rules.carte_blanche:
+            d._carte_blanche(active_order(rules, dealer, d._leader), None)
+        return d
+
+    def _turn_up_bonus(self, k: int) -> None:
+        rules, dealer = self.rules, self.dealer
+        what = f"turn-up {code(k)}"
+        if rules.turn_up_bonus == "seven" and rank_of(k) == SEVEN:
+            self._score(dealer, 3, 10, what)
+        elif rules.turn_up_bonus == "greek-club":
+            if rank_of(k) == 0:
+                self._score(dealer, 3, 20 if suit_of(k) in (0, 3) else 12, what)
+            elif rank_of(k) == SEVEN:
+                self._score(dealer, 3, 10, what)
+                for seat in range(rules.players):
+                    if rules.side_of(seat) != rules.side_of(dealer):
+                        self._score(seat, 3, -5, what)
+
+    @property
+    def to_move(self) -> int | None:
+        """Seat whose decision it is; None once the deal is over."""
+        return self._to_move
+
+    @property
+    def phase(self) -> str:
+        """'play', 'declare' or 'over'."""
+        return self._phase
+
+    @property
+    def is_over(self) -> bool:
+        """True once every trick has been played and the points are final."""
+        return self._phase == OVER
+
+    @property
+    def stage(self) -> int:
+        """1 while the stock lasts, 2 for the last tricks."""
+        return self._stage
+
+    @property
+    def trump(self) -> str | None:
+        """Trump suit letter, or None while not fixed."""
+        return None if self._trump is None else SUITS[self._trump]
+
+    @property
+    def turn_up(self) -> str | None:
+        """The face-up trump card under the stock (None once taken, or in games without one)."""
+        return None if self._turn_up is None else CODES[self._kinds[self._turn_up]]
+
+    @property
+    def stock_size(self) -> int:
+        """Face-down cards left to draw (the turn-up not counted)."""
+        return len(self._stock)
+
+    @property
+    def leader(self) -> int:
+        """Seat that led (or is to lead) the current trick."""
+        return self._leader
+
+    @property
+    def trick(self) -> list[tuple[int, str]]:
+        """The trick in progress: (seat, card) in play order."""
+        return [(s, CODES[self._kinds[c]]) for s, c in self._trick]
+
+    @property
+    def tricks_played(self) -> int:
+        """Completed tricks."""
+        return len(self._tricks)
+
+    @property
+    def history(self) -> list[str]:
+        """Every action applied so far, in notation."""
+        return [action_text(a) for a in self._history]
+
+    @property
+    def points(self) -> list[int]:
+        """Points per side so far; brisques counted at the end of the hand are added then."""
+        if self.rules.brisques_only_to_settle:  # the match uses them to settle the game
+            return [m + lt + b for m, _, lt, b in self._pts]
+        count_tricks = self._phase == OVER or self._tricks_immediate()
+        return [m + lt + b + (t if count_tricks else 0) for m, t, lt, b in self._pts]
+
+    @property
+    def result(self) -> list[SideResult] | None:
+        """Per side, the breakdown of the points; None until the deal is over."""
+        if self._phase != OVER:
+            return None
+        if self.rules.brisques_only_to_settle:
+            return [SideResult(m, 0, lt, b, t) for m, t, lt, b in self._pts]
+        return [SideResult(m, t, lt, b) for m, t, lt, b in self._pts]
+
+    @property
+    def last_trick_winner(self) -> int | None:
+        """Seat that won the most recent trick (the last one once the deal is over)."""
+        return self._tricks[-1][2] if self._tricks else None
+
+    @property
+    def trick_winners(self) -> list[int]:
+        """Winner of each completed trick, in order."""
+        return [w for _, _, w in self._tricks]
+
+    @property
+    def events(self) -> list[tuple[int, int, str, int]]:
+        """Scoring events: (tricks completed before it, seat, what, points)."""
+        return list(self._events)
+
+    def hand(self, seat: int) -> list[str]:
+        """Every card the seat holds, concealed and declared, as sorted codes."""
+        return [CODES[k] for k in sorted((self._kinds[c] for c in self.hands[seat]), key=sort_key)]
+
+    def table(self, seat: int) -> list[str]:
+        """The seat's declared cards on the table, as sorted codes."""
+        ks = [self._kinds[c] for c in self.hands[seat] if self._mask[c]]
+        return [CODES[k] for k in sorted(ks, key=sort_key)]
+
+    def side_of(self, seat: int) -> int:
+        """The scoring side of a seat."""
+        return self.rules.side_of(seat)
+
+    def _tricks_immediate(self) -> bool:
+        return (
+            self.rules.brisque_timing == "immediate"
+            or self.rules.trick_scoring == "greek-per-trick"
+        )
+
+    def clone(self) -> Self:
+        """An independent copy (cheap: the search players call it constantly)."""
+        d = self.__class__.__new__(self.__class__)
+        d.rules = self.rules
+        d.dealer = self.dealer
+        d.seed = self.seed
+        d.initial = self.initial
+        d._kinds = self._kinds
+        d.hands = [h[:] for h in self.hands]
+        d._mask = self._mask[:]
+        d._known = self._known[:]
+        d._stock = self._stock[:]
+        d._turn_up = self._turn_up
+        d._trump = self._trump
+        d._trick = self._trick[:]
+        d._tricks = self._tricks[:]
+        d._events = self._events[:]
+        d._history = self._history[:]
+        d._instances = self._instances[:]
+        d._pts = [p[:] for p in self._pts]
+        d._leader = self._leader
+        d._to_move = self._to_move
+        d._phase = self._phase
+        d._stage = self._stage
+        d._decl_count = self._decl_count
+        d._exchanged = self._exchanged
+        d._legal = self._legal
+        return d
+
+    def apply(self, action: Action | str) -> None:
+        """Apply an action (or its notation) for the seat to move.
+
+        Raises :class:`IllegalAction` saying why, and leaves the deal unchanged, if it is not legal.
+        """
+        if self._phase == OVER:
+            raise IllegalAction("the deal is over: no more actions")
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        if type(action) is not Action:
+            if isinstance(action, str):
+                action = Action.parse(action)
+            elif not isinstance(action, Action):
+                raise IllegalAction(f"not an action: {action!r}")
+        move = legal.get(action)
+        if move is None:
+            action = Action.parse(str(action))  # refuses a malformed Action built by hand
+            move = legal.get(action)
+            if move is None:
+                action, move = self._resolve(action, legal)
+        self._legal = None
+        self._history.append(action)
+        if isinstance(move, int):
+            self._play(move)
+            return
+        verb = move[0]
+        if verb == "meld":
+            self._meld(move[1], move[2])
+        elif verb == "exchange":
+            self._exchange(move[1])
+        elif verb == "partner":
+            self._to_move = (self._leader + 2) % self.rules.players
+            self._continue_declaring()
+        else:
+            self._draw()
+
+    def _carte_blanche(self, order: list[int], drawn: list[int] | None) -> None:
+        """Score carte blanche where it is due (RULES.md 2.1, 2.5): after the deal (``drawn``
+        None) or after a round of draws (``drawn[seat]`` the card each seat drew)."""
+        rules, K = self.rules, self._kinds
+
+        def blank(seat: int) -> bool:
+            return not any(K[c] & 7 in COURT_RANKS for c in self.hands[seat])
+
+        def show(seat: int) -> None:
+            for c in self.hands[seat]:
+                if not self._mask[c]:
+                    self._known[c] = True
+            self._score(seat, 0, rules.carte_blanche, "carte blanche")
+
+        events = [(s, what) for _, s, what, _ in self._events if what.startswith("carte blanche")]
+        if not rules.carte_blanche_repeat:
+            if not events:
+                for seat in order:
+                    if blank(seat):
+                        show(seat)
+                        break
+            return
+        for seat in order:
+            if drawn is None:
+                if blank(seat):
+                    show(seat)
+                continue
+            mine = [what for s, what in events if s == seat]
+            if mine and mine[-1] == "carte blanche":
+                c = drawn[seat]
+                if K[c] & 7 in COURT_RANKS:
+                    self._events.append((len(self._tricks), seat, "carte blanche ends", 0))
+                else:
+                    self._known[c] = True
+                    self._score(seat, 0, rules.carte_blanche, "carte blanche")
+
+    def _score(self, seat: int, part: int, points: int, what: str) -> None:
+        self._pts[self.rules.side_of(seat)][part] += points
+        self._events.append((len(self._tricks), seat, what, points))
+
+    def _play(self, cid: int) -> None:
+        seat = self._to_move
+        assert seat is not None
+        rules = self.rules
+        self.hands[seat].remove(cid)
+        K = self._kinds
+        k = K[cid]
+        if (
+            k & 7 == SEVEN
+            and self._stage == 1
+            and rules.second_seven_scores == "play"
+            and rules.seven_of_trumps
+            and self._trump is not None
+            and k == make_kind(self._trump, SEVEN)
+            and not self._mask[cid]
+        ):
+            self._score(seat, 0, rules.seven_of_trumps, f"seven played {CODES[k]}")
+        M = self._mask
+        if M[cid]:
+            if rules.meld_reforming:
+                self._break_melds(cid)
+            M[cid] = 0
+        self._known[cid] = False
+        trick = self._trick
+        trick.append((seat, cid))
+        n = rules.players
+        if len(trick) < n - rules.dealer_sits_out:
+            nxt = (seat + 1) % n
+            if nxt == self.dealer and rules.dealer_sits_out:
+                nxt = (nxt + 1) % n
+            self._to_move = nxt
+            return
+        # resolve the trick (tricks.py): the highest trump, else the highest card of the suit
+        # led; of two equal cards the first played wins
+        ids = [c for _, c in trick]
+        played = [K[c] for c in ids]
+        w = trick_winner(played, self._trump)
+        win_seat, best = trick[w][0], played[w]
+        self._tricks.append((self._leader, tuple(ids), win_seat))
+        self._trick = []
+        if (
+            best & 7 == SEVEN
+            and self._stage == 1
+            and rules.second_seven_scores == "win-trick"
+            and rules.seven_of_trumps
+            and self._trump is not None
+            and best == make_kind(self._trump, SEVEN)
+        ):
+            self._score(win_seat, 0, rules.seven_of_trumps, f"seven won {CODES[best]}")
+        per_rank, per_trick = trick_values(rules)
+        value = per_trick
+        for k in played:
+            value += per_rank[k & 7]
+        if value:
+            self._pts[rules.side_of(win_seat)][1] += value
+        led_by = self._leader
+        self._leader = win_seat
+        self._to_move = win_seat
+        if self._stage == 1:
+            self._decl_count = 0
+            self._exchanged = False
+            if (win_seat != led_by or not rules.declare_only_after_beating) and (
+                not rules.min_tricks_before_declaring
+                or sum(1 for _, _, w in self._tricks if w == win_seat)
+                >= rules.min_tricks_before_declaring
+            ):
+                legal = self._declare_actions(win_seat)
+                if legal:
+                    self._phase = DECLARE
+                    self._legal = legal
+                    return
+            self._draw()
+        elif not self.hands[win_seat]:
+            if rules.last_trick_bonus:
+                self._score(win_seat, 2, rules.last_trick_bonus, "last trick")
+            self._phase = OVER
+            self._to_move = None
+
+    def _break_melds(self, cid: int) -> None:
+        """Re-forming (Rubicon): a meld one of whose cards is played no longer holds its other
+        cards, which may score in that meld again with a like card added."""
+        broken = [inst for inst in self._instances if cid in inst[2]]
+        self._instances = [inst for inst in self._instances if cid not in inst[2]]
+        M = self._mask
+        for _, meld, ids in broken:
+            for c in ids:
+                if c != cid:
+                    live = any(c in others and m == meld for _, m, others in self._instances)
+                    if not live:  # the meld's bit becomes its broken ("ghost") bit
+                        M[c] = (M[c] & ~(1 << meld)) | (1 << (GHOST + meld))
+
+    def _meld(self, meld: int, ids: tuple[int, ...]) -> None:
+        seat = self._to_move
+        assert seat is not None
+        rules = self.rules
+        bit = 1 << meld
+        M = self._mask
+        for c in ids:
+            M[c] |= bit
+        points = meld_score(rules, meld)
+        if self._trump is None and meld in TRUMP_FIXING:
+            self._trump = self._kinds[ids[0]] >> 3
+            if meld == DOUBLE_ROYAL_MARRIAGE and rules.trump_double_marriage:
+                points = rules.trump_double_marriage
+        if rules.meld_reforming:
+            self._instances.append((seat, meld, ids))
+        if rules.repeat_doubles and meld in _DOUBLING:
+            before = f"meld {MELDS[meld].name} "
+            points <<= sum(
+                1 for _, s, what, _ in self._events if s == seat and what.startswith(before)
+            )
+        cards = " ".join(CODES[self._kinds[c]] for c in ids)
+        self._score(seat, 0, points, f"meld {MELDS[meld].name} {cards}")
+        self._decl_count += 1
+        if meld == TRIPLE_BEZIQUE and rules.triple_bezique_wins_game:
+            self._events.append((len(self._tricks), seat, "wins the game", 0))
+        self._continue_declaring()
+
+    def _exchange(self, cid: int) -> None:
+        seat = self._to_move
+        assert seat is not None and self._turn_up is not None
+        rules = self.rules
+        hand = self.hands[seat]
+        hand.remove(cid)
+        up = self._turn_up
+        insort(hand, up)
+        self._known[up] = True
+        self._turn_up = cid
+        self._exchanged = True
+        if rules.seven_exchange_counts_as_meld:
+            self._decl_count += 1
+        points = rules.seven_of_trumps if self._kinds[cid] & 7 == SEVEN else 0
+        self._score(seat, 0, points, f"exchange {CODES[self._kinds[cid]]}")
+        self._continue_declaring()
+
+    def _continue_declaring(self) -> None:
+        legal = self._declare_actions(self._to_move)  # type: ignore[arg-type]
+        if legal:
+            self._legal = legal
+        else:
+            self._draw()
+
+    def _draw(self) -> None:
+        winner = self._leader
+        n = self.rules.players
+        stock = self._stock
+        drawn = [0] * n
+        order = active_order(self.rules, self.dealer, winner)
+        for i, seat in enumerate(order):
+            if stock:
+                c = stock.pop()
+                if (
+                    not stock
+                    and self._turn_up is not None
+                    and i == 0
+                    and self.rules.reveal_last_draw
+                ):
+                    self._known[c] = True
+            elif self._turn_up is not None:
+                c = self._turn_up
+                self._turn_up = None
+                self._known[c] = True
+            else:  # a short last round: the stock ran out (hands not played out)
+                break
+            insort(self.hands[seat], c)
+            drawn[seat] = c
+        self._phase = PLAY
+        self._to_move = winner
+        self._decl_count = 0
+        self._exchanged = False
+        if self.rules.carte_blanche and (stock or self._turn_up is not None):
+            self._carte_blanche(order, drawn)
+        if not stock and self._turn_up is None and not self.rules.play_out_hand:
+            # the hand ends when the stock is drawn (decision 11)
+            if self.rules.last_trick_bonus:
+                self._score(winner, 2, self.rules.last_trick_bonus, "last trick")
+            self._phase = OVER
+            self._to_move = None
+        elif not stock and self._turn_up is None:
+            # stage 2: declared cards go back into the hands, still known to everyone
+            self._stage = 2
+            self._instances = []
+            M, known = self._mask, self._known
+            for h in self.hands:
+                for c in h:
+                    if M[c]:
+                        M[c] = 0
+                        known[c] = True

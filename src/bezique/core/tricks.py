@@ -1,0 +1,95 @@
+"""Trick rules, written once: which card beats which, who wins a trick, what may be played,
+and what a trick is worth (RULES.md 1.4-1.6, 2.2-2.3).
+
+Everything works on card kinds (``suit * 8 + rank``, :mod:`bezique.core.cards`); a wild card
+(``WILD``) has no suit of the four and never wins a trick (decision 11).  The deal engine, the
+endgame solver and the bots' playouts all call these functions, so the rules cannot drift apart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from .cards import BRISQUE_RANKS, CARD_POINTS, WILD
+from .percache import per_rules
+
+if TYPE_CHECKING:
+    from .rules import Rules
+
+
+def beats(k: int, best: int, trump: int | None) -> bool:
+    """Does kind ``k`` beat kind ``best``, played to the trick before it?  A higher card of
+    the same suit, or a trump on a card that is not one; any card beats a wild card, which
+    never wins; of two equal cards the first played wins."""
+    s, bs = k >> 3, best >> 3
+    if s == bs:
+        return (k & 7) < (best & 7)
+    return s == trump or (best == WILD and k != WILD)
+
+
+def trick_winner(kinds: Sequence[int], trump: int | None) -> int:
+    """The index, in play order, of the card that wins a trick of these kinds."""
+    win, best = 0, kinds[0]
+    for i in range(1, len(kinds)):
+        if beats(kinds[i], best, trump):
+            win, best = i, kinds[i]
+    return win
+
+
+def follow_duty(
+    hand: Sequence[int],
+    kind_of: Sequence[int],
+    trick: Sequence[int],
+    stage: int,
+    trump: int | None,
+    rules: Rules,
+) -> Sequence[int]:
+    """The cards of ``hand`` that may be played to ``trick`` (the cards played so far, in
+    order).  ``kind_of[c]`` is the kind of card ``c`` (pass ``range(33)`` when the cards are
+    kinds already).  Stage 1 lets anything be played unless ``stage1_must_follow_suit``;
+    stage 2 asks to follow suit, and by the options to head the trick and to trump."""
+    if not trick or (stage == 1 and not rules.stage1_must_follow_suit):
+        return hand
+    led = kind_of[trick[0]] >> 3
+    same = [c for c in hand if kind_of[c] >> 3 == led]
+    if stage == 1:
+        return same or hand
+    best = kind_of[trick[0]]
+    for c in trick[1:]:
+        if beats(kind_of[c], best, trump):
+            best = kind_of[c]
+    if same:
+        if rules.stage2_must_head:
+            return [c for c in same if beats(kind_of[c], best, trump)] or same
+        return same
+    if trump is not None and rules.stage2_must_trump:
+        trumps = [c for c in hand if kind_of[c] >> 3 == trump]
+        if trumps:
+            if rules.stage2_must_head:
+                return [c for c in trumps if beats(kind_of[c], best, trump)] or hand
+            return trumps
+    return hand
+
+
+@per_rules
+def trick_values(rules: Rules) -> tuple[tuple[int, ...], int]:
+    """Points a trick is worth: by the rank of each card in it, plus a flat amount per trick."""
+    scoring = rules.trick_scoring
+    brisques = tuple(10 if r in BRISQUE_RANKS else 0 for r in range(8))
+    if scoring == "brisques":
+        return brisques, 0
+    if scoring == "card-points":
+        return CARD_POINTS, 0
+    if scoring == "greek-per-trick":
+        return brisques, 10
+    return (0,) * 8, 0
+
+
+def trick_points(rules: Rules, kinds: Sequence[int]) -> int:
+    """What a trick of these kinds is worth to its winner."""
+    per_rank, per_trick = trick_values(rules)
+    return per_trick + sum(per_rank[k & 7] for k in kinds)
+
+
+__all__ = ["beats", "follow_duty", "trick_points", "trick_values", "trick_winner"]

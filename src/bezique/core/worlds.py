@@ -1,0 +1,203 @@
+"""Determinization: the deals a seat cannot tell from the real one.
+
+:meth:`Worlds.reshuffle` deals the unseen card ids of a deal again in place (no text is parsed);
+:meth:`Worlds.from_observation` builds a deal from a seat's observation alone, for code that
+holds no deal.  Both reach exactly the deals consistent with what the seat has seen.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from operator import itemgetter
+from typing import TYPE_CHECKING, Self
+
+from .base import RngLike, as_rng
+from .cards import (
+    ALL_KINDS,
+    CODES,
+    SUITS,
+    parse_card,
+)
+from .dealids import DealIds
+from .dealing import card_counts, kinds_of, offsets
+from .melds import (
+    MELD_BY_NAME,
+    profile_mask,
+)
+from .notation import Action, split_ref
+from .tricks import trick_values
+
+if TYPE_CHECKING:
+    from .observation import Observation
+
+
+class Worlds(DealIds):
+    """Determinization: deals a seat cannot tell from this one."""
+
+    __slots__ = ()
+
+    def resample(self, seat: int, rng: RngLike = None) -> Self:
+        """A deal that ``seat`` cannot tell from this one: its observation is identical, and
+        every card it has not seen is dealt again at random among the places it could be.
+
+        A copy with :meth:`reshuffle` applied: no text is parsed, so a search player that
+        holds one world (built once with :meth:`from_observation`) gets each further world
+        for little more than a :meth:`clone`.
+        """
+        d = self.clone()
+        d.reshuffle(seat, rng)
+        return d
+
+    def reshuffle(self, seat: int, rng: RngLike = None) -> None:
+        """Deal again, in place, every card ``seat`` has not seen: the other seats' concealed
+        cards that are not publicly known, and the stock.  Each such card goes to one of those
+        places uniformly at random; everything ``seat`` observes stays as it was.
+
+        The deal forgets its seed and the cards as dealt (:attr:`initial`): they would tell
+        the hidden cards of the real deal.
+        """
+        n = self.rules.players
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+            raise ValueError(f"no seat {seat!r}: seats are 0 to {n - 1}")
+        M, known, hands = self._mask, self._known, self.hands
+        hidden: list[int] = []
+        for s, h in enumerate(hands):
+            if s != seat:
+                hidden.extend([c for c in h if not M[c] and not known[c]])
+        hidden.extend(self._stock)
+        self.seed = None
+        self.initial = None
+        if len(hidden) < 2:
+            return
+        # a uniform shuffle: the cards sorted by a random float each (two equal keys have
+        # odds of about n**2 / 2**54); quicker than random.shuffle's loop of _randbelow calls
+        rnd = as_rng(rng).random
+        keys = [rnd() for _ in hidden]
+        shuffled = list(itemgetter(*sorted(range(len(hidden)), key=keys.__getitem__))(hidden))
+        pos = 0
+        for s, h in enumerate(hands):
+            if s == seat:
+                continue
+            kept = [c for c in h if M[c] or known[c]]
+            take = len(h) - len(kept)
+            if take:
+                kept += shuffled[pos : pos + take]
+                pos += take
+                kept.sort()
+                h[:] = kept
+        self._stock[:] = shuffled[pos:]
+        self._legal = None
+
+    @classmethod
+    def from_observation(cls, obs: Observation, rng: RngLike = None) -> Self:
+        """A deal consistent with an observation, the unseen cards placed at random.
+
+        This is how the search players build the worlds they search: from what their seat
+        knows, never from the real deal.
+        """
+        return cls._rebuild(obs, as_rng(rng), None)
+
+    @classmethod
+    def _rebuild(
+        cls, obs: Observation, rng: random.Random, hidden: tuple[list[list[int]], list[int]] | None
+    ) -> Self:
+        rules = obs.rules
+        n = rules.players
+        d = cls._blank(rules, obs.dealer, kinds_of(rules))
+        copies = [0] * ALL_KINDS
+        pool_left = card_counts(rules)
+        offset = offsets(rules)
+
+        def take(k: int) -> int:
+            if pool_left[k] <= 0:
+                raise ValueError(f"inconsistent position: too many {CODES[k]}")
+            pool_left[k] -= 1
+            cid = offset[k] + copies[k]
+            copies[k] += 1
+            return cid
+
+        def kinds_in(cards: Iterable[str]) -> list[int]:
+            return [parse_card(c) for c in cards]
+
+        d.hands = [[] for _ in range(n)]
+        for seat in range(n):
+            for ref in obs.tables[seat]:
+                card, where = split_ref(ref)
+                c = take(parse_card(card))
+                d._mask[c] = profile_mask(where.split("+"))
+                d.hands[seat].append(c)
+            for k in kinds_in(obs.known[seat]):
+                c = take(k)
+                d._known[c] = True
+                d.hands[seat].append(c)
+        if obs.seat is not None:
+            own_known = kinds_in(obs.known[obs.seat])
+            for k in kinds_in(obs.hand):
+                if k in own_known:
+                    own_known.remove(k)  # already placed as a known card
+                    continue
+                d.hands[obs.seat].append(take(k))
+            if own_known:
+                raise ValueError("inconsistent position: known cards missing from the hand")
+        d._trick = [(s, take(parse_card(c))) for s, c in obs.trick]
+        d._tricks = [(ld, tuple(take(k) for k in kinds_in(cs)), w) for ld, cs, w in obs.tricks]
+        d._turn_up = take(parse_card(obs.turn_up)) if obs.turn_up else None
+        # the unseen cards
+        if hidden is not None:
+            for seat, ks in enumerate(hidden[0]):
+                d.hands[seat].extend(take(k) for k in ks)
+            stock = [take(k) for k in hidden[1]]
+        else:
+            unseen = [k for k in range(ALL_KINDS) for _ in range(pool_left[k])]
+            rng.shuffle(unseen)
+            for seat in range(n):
+                short = obs.hand_sizes[seat] - len(d.hands[seat])
+                if short < 0:
+                    raise ValueError(f"inconsistent position: seat {seat} holds too many cards")
+                d.hands[seat].extend(take(k) for k in unseen[:short])
+                unseen = unseen[short:]
+            stock = [take(k) for k in unseen]
+        if len(stock) != obs.stock_size:
+            raise ValueError(
+                f"inconsistent position: {len(stock)} cards for a stock of {obs.stock_size}"
+            )
+        for seat in range(n):
+            if len(d.hands[seat]) != obs.hand_sizes[seat]:
+                raise ValueError(f"inconsistent position: seat {seat} hand size")
+        if any(pool_left):
+            raise ValueError("inconsistent position: the cards do not make up the pack")
+        for h in d.hands:
+            h.sort()
+        K0 = d._kinds
+        d._stock = stock[::-1]
+        d._trump = None if obs.trump is None else SUITS.index(obs.trump)
+        d._leader = obs.leader
+        d._to_move = obs.to_move
+        d._phase = obs.phase
+        d._stage = obs.stage
+        d._decl_count = obs.declared_this_trick
+        d._exchanged = obs.exchanged_this_trick
+        d._history = [Action.parse(a) for a in obs.history]
+        for seat, name, refs in obs.live_melds:
+            ids: list[int] = []
+            for r in refs:
+                card, where = split_ref(r)
+                k, m = parse_card(card), profile_mask(where.split("+"))
+                found = next(
+                    (c for c in d.hands[seat] if K0[c] == k and d._mask[c] == m and c not in ids),
+                    None,
+                )
+                if found is None:
+                    raise ValueError(f"inconsistent position: meld {name} {r} not on the table")
+                ids.append(found)
+            d._instances.append((seat, MELD_BY_NAME[name].id, tuple(ids)))
+        d._events = list(obs.events)
+        for _, seat, what, pts in obs.events:
+            part = 3 if what.startswith("turn-up") else 2 if what == "last trick" else 0
+            d._pts[rules.side_of(seat)][part] += pts
+        K = d._kinds
+        per_rank, per_trick = trick_values(rules)
+        for _, cs, w in d._tricks:
+            d._pts[rules.side_of(w)][1] += per_trick + sum(per_rank[K[c] & 7] for c in cs)
+        return d

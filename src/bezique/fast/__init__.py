@@ -1,0 +1,405 @@
+"""The compiled twin of the rules core: the same deals, played in C.
+
+The Python core (:mod:`bezique.core`) stays the reference that defines the rules; this package
+plays the same state machine in a C extension for batch simulation and search, and is tested
+in lockstep against the reference (``tests/test_fast.py``, ``scripts/fast_differential.py``).
+
+>>> from bezique import Deal, Rules
+>>> from bezique import fast
+>>> if fast.available():
+...     f = fast.FastDeal.from_deal(Deal.new(Rules.preset("classic"), seed=7))
+...     f.stock_size
+47
+
+It plays every rule option of the core except wild cards (so every preset but
+``old-russian``); :class:`UnsupportedRules` names the option it cannot play, so a caller can fall
+back to the reference core.  Without a C compiler at install time the extension is missing,
+:func:`available` is False and everything runs on the reference core.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ..core.deal import Deal, SideResult
+from ..core.notation import Action, IllegalAction
+from ..core.observation import Observation
+from ..core.rules import Rules
+from ._config import UnsupportedRules, check_supported, config, id_table
+from ._convert import load_args
+
+try:
+    from . import _engine  # type: ignore[attr-defined]
+except ImportError:  # built without a C compiler
+    _engine = None
+else:
+    _engine.set_types(Action, IllegalAction)
+
+_PHASES = ("play", "declare", "over")
+
+
+def available() -> bool:
+    """True when the compiled engine is built and importable."""
+    return _engine is not None
+
+
+def supports(rules: Rules) -> bool:
+    """True when the compiled engine is available and plays these rules."""
+    if _engine is None:
+        return False
+    try:
+        check_supported(rules)
+    except UnsupportedRules:
+        return False
+    return True
+
+
+def _need_engine() -> Any:
+    if _engine is None:
+        raise RuntimeError(
+            "the compiled engine is not built (no C compiler at install time): "
+            "use the reference core, bezique.Deal"
+        )
+    return _engine
+
+
+def _config(rules: Rules) -> Any:
+    return config(rules, _need_engine())
+
+
+def _install_ids(rules: Rules) -> None:
+    """Give the compiled rules the action-id table (once; it may take a moment to build)."""
+    _config(rules).set_ids(*id_table(rules))
+
+
+class FastDeal:
+    """One deal in the compiled engine, with the surface of :class:`bezique.core.Deal`.
+
+    Build it with :meth:`from_deal` (or :meth:`new`).  Reading the state, the legal actions,
+    their ids and applying actions run in C; :meth:`observation`, :meth:`position`,
+    :attr:`history` and the text of an illegal action's error are produced by the reference
+    core, replaying this deal's actions on a reference copy (slower, exact by construction).
+    """
+
+    __slots__ = ("_c", "_origin", "_origin_core", "_ref", "_sync", "dealer", "rules")
+
+    rules: Rules
+    dealer: int
+    _c: Any
+    _origin: str | Callable[[], str]
+    _origin_core: Any
+    _ref: Deal | None
+    _sync: Any
+
+    def __init__(self) -> None:
+        raise TypeError("build a FastDeal with FastDeal.from_deal(deal) or FastDeal.new(rules)")
+
+    # --- construction ------------------------------------------------------------------------
+    @classmethod
+    def from_deal(cls, deal: Deal) -> FastDeal:
+        """A fast copy of a reference deal, in any state (through its full position string).
+
+        Raises :class:`UnsupportedRules` for rules the engine does not play."""
+        rules = deal.rules
+        cfg = _config(rules)
+        position = deal.position()
+        dealer, hands, turn_up, stock, fields = load_args(rules, position)
+        core = _engine.Core.load(cfg, dealer, hands, turn_up, stock, fields)
+        return cls._wrap(rules, dealer, core, position, core.clone())
+
+    @classmethod
+    def new(cls, rules: Rules, seed: int | None = None, dealer: int = 0) -> FastDeal:
+        """The deal ``Deal.new(rules, seed, dealer)`` deals, in the compiled engine."""
+        return cls.from_deal(Deal.new(rules, seed=seed, dealer=dealer))
+
+    @classmethod
+    def _wrap(
+        cls, rules: Rules, dealer: int, core: Any, origin: str | Callable[[], str], origin_core: Any
+    ) -> FastDeal:
+        f = object.__new__(cls)
+        f.rules = rules
+        f.dealer = dealer
+        f._c = core
+        f._origin = origin
+        f._origin_core = origin_core
+        f._ref = None
+        f._sync = None
+        return f
+
+    def clone(self) -> FastDeal:
+        """An independent copy."""
+        return self._wrap(self.rules, self.dealer, self._c.clone(), self._origin, self._origin_core)
+
+    __copy__ = clone
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> FastDeal:
+        return self.clone()
+
+    def __repr__(self) -> str:
+        info = self._c.info()
+        return f"<FastDeal {self.rules} trick {info['tricks'] + 1} {self.phase} to {self.to_move}>"
+
+    # --- the reference twin, for the slow paths ----------------------------------------------
+    def to_deal(self) -> Deal:
+        """A reference :class:`Deal` in the same state (rebuilt from the position this deal
+        started from, with every action since replayed)."""
+        return self._reference().clone()
+
+    def _reference(self) -> Deal:
+        if self._ref is None:
+            if not isinstance(self._origin, str):
+                self._origin = self._origin()
+            self._ref = Deal.from_position(self._origin)
+            self._sync = self._origin_core
+        ref = self._ref
+        for text in self._c.replay(self._sync):
+            ref.apply(text)
+        self._sync = self._c.clone()
+        return ref
+
+    # --- state ---------------------------------------------------------------------------------
+    @property
+    def to_move(self) -> int | None:
+        """Seat whose decision it is; None once the deal is over."""
+        return self._c.to_move  # type: ignore[no-any-return]
+
+    @property
+    def phase(self) -> str:
+        """'play', 'declare' or 'over'."""
+        return self._c.phase  # type: ignore[no-any-return]
+
+    @property
+    def is_over(self) -> bool:
+        """True once every trick has been played and the points are final."""
+        return self._c.is_over  # type: ignore[no-any-return]
+
+    @property
+    def trump(self) -> str | None:
+        """Trump suit letter, or None while not fixed."""
+        return self._c.trump  # type: ignore[no-any-return]
+
+    @property
+    def stock_size(self) -> int:
+        """Face-down cards left to draw (the turn-up not counted)."""
+        return self._c.stock_size  # type: ignore[no-any-return]
+
+    @property
+    def points(self) -> list[int]:
+        """Points per side so far, as :attr:`Deal.points`."""
+        return self._c.points()  # type: ignore[no-any-return]
+
+    @property
+    def result(self) -> list[SideResult] | None:
+        """Per side, the breakdown of the points; None until the deal is over."""
+        if not self._c.is_over:
+            return None
+        parts = self._c.parts()
+        if self.rules.brisques_only_to_settle:
+            return [SideResult(m, 0, lt, b, t) for m, t, lt, b in parts]
+        return [SideResult(m, t, lt, b) for m, t, lt, b in parts]
+
+    @property
+    def stage(self) -> int:
+        """1 while the stock lasts, 2 for the last tricks."""
+        return self._c.info()["stage"]  # type: ignore[no-any-return]
+
+    @property
+    def leader(self) -> int:
+        """Seat that led (or is to lead) the current trick."""
+        return self._c.info()["leader"]  # type: ignore[no-any-return]
+
+    @property
+    def turn_up(self) -> str | None:
+        """The face-up trump card under the stock (None once taken, or without one)."""
+        k = self._c.info()["turn_up"]
+        return None if k < 0 else _CODES[k]
+
+    @property
+    def trick(self) -> list[tuple[int, str]]:
+        """The trick in progress: (seat, card) in play order."""
+        return self._c.info()["trick"]  # type: ignore[no-any-return]
+
+    @property
+    def tricks_played(self) -> int:
+        """Completed tricks."""
+        return self._c.info()["tricks"]  # type: ignore[no-any-return]
+
+    @property
+    def last_trick_winner(self) -> int | None:
+        """Seat that won the most recent trick."""
+        w = self._c.info()["last_winner"]
+        return None if w < 0 else w
+
+    @property
+    def history(self) -> list[str]:
+        """Every action applied so far, in notation (from the reference twin)."""
+        return self._reference().history
+
+    @property
+    def events(self) -> list[tuple[int, int, str, int]]:
+        """Scoring events (from the reference twin)."""
+        return self._reference().events
+
+    def hand(self, seat: int) -> list[str]:
+        """Every card the seat holds, concealed and declared, as sorted codes."""
+        return self._c.cards(seat, 0)  # type: ignore[no-any-return]
+
+    def table(self, seat: int) -> list[str]:
+        """The seat's declared cards on the table, as sorted codes."""
+        return self._c.cards(seat, 1)  # type: ignore[no-any-return]
+
+    def known(self, seat: int) -> list[str]:
+        """The seat's concealed cards that every player knows it holds, as sorted codes."""
+        return self._c.cards(seat, 2)  # type: ignore[no-any-return]
+
+    def side_of(self, seat: int) -> int:
+        """The scoring side of a seat."""
+        return self.rules.side_of(seat)
+
+    def observation(self, seat: int | None) -> Observation:
+        """What ``seat`` may know (None: the public view); made by the reference twin."""
+        return self._reference().observation(seat)
+
+    def position(self) -> str:
+        """The full one-line position string (made by the reference twin)."""
+        return self._reference().position()
+
+    # --- actions -------------------------------------------------------------------------------
+    def legal_actions(self) -> list[Action]:
+        """Every distinct legal action, in the reference core's order."""
+        return self._c.legal_actions()  # type: ignore[no-any-return]
+
+    def legal_ids(self) -> list[int]:
+        """The legal actions as ids of the rules' action-id space, ascending."""
+        if not self._c.ids_ready:
+            _install_ids(self.rules)
+        return self._c.legal_ids()  # type: ignore[no-any-return]
+
+    def legal_id_actions(self) -> list[tuple[int, Action]]:
+        """The legal actions with their ids, ascending by id."""
+        if not self._c.ids_ready:
+            _install_ids(self.rules)
+        return self._c.legal_pairs()  # type: ignore[no-any-return]
+
+    def apply_id(self, action_id: int) -> None:
+        """Apply the legal action with this id; :class:`IllegalAction` with the reference
+        core's message (the deal unchanged) if it is not one."""
+        if not self._c.ids_ready:
+            _install_ids(self.rules)
+        try:
+            self._c.apply_id(action_id)
+        except IllegalAction:
+            self._reference().id_action(action_id)  # raises with the reference's words
+            raise
+
+    def id_action(self, action_id: int) -> Action:
+        """The legal action with this id here; :class:`IllegalAction` if there is none."""
+        for i, a in self.legal_id_actions():
+            if i == action_id and type(action_id) is not bool:
+                return a
+        return self._reference().id_action(action_id)  # raises with the reference's words
+
+    def action_id(self, action: Action | str) -> int:
+        """The id of a legal action (or its notation) here; :class:`IllegalAction` if it is
+        not legal."""
+        if isinstance(action, str):
+            action = Action.parse(action)
+        for i, a in self.legal_id_actions():
+            if a == action:
+                return i
+        return self._reference().action_id(action)  # loose notation, or the reference's error
+
+    def apply(self, action: Action | str) -> None:
+        """Apply an action (or its notation) for the seat to move.
+
+        Raises :class:`IllegalAction` with the reference core's message, and leaves the deal
+        unchanged, if it is not legal."""
+        if self._c.is_over:
+            raise IllegalAction("the deal is over: no more actions")
+        if isinstance(action, str):
+            text = str(Action.parse(action))
+        elif isinstance(action, Action):
+            text = str(action)
+        else:
+            raise IllegalAction(f"not an action: {action!r}")
+        texts = self._c.legal_texts()
+        if text not in texts:
+            # written loosely, or illegal: the reference decides, and words the error
+            probe = self._reference().clone()
+            probe.apply(action)
+            text = probe.history[-1]
+            if text not in texts:
+                raise RuntimeError(
+                    f"the compiled engine disagrees with the reference core on {text!r}; "
+                    f"please report it with the position {self.position()}"
+                )
+        self._c.apply_index(texts.index(text))
+
+    # --- search ---------------------------------------------------------------------------------
+    def playout(self, policy: str = "random", seed: int = 0) -> list[int]:
+        """Points per side at the end of the deal played on from here inside C with a named
+        default policy, this deal left as it is: ``'random'`` (uniform among the legal
+        actions) or ``'heuristic'`` (the search players' rules of thumb,
+        :func:`bezique.bots.playout.playout_action`, ported)."""
+        return self._c.playout(policy, seed & ((1 << 64) - 1))  # type: ignore[no-any-return]
+
+    def determinize(self, seat: int, seed: int = 0) -> FastDeal:
+        """A deal ``seat`` cannot tell from this one (``Deal.resample`` in C): every card it has
+        not seen (the other seats' concealed cards that nobody knows, and the stock) is dealt
+        again at random among the places it could be; everything else is unchanged.
+
+        Its reference twin (for :meth:`observation` and the other slow paths) is this deal's
+        position with the hidden cards replaced, built only if asked for."""
+        core = self._c.determinize(seat, seed & ((1 << 64) - 1))
+        parent = self.clone()
+
+        def origin() -> str:
+            hands, deck = core_at_start.hidden()
+            fields = parent.position().split("|")
+            for i, part in enumerate(fields):
+                if part.startswith("hands="):
+                    fields[i] = "hands=" + "/".join(",".join(h) for h in hands)
+                elif part.startswith("deck="):
+                    fields[i] = "deck=" + ",".join(deck)
+            return "|".join(fields)
+
+        core_at_start = core.clone()
+        return self._wrap(self.rules, self.dealer, core, origin, core_at_start)
+
+    def solve(self, side: int, max_nodes: int | None = None) -> dict[str, float] | None:
+        """The exact stage-2 solver (:class:`bezique.bots.solver.Endgame`, in C): per card the
+        seat to move may play, the margin for ``side`` of the tricks left against best play,
+        every hand known.  None if more than ``max_nodes`` nodes would be needed;
+        ``ValueError`` before stage 2."""
+        return self._c.solve(side, max_nodes or 0)  # type: ignore[no-any-return]
+
+
+_CODES = [*(r + s for s in "SHDC" for r in "ATKQJ987"), "XX"]
+
+
+def simulate(rules: Rules, n: int, seed: int = 0, policy: str = "random") -> Any:
+    """Play ``n`` whole deals inside C (dealers taking turns, each deal shuffled from the seed
+    and its number) and return the points per side per deal: a numpy ``int64`` array of shape
+    ``(n, sides)`` when numpy is installed, else a list of lists.
+
+    ``policy``: ``'random'`` (uniform among the legal actions) or ``'heuristic'`` (the search
+    players' default policy, see :meth:`FastDeal.playout`)."""
+    engine = _need_engine()
+    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+        raise ValueError(f"n must be a whole number of deals, at least 0: got {n!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ValueError(f"seed must be a whole number: got {seed!r}")
+    raw = engine.simulate(_config(rules), n, seed & ((1 << 64) - 1), policy)
+    sides = rules.sides
+    try:
+        import numpy as np
+    except ImportError:
+        import array
+
+        flat = array.array("q", raw).tolist()
+        return [flat[i : i + sides] for i in range(0, len(flat), sides)]
+    return np.frombuffer(raw, dtype=np.int64).reshape(n, sides).copy()
+
+
+__all__ = ["FastDeal", "UnsupportedRules", "available", "simulate", "supports"]

@@ -1,0 +1,869 @@
+/* The compiled bezique engine: a line-by-line port of bezique.core.deal (see engine.h). */
+#include "engine.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+/* --- random source ------------------------------------------------------------------------ */
+static uint64_t splitmix(uint64_t *x) {
+    uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+void rng_seed(Rng *r, uint64_t seed) {
+    for (int i = 0; i < 4; i++) r->s[i] = splitmix(&seed);
+}
+
+static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+uint64_t rng_next(Rng *r) {
+    uint64_t *s = r->s;
+    uint64_t out = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rotl(s[3], 45);
+    return out;
+}
+
+uint32_t rng_below(Rng *r, uint32_t n) { return (uint32_t)(((rng_next(r) >> 32) * (uint64_t)n) >> 32); }
+
+/* --- the declarations of the latest state, kept so that they are not worked out twice ---- */
+static uint64_t gen_counter;
+static uint64_t next_gen(void) { return ++gen_counter; }
+void st_touch(State *st) { st->gen = next_gen(); }
+
+void st_recount(State *st) {
+    for (int s = 0; s < MAXP; s++) {
+        st->ntable[s] = 0;
+        for (int i = 0; i < st->hn[s]; i++)
+            if (st->mask[st->hand[s][i]].lo | st->mask[st->hand[s][i]].hi) st->ntable[s]++;
+    }
+}
+
+typedef struct {
+    uint64_t gen;
+    int n, pending;
+    Move moves[MAXMOVES];
+} DeclCache;
+static DeclCache dcache;
+
+/* --- small helpers ------------------------------------------------------------------------ */
+#define KIND(cfg, c) ((cfg)->kind_of[c])
+#define HAS_MASK(m) ((m).lo | (m).hi)
+
+static inline int side_of(const Config *cfg, int seat) { return cfg->partnerships ? seat % 2 : seat; }
+
+static void score(State *st, const Config *cfg, int seat, int part, int64_t pts) {
+    st->pts[side_of(cfg, seat)][part] += pts;
+}
+
+static void hand_insert(State *st, int seat, int c) {
+    int n = st->hn[seat], i = n;
+    uint16_t *h = st->hand[seat];
+    while (i > 0 && h[i - 1] > c) {
+        h[i] = h[i - 1];
+        i--;
+    }
+    h[i] = (uint16_t)c;
+    st->hn[seat] = (uint8_t)(n + 1);
+}
+
+static void hand_remove(State *st, int seat, int c) {
+    int n = st->hn[seat], i = 0;
+    uint16_t *h = st->hand[seat];
+    while (i < n && h[i] != c) i++;
+    if (i == n) return;
+    for (; i < n - 1; i++) h[i] = h[i + 1];
+    st->hn[seat] = (uint8_t)(n - 1);
+}
+
+/* The seats that take part, clockwise from first (the dealer left out when he sits out). */
+static int active_order(const Config *cfg, int dealer, int first, int *out) {
+    int n = 0;
+    for (int i = 0; i < cfg->players; i++) {
+        int s = (first + i) % cfg->players;
+        if (cfg->sits_out && s == dealer) continue;
+        out[n++] = s;
+    }
+    return n;
+}
+
+int st_beats(int k, int best, int trump) {
+    int s = k >> 3, bs = best >> 3;
+    if (s == bs) return (k & 7) < (best & 7);
+    return s == trump;
+}
+
+/* --- carte blanche (RULES.md 2.1, 2.5) ----------------------------------------------------- */
+static int blank(const State *st, const Config *cfg, int seat) {
+    for (int i = 0; i < st->hn[seat]; i++)
+        if (COURT_RANK_BITS >> (KIND(cfg, st->hand[seat][i]) & 7) & 1) return 0;
+    return 1;
+}
+
+static void show_blank(State *st, const Config *cfg, int seat) {
+    for (int i = 0; i < st->hn[seat]; i++) {
+        int c = st->hand[seat][i];
+        if (!HAS_MASK(st->mask[c])) st->known[c] = 1;
+    }
+    score(st, cfg, seat, PART_MELDS, cfg->carte_blanche);
+    st->cb_any = 1;
+    st->cb_state[seat] = 1;
+}
+
+/* drawn: the card each seat drew, or NULL right after the deal. */
+static void carte_blanche(State *st, const Config *cfg, const int *order, int norder, const int *drawn) {
+    if (!cfg->cb_repeat) {
+        if (!st->cb_any)
+            for (int i = 0; i < norder; i++)
+                if (blank(st, cfg, order[i])) {
+                    show_blank(st, cfg, order[i]);
+                    break;
+                }
+        return;
+    }
+    for (int i = 0; i < norder; i++) {
+        int seat = order[i];
+        if (!drawn) {
+            if (blank(st, cfg, seat)) show_blank(st, cfg, seat);
+            continue;
+        }
+        if (st->cb_state[seat] == 1) {
+            int c = drawn[seat];
+            if (COURT_RANK_BITS >> (KIND(cfg, c) & 7) & 1) {
+                st->cb_state[seat] = 2; /* "carte blanche ends" */
+            } else {
+                st->known[c] = 1;
+                score(st, cfg, seat, PART_MELDS, cfg->carte_blanche);
+            }
+        }
+    }
+}
+
+/* --- starting a deal ------------------------------------------------------------------------ */
+static void turn_up_bonus(State *st, const Config *cfg, int k) {
+    int dealer = st->dealer;
+    if (cfg->turn_up_bonus == 1 && (k & 7) == RANK_SEVEN) {
+        score(st, cfg, dealer, PART_BONUS, 10);
+    } else if (cfg->turn_up_bonus == 2) {
+        if ((k & 7) == 0) {
+            int s = k >> 3;
+            score(st, cfg, dealer, PART_BONUS, (s == 0 || s == 3) ? 20 : 12);
+        } else if ((k & 7) == RANK_SEVEN) {
+            score(st, cfg, dealer, PART_BONUS, 10);
+            for (int seat = 0; seat < cfg->players; seat++)
+                if (side_of(cfg, seat) != side_of(cfg, dealer)) score(st, cfg, seat, PART_BONUS, -5);
+        }
+    }
+}
+
+static void st_blank(State *st, const Config *cfg, int dealer) {
+    size_t head = offsetof(State, hand);
+    memset(st, 0, head);
+    memset(st->known, 0, sizeof st->known);
+    memset(st->played, 0, sizeof st->played);
+    memset(st->mask, 0, (size_t)cfg->ncards * sizeof(Mask));
+    st->ninst = 0;
+    st->dealer = (int8_t)dealer;
+    st->stage = 1;
+    st->trump = -1;
+    st->turn_up = -1;
+    st->last_winner = -1;
+}
+
+void st_start(State *st, const Config *cfg, int dealer, uint16_t hands[MAXP][MAXH], const uint8_t *hn,
+              int turn_up, const uint16_t *stock_draw_order, int nstock) {
+    st_blank(st, cfg, dealer);
+    int n = cfg->players;
+    for (int s = 0; s < n; s++) {
+        st->hn[s] = 0;
+        for (int i = 0; i < hn[s]; i++) hand_insert(st, s, hands[s][i]);
+    }
+    st->nstock = (int16_t)nstock;
+    for (int i = 0; i < nstock; i++) st->stock[nstock - 1 - i] = stock_draw_order[i];
+    st->turn_up = (int16_t)turn_up;
+    st->trump = turn_up >= 0 ? (int8_t)(KIND(cfg, turn_up) >> 3) : -1;
+    st->leader = (int8_t)(cfg->first_left ? (dealer + 1) % n : (dealer - 1 + n) % n);
+    st->to_move = st->leader;
+    st->phase = PH_PLAY;
+    if (turn_up >= 0) turn_up_bonus(st, cfg, KIND(cfg, turn_up));
+    if (cfg->carte_blanche) {
+        int order[MAXP];
+        int no = active_order(cfg, dealer, st->leader, order);
+        carte_blanche(st, cfg, order, no, NULL);
+    }
+    st->gen = next_gen();
+}
+
+void st_new(State *st, const Config *cfg, int dealer, Rng *rng) {
+    uint16_t order[MAXC];
+    int nc = cfg->ncards;
+    for (int i = 0; i < nc; i++) order[i] = (uint16_t)i;
+    for (int i = nc - 1; i > 0; i--) {
+        int j = (int)rng_below(rng, (uint32_t)(i + 1));
+        uint16_t t = order[i];
+        order[i] = order[j];
+        order[j] = t;
+    }
+    uint16_t hands[MAXP][MAXH];
+    uint8_t hn[MAXP] = {0};
+    int seats[MAXP], ns = active_order(cfg, dealer, (dealer + 1) % cfg->players, seats), pos = 0;
+    for (int i = 0; i < ns; i++) {
+        memcpy(hands[seats[i]], order + pos, (size_t)cfg->hand_size * sizeof(uint16_t));
+        hn[seats[i]] = (uint8_t)cfg->hand_size;
+        pos += cfg->hand_size;
+    }
+    int up = -1;
+    if (cfg->has_turn_up) up = order[pos++];
+    st_start(st, cfg, dealer, hands, hn, up, order + pos, nc - pos);
+}
+
+/* --- legal actions ------------------------------------------------------------------------- */
+static int playable(const State *st, const Config *cfg, int seat, uint16_t *out) {
+    const uint16_t *hand = st->hand[seat];
+    int hn = st->hn[seat];
+    if (!st->tn || (st->stage == 1 && !cfg->s1_follow)) {
+        memcpy(out, hand, (size_t)hn * sizeof(uint16_t));
+        return hn;
+    }
+    int led = KIND(cfg, st->tcard[0]) >> 3, ns = 0;
+    uint16_t same[MAXH];
+    for (int i = 0; i < hn; i++)
+        if (KIND(cfg, hand[i]) >> 3 == led) same[ns++] = hand[i];
+    if (st->stage == 1) {
+        if (!ns) {
+            memcpy(out, hand, (size_t)hn * sizeof(uint16_t));
+            return hn;
+        }
+        memcpy(out, same, (size_t)ns * sizeof(uint16_t));
+        return ns;
+    }
+    int best = KIND(cfg, st->tcard[0]);
+    for (int i = 1; i < st->tn; i++)
+        if (st_beats(KIND(cfg, st->tcard[i]), best, st->trump)) best = KIND(cfg, st->tcard[i]);
+    int n = 0;
+    if (ns) {
+        if (cfg->s2_head) {
+            for (int i = 0; i < ns; i++)
+                if (st_beats(KIND(cfg, same[i]), best, st->trump)) out[n++] = same[i];
+            if (n) return n;
+        }
+        memcpy(out, same, (size_t)ns * sizeof(uint16_t));
+        return ns;
+    }
+    if (st->trump >= 0 && cfg->s2_trump) {
+        uint16_t trumps[MAXH];
+        int nt = 0;
+        for (int i = 0; i < hn; i++)
+            if (KIND(cfg, hand[i]) >> 3 == st->trump) trumps[nt++] = hand[i];
+        if (nt) {
+            if (cfg->s2_head) {
+                for (int i = 0; i < nt; i++)
+                    if (st_beats(KIND(cfg, trumps[i]), best, st->trump)) out[n++] = trumps[i];
+                if (n) return n;
+                memcpy(out, hand, (size_t)hn * sizeof(uint16_t));
+                return hn;
+            }
+            memcpy(out, trumps, (size_t)nt * sizeof(uint16_t));
+            return nt;
+        }
+    }
+    memcpy(out, hand, (size_t)hn * sizeof(uint16_t));
+    return hn;
+}
+
+static inline int mask_lt(Mask a, Mask b) { return a.hi != b.hi ? a.hi < b.hi : a.lo < b.lo; }
+static inline int mask_eq(Mask a, Mask b) { return a.hi == b.hi && a.lo == b.lo; }
+
+static int play_moves(const State *st, const Config *cfg, int seat, Move *out, int max) {
+    uint16_t cards[MAXH];
+    int np, n = 0;
+    const uint16_t *hand = st->hand[seat];
+    int hn = st->hn[seat];
+    if (!st->ntable[seat] && (!st->tn || (st->stage == 1 && !cfg->s1_follow))) {
+        /* the usual case: every card playable, none declared: one action per kind */
+        int prev = -1;
+        for (int i = 0; i < hn; i++) {
+            int k = KIND(cfg, hand[i]);
+            if (k == prev) continue;
+            prev = k;
+            if (n >= max) return -1;
+            out[n].type = MV_PLAY;
+            out[n].meld = 0;
+            out[n].n = 1;
+            out[n++].ids[0] = hand[i];
+        }
+        return n;
+    }
+    np = playable(st, cfg, seat, cards);
+    for (int i = 0; i < np; i++) {
+        int c = cards[i], k = KIND(cfg, c), dup = 0;
+        Mask m = st->mask[c];
+        for (int j = n - 1; j >= 0 && KIND(cfg, out[j].ids[0]) == k; j--)
+            if (mask_eq(st->mask[out[j].ids[0]], m)) {
+                dup = 1;
+                break;
+            }
+        if (dup) continue;
+        if (n >= max) return -1;
+        /* insertion keeps (kind, mask) order; cards arrive in kind order */
+        int j = n;
+        while (j > 0 && KIND(cfg, out[j - 1].ids[0]) == k && mask_lt(m, st->mask[out[j - 1].ids[0]])) {
+            out[j] = out[j - 1];
+            j--;
+        }
+        out[j].type = MV_PLAY;
+        out[j].meld = 0;
+        out[j].n = 1;
+        out[j].ids[0] = (uint16_t)c;
+        n++;
+    }
+    return n;
+}
+
+/* Interchangeable cards of a seat: same kind and history, concealed (mask 0) first. */
+#define MAXCOPIES 16 /* copies of one kind in one hand (ten packs at most: MAXC) */
+typedef struct {
+    Mask m;
+    uint8_t n;
+    uint16_t ids[MAXCOPIES];
+} Group;
+
+typedef struct {
+    uint8_t ng[NK], first[NK];
+    Group g[MAXH];
+} Groups;
+
+static void make_groups(const State *st, const Config *cfg, int seat, Groups *gs) {
+    int total = 0;
+    memset(gs->ng, 0, sizeof gs->ng);
+    const uint16_t *hand = st->hand[seat];
+    int hn = st->hn[seat];
+    for (int i = 0; i < hn;) {
+        int k = KIND(cfg, hand[i]), j = i;
+        while (j < hn && KIND(cfg, hand[j]) == k) j++;
+        gs->first[k] = (uint8_t)total;
+        for (int a = i; a < j; a++) {
+            Mask m = st->mask[hand[a]];
+            int found = -1;
+            for (int g = total; g < total + gs->ng[k]; g++)
+                if (mask_eq(gs->g[g].m, m)) found = g;
+            if (found < 0) {
+                /* sorted insert by mask */
+                int pos = total + gs->ng[k];
+                while (pos > total && mask_lt(m, gs->g[pos - 1].m)) {
+                    gs->g[pos] = gs->g[pos - 1];
+                    pos--;
+                }
+                gs->g[pos].m = m;
+                gs->g[pos].n = 0;
+                found = pos;
+                gs->ng[k]++;
+            }
+            gs->g[found].ids[gs->g[found].n++] = hand[a];
+        }
+        total += gs->ng[k];
+        i = j;
+    }
+}
+
+#define MAXCAND 32
+#define MAXWAYS 1024
+typedef struct {
+    int ncand, nways, overflow;
+    uint8_t kind[MAXCAND];
+    uint8_t gi[MAXCAND]; /* group index */
+    uint8_t ways[MAXWAYS][MAXCAND];
+} SlotWays;
+
+/* choose(): ways to take count cards from groups of the given sizes, in the core's order. */
+static void choose_rec(const int *sizes, int ng, int i, int count, uint8_t *cur, SlotWays *sw) {
+    if (i == ng) {
+        if (count != 0) return;
+        if (sw->nways < MAXWAYS)
+            memcpy(sw->ways[sw->nways++], cur, MAXCAND);
+        else
+            sw->overflow = 1;
+        return;
+    }
+    int left = 0;
+    for (int j = i + 1; j < ng; j++) left += sizes[j];
+    int lo = count - left > 0 ? count - left : 0, hi = sizes[i] < count ? sizes[i] : count;
+    for (int t = lo; t <= hi; t++) {
+        cur[i] = (uint8_t)t;
+        choose_rec(sizes, ng, i + 1, count - t, cur, sw);
+    }
+}
+
+static int same_refs(const State *st, const Move *a, const Move *b, const Config *cfg) {
+    if (a->meld != b->meld || a->n != b->n) return 0;
+    for (int i = 0; i < a->n; i++)
+        if (KIND(cfg, a->ids[i]) != KIND(cfg, b->ids[i]) || !mask_eq(st->mask[a->ids[i]], st->mask[b->ids[i]]))
+            return 0;
+    return 1;
+}
+
+static int enumerate_melds(const State *st, const Config *cfg, int seat, const PlanItem **possible, int np,
+                           Move *out, int n, int max) {
+    Groups gs;
+    make_groups(st, cfg, seat, &gs);
+    static SlotWays sws[5];
+    for (int p = 0; p < np; p++) {
+        const PlanItem *it = possible[p];
+        int ok = 1;
+        for (int s = 0; s < it->nslots; s++) {
+            const Slot *sl = &it->slots[s];
+            SlotWays *sw = &sws[s];
+            sw->ncand = 0;
+            sw->nways = 0;
+            sw->overflow = 0;
+            for (int a = 0; a < sl->nk; a++) {
+                int k = sl->kinds[a];
+                for (int g = 0; g < gs.ng[k]; g++) {
+                    const Group *gr = &gs.g[gs.first[k] + g];
+                    if ((gr->m.lo & it->block.lo) || (gr->m.hi & it->block.hi)) continue;
+                    if (sw->ncand >= MAXCAND) return -1;
+                    sw->kind[sw->ncand] = (uint8_t)k;
+                    sw->gi[sw->ncand++] = (uint8_t)(gs.first[k] + g);
+                }
+            }
+            uint8_t cur[MAXCAND] = {0};
+            if (sw->ncand == 1) {
+                if (gs.g[sw->gi[0]].n >= sl->n) {
+                    cur[0] = sl->n;
+                    memcpy(sw->ways[0], cur, MAXCAND);
+                    sw->nways = 1;
+                }
+            } else {
+                int sizes[MAXCAND];
+                for (int a = 0; a < sw->ncand; a++) sizes[a] = gs.g[sw->gi[a]].n;
+                choose_rec(sizes, sw->ncand, 0, sl->n, cur, sw);
+                if (sw->overflow) return -1;
+            }
+            if (!sw->nways) {
+                ok = 0;
+                break;
+            }
+        }
+        if (!ok) continue;
+        int idx[5] = {0};
+        for (;;) {
+            Move mv;
+            mv.type = MV_MELD;
+            mv.meld = it->meld;
+            mv.n = 0;
+            int fresh = 0;
+            for (int s = 0; s < it->nslots; s++) {
+                const SlotWays *sw = &sws[s];
+                const uint8_t *takes = sw->ways[idx[s]];
+                for (int a = 0; a < sw->ncand; a++) {
+                    const Group *gr = &gs.g[sw->gi[a]];
+                    if (mv.n + takes[a] > MAXMC) return -1;
+                    for (int t = 0; t < takes[a]; t++) mv.ids[mv.n++] = gr->ids[t];
+                    if (takes[a]) {
+                        int ghost = (int)((gr->m.hi >> it->meld) & 1);
+                        if (!HAS_MASK(gr->m) || ghost) fresh = 1;
+                    }
+                }
+            }
+            if (fresh) {
+                int dup = -1;
+                for (int j = 0; j < n; j++)
+                    if (out[j].type == MV_MELD && same_refs(st, &out[j], &mv, cfg)) {
+                        dup = j;
+                        break;
+                    }
+                if (dup >= 0) {
+                    out[dup] = mv; /* a dict keeps the first place and the last value */
+                } else {
+                    if (n >= max) return -1;
+                    out[n++] = mv;
+                }
+            }
+            int s = it->nslots - 1;
+            while (s >= 0 && ++idx[s] == sws[s].nways) idx[s--] = 0;
+            if (s < 0) break;
+        }
+    }
+    return n;
+}
+
+static int declare_moves(const State *st, const Config *cfg, int seat, Move *out, int max) {
+    int n = 0, trump = st->trump;
+    const uint16_t *hand = st->hand[seat];
+    int hn = st->hn[seat];
+    int room = st->decl < cfg->melds_per_trick;
+    if (room) {
+        uint32_t have[10] = {0};
+        int by_rank[8] = {0}, prev = -1, run = 0;
+        for (int i = 0; i < hn; i++) {
+            int k = KIND(cfg, hand[i]);
+            run = k == prev ? run + 1 : 1;
+            prev = k;
+            if (run < 10) have[run] |= 1u << k;
+            by_rank[k & 7]++;
+        }
+        const PlanItem *possible[MAXPLAN];
+        int np = 0, pi = trump < 0 ? 4 : trump;
+        for (int p = 0; p < cfg->nplan[pi]; p++) {
+            const PlanItem *it = &cfg->plan[pi][p];
+            int ok = 1;
+            for (int a = 0; a < it->nneeds && ok; a++)
+                if ((have[it->need_n[a]] & it->need_kinds[a]) != it->need_kinds[a]) ok = 0;
+            for (int a = 0; a < it->nrank && ok; a++)
+                if (by_rank[it->rank_r[a]] < it->rank_n[a]) ok = 0;
+            if (ok) possible[np++] = it;
+        }
+        if (np) {
+            n = enumerate_melds(st, cfg, seat, possible, np, out, n, max);
+            if (n < 0) return -1;
+        }
+    }
+    if (cfg->exch_rank >= 0 && (cfg->exch_rank != RANK_SEVEN || cfg->seven_pts) && st->turn_up >= 0 &&
+        trump >= 0 && !st->exched && (room || !cfg->exch_counts) &&
+        KIND(cfg, st->turn_up) != trump * 8 + cfg->exch_rank) {
+        int card = trump * 8 + cfg->exch_rank;
+        for (int i = 0; i < hn; i++)
+            if (KIND(cfg, hand[i]) == card && !HAS_MASK(st->mask[hand[i]])) {
+                if (n >= max) return -1;
+                out[n].type = MV_EXCH;
+                out[n].meld = 0;
+                out[n].n = 1;
+                out[n++].ids[0] = hand[i];
+                break;
+            }
+    }
+    if (cfg->partner_or && cfg->partnerships && seat == st->leader && !st->decl && !st->exched) {
+        if (n >= max) return -1;
+        out[n].type = MV_PARTNER;
+        out[n].meld = 0;
+        out[n++].n = 0;
+    }
+    if (n) {
+        if (n >= max) return -1;
+        out[n].type = MV_PASS;
+        out[n].meld = 0;
+        out[n++].n = 0;
+    }
+    return n;
+}
+
+int st_moves(const State *st, const Config *cfg, Move *out, int max) {
+    if (st->phase == PH_PLAY) return play_moves(st, cfg, st->to_move, out, max);
+    if (st->phase == PH_DECLARE) {
+        int n;
+        if (dcache.gen == st->gen && dcache.n <= max) {
+            n = dcache.n;
+            if (n > 0) memcpy(out, dcache.moves, sizeof(Move) * (size_t)n);
+        } else {
+            n = declare_moves(st, cfg, st->to_move, out, max);
+        }
+        if (n == 0 && max > 0) {
+            /* a world rebuilt from another seat's view may leave nothing to declare */
+            out[0].type = MV_PASS;
+            out[0].meld = 0;
+            out[0].n = 0;
+            n = 1;
+        }
+        return n;
+    }
+    return 0;
+}
+
+/* --- applying actions --------------------------------------------------------------------- */
+static void draw(State *st, const Config *cfg);
+
+static void continue_declaring(State *st, const Config *cfg) {
+    int n = declare_moves(st, cfg, st->to_move, dcache.moves, MAXMOVES);
+    dcache.n = n;
+    dcache.pending = 1;
+    if (n == 0) draw(st, cfg);
+}
+
+static void break_melds(State *st, int cid) {
+    Inst broken[MAXINST];
+    int nb = 0, keep = 0;
+    for (int i = 0; i < st->ninst; i++) {
+        Inst *in = &st->inst[i];
+        int has = 0;
+        for (int j = 0; j < in->n; j++)
+            if (in->ids[j] == cid) has = 1;
+        if (has)
+            broken[nb++] = *in;
+        else
+            st->inst[keep++] = *in;
+    }
+    st->ninst = (uint16_t)keep;
+    for (int b = 0; b < nb; b++) {
+        int meld = broken[b].meld;
+        for (int j = 0; j < broken[b].n; j++) {
+            int c = broken[b].ids[j], live = 0;
+            if (c == cid) continue;
+            for (int i = 0; i < st->ninst && !live; i++)
+                if (st->inst[i].meld == meld)
+                    for (int a = 0; a < st->inst[i].n; a++)
+                        if (st->inst[i].ids[a] == c) live = 1;
+            if (!live) {
+                st->mask[c].lo &= ~(1ULL << meld);
+                st->mask[c].hi |= 1ULL << meld;
+            }
+        }
+    }
+}
+
+static void play_card(State *st, const Config *cfg, int cid) {
+    int seat = st->to_move;
+    hand_remove(st, seat, cid);
+    int k = KIND(cfg, cid);
+    if ((k & 7) == RANK_SEVEN && st->stage == 1 && cfg->second_seven == 1 && cfg->seven_pts && st->trump >= 0 &&
+        k == st->trump * 8 + RANK_SEVEN && !HAS_MASK(st->mask[cid]))
+        score(st, cfg, seat, PART_MELDS, cfg->seven_pts);
+    if (HAS_MASK(st->mask[cid])) {
+        if (cfg->reforming) break_melds(st, cid);
+        st->mask[cid].lo = st->mask[cid].hi = 0;
+        st->ntable[seat]--;
+    }
+    st->known[cid] = 0;
+    st->tseat[st->tn] = (uint8_t)seat;
+    st->tcard[st->tn++] = (uint16_t)cid;
+    int n = cfg->players;
+    if (st->tn < n - cfg->sits_out) {
+        int nxt = (seat + 1) % n;
+        if (nxt == st->dealer && cfg->sits_out) nxt = (nxt + 1) % n;
+        st->to_move = (int8_t)nxt;
+        return;
+    }
+    int win_seat = st->tseat[0], best = KIND(cfg, st->tcard[0]), trump = st->trump;
+    for (int i = 1; i < st->tn; i++) {
+        int kc = KIND(cfg, st->tcard[i]);
+        if ((kc >> 3 == best >> 3 && (kc & 7) < (best & 7)) || (kc >> 3 == trump && best >> 3 != trump)) {
+            best = kc;
+            win_seat = st->tseat[i];
+        }
+    }
+    int64_t value = cfg->per_trick;
+    for (int i = 0; i < st->tn; i++) {
+        value += cfg->per_rank[KIND(cfg, st->tcard[i]) & 7];
+        st->played[KIND(cfg, st->tcard[i])]++;
+    }
+    st->tn = 0;
+    st->ntricks++;
+    st->won[win_seat]++;
+    st->last_winner = (int16_t)win_seat;
+    if ((best & 7) == RANK_SEVEN && st->stage == 1 && cfg->second_seven == 2 && cfg->seven_pts && trump >= 0 &&
+        best == trump * 8 + RANK_SEVEN)
+        score(st, cfg, win_seat, PART_MELDS, cfg->seven_pts);
+    if (value) st->pts[side_of(cfg, win_seat)][PART_TRICKS] += value;
+    int led_by = st->leader;
+    st->leader = (int8_t)win_seat;
+    st->to_move = (int8_t)win_seat;
+    if (st->stage == 1) {
+        st->decl = 0;
+        st->exched = 0;
+        if ((win_seat != led_by || !cfg->only_beating) &&
+            (!cfg->min_tricks || st->won[win_seat] >= cfg->min_tricks)) {
+            int nd = declare_moves(st, cfg, win_seat, dcache.moves, MAXMOVES);
+            if (nd) {
+                dcache.n = nd;
+                dcache.pending = 1;
+                st->phase = PH_DECLARE;
+                return;
+            }
+        }
+        draw(st, cfg);
+    } else if (!st->hn[win_seat]) {
+        if (cfg->last_bonus) score(st, cfg, win_seat, PART_LAST, cfg->last_bonus);
+        st->phase = PH_OVER;
+        st->to_move = -1;
+    }
+}
+
+static void meld(State *st, const Config *cfg, const Move *mv) {
+    int seat = st->to_move, m = mv->meld;
+    for (int i = 0; i < mv->n; i++) {
+        Mask *mk = &st->mask[mv->ids[i]];
+        if (!HAS_MASK(*mk)) st->ntable[seat]++;
+        mk->lo |= 1ULL << m;
+    }
+    int64_t points = cfg->meld_score[m];
+    if (st->trump < 0 && (TRUMP_FIXING_BITS >> m & 1)) {
+        st->trump = (int8_t)(KIND(cfg, mv->ids[0]) >> 3);
+        if (m == M_DOUBLE_ROYAL_MARRIAGE && cfg->tdm) points = cfg->tdm;
+    }
+    if (cfg->reforming && st->ninst < MAXINST) {
+        Inst *in = &st->inst[st->ninst++];
+        in->seat = (uint8_t)seat;
+        in->meld = (uint8_t)m;
+        in->n = mv->n;
+        memcpy(in->ids, mv->ids, sizeof in->ids);
+    }
+    if (cfg->repeat_doubles) {
+        int d = m == M_ROYAL_MARRIAGE ? 0 : m == M_BEZIQUE ? 1 : m == M_TRUMP_SEQUENCE ? 2 : -1;
+        if (d >= 0) points <<= st->ndoubled[seat][d]++;
+    }
+    score(st, cfg, seat, PART_MELDS, points);
+    st->decl++;
+    continue_declaring(st, cfg);
+}
+
+static void exchange(State *st, const Config *cfg, int cid) {
+    int seat = st->to_move, up = st->turn_up;
+    hand_remove(st, seat, cid);
+    hand_insert(st, seat, up);
+    st->known[up] = 1;
+    st->turn_up = (int16_t)cid;
+    st->exched = 1;
+    if (cfg->exch_counts) st->decl++;
+    if ((KIND(cfg, cid) & 7) == RANK_SEVEN) score(st, cfg, seat, PART_MELDS, cfg->seven_pts);
+    continue_declaring(st, cfg);
+}
+
+static void draw(State *st, const Config *cfg) {
+    int winner = st->leader, order[MAXP], drawn[MAXP] = {0};
+    int no = active_order(cfg, st->dealer, winner, order);
+    for (int i = 0; i < no; i++) {
+        int seat = order[i], c;
+        if (st->nstock) {
+            c = st->stock[--st->nstock];
+            if (!st->nstock && st->turn_up >= 0 && i == 0 && cfg->reveal_last) st->known[c] = 1;
+        } else if (st->turn_up >= 0) {
+            c = st->turn_up;
+            st->turn_up = -1;
+            st->known[c] = 1;
+        } else {
+            break;
+        }
+        hand_insert(st, seat, c);
+        drawn[seat] = c;
+    }
+    st->phase = PH_PLAY;
+    st->to_move = (int8_t)winner;
+    st->decl = 0;
+    st->exched = 0;
+    if (cfg->carte_blanche && (st->nstock || st->turn_up >= 0)) carte_blanche(st, cfg, order, no, drawn);
+    if (!st->nstock && st->turn_up < 0 && !cfg->play_out) {
+        if (cfg->last_bonus) score(st, cfg, winner, PART_LAST, cfg->last_bonus);
+        st->phase = PH_OVER;
+        st->to_move = -1;
+    } else if (!st->nstock && st->turn_up < 0) {
+        st->stage = 2;
+        st->ninst = 0;
+        memset(st->ntable, 0, sizeof st->ntable);
+        for (int s = 0; s < cfg->players; s++)
+            for (int i = 0; i < st->hn[s]; i++) {
+                int c = st->hand[s][i];
+                if (HAS_MASK(st->mask[c])) {
+                    st->mask[c].lo = st->mask[c].hi = 0;
+                    st->known[c] = 1;
+                }
+            }
+    }
+}
+
+void st_apply(State *st, const Config *cfg, const Move *mv) {
+    uint64_t g = next_gen();
+    dcache.pending = 0;
+    dcache.gen = 0;
+    switch (mv->type) {
+    case MV_PLAY:
+        play_card(st, cfg, mv->ids[0]);
+        break;
+    case MV_MELD:
+        meld(st, cfg, mv);
+        break;
+    case MV_EXCH:
+        exchange(st, cfg, mv->ids[0]);
+        break;
+    case MV_PARTNER:
+        st->to_move = (int8_t)((st->leader + 2) % cfg->players);
+        continue_declaring(st, cfg);
+        break;
+    default:
+        draw(st, cfg);
+    }
+    st->gen = g;
+    if (dcache.pending && st->phase == PH_DECLARE) dcache.gen = g;
+}
+
+void st_points(const State *st, const Config *cfg, int64_t *out) {
+    int count = st->phase == PH_OVER || cfg->immediate;
+    for (int s = 0; s < cfg->sides; s++) {
+        const int64_t *p = st->pts[s];
+        out[s] = p[PART_MELDS] + p[PART_LAST] + p[PART_BONUS] + (!cfg->settle && count ? p[PART_TRICKS] : 0);
+    }
+}
+
+/* --- notation ------------------------------------------------------------------------------ */
+static int put(char *buf, int pos, int cap, const char *s) {
+    while (*s && pos < cap - 1) buf[pos++] = *s++;
+    buf[pos] = 0;
+    return pos;
+}
+
+/* The name of one card of a seat: CODE, CODE@table or CODE@meld+meld (core's Deal._namer). */
+static int card_name(const State *st, const Config *cfg, int seat, int c, char *buf, int pos, int cap) {
+    int k = KIND(cfg, c);
+    Mask m = st->mask[c];
+    pos = put(buf, pos, cap, KIND_CODES[k]);
+    if (!HAS_MASK(m)) return pos;
+    int distinct = 0, concealed = 0;
+    Mask seen[MAXH];
+    for (int i = 0; i < st->hn[seat]; i++) {
+        int d = st->hand[seat][i];
+        if (KIND(cfg, d) != k) continue;
+        Mask md = st->mask[d];
+        if (!HAS_MASK(md)) {
+            concealed = 1;
+            continue;
+        }
+        int dup = 0;
+        for (int j = 0; j < distinct; j++)
+            if (mask_eq(seen[j], md)) dup = 1;
+        if (!dup) seen[distinct++] = md;
+    }
+    if (distinct > 1) {
+        int first = 1;
+        pos = put(buf, pos, cap, "@");
+        for (int ghost = 0; ghost < 2; ghost++)
+            for (int b = 0; b < 64; b++)
+                if (((ghost ? m.hi : m.lo) >> b) & 1) {
+                    if (!first) pos = put(buf, pos, cap, "+");
+                    if (ghost) pos = put(buf, pos, cap, "broken-");
+                    pos = put(buf, pos, cap, b < NUM_MELDS ? MELD_NAMES[b] : "?");
+                    first = 0;
+                }
+        return pos;
+    }
+    return concealed ? put(buf, pos, cap, "@table") : pos;
+}
+
+int st_move_text(const State *st, const Config *cfg, const Move *mv, char *buf, int cap) {
+    int pos = 0, seat = st->to_move;
+    buf[0] = 0;
+    switch (mv->type) {
+    case MV_PLAY:
+        pos = put(buf, pos, cap, "play ");
+        return card_name(st, cfg, seat, mv->ids[0], buf, pos, cap);
+    case MV_MELD:
+        pos = put(buf, pos, cap, "meld ");
+        pos = put(buf, pos, cap, MELD_NAMES[mv->meld]);
+        for (int i = 0; i < mv->n; i++) {
+            pos = put(buf, pos, cap, " ");
+            pos = card_name(st, cfg, seat, mv->ids[i], buf, pos, cap);
+        }
+        return pos;
+    case MV_EXCH:
+        pos = put(buf, pos, cap, "exchange ");
+        return put(buf, pos, cap, KIND_CODES[KIND(cfg, mv->ids[0])]);
+    case MV_PARTNER:
+        return put(buf, pos, cap, "partner");
+    default:
+        return put(buf, pos, cap, "pass");
+    }
+}

@@ -1,0 +1,122 @@
+/* The compiled bezique engine: one deal as a state machine, a port of bezique.core.deal.
+ *
+ * Card ids, kinds (suit * 8 + rank, rank 0 = ace ... 7 = seven), meld ids and the order of
+ * the legal actions are exactly those of the reference core, so that the two can be stepped
+ * in lockstep.  Everything that depends on a Rules value is in a Config built once from
+ * Python (bezique/fast/_config.py) out of the core's own functions. */
+#ifndef BEZIQUE_FAST_ENGINE_H
+#define BEZIQUE_FAST_ENGINE_H
+
+#include <stdint.h>
+#include "tables.h"
+
+#define MAXC 320      /* cards in the whole pack */
+#define MAXP 4        /* seats */
+#define MAXH 40       /* cards in one hand */
+#define NK 33         /* card kinds, the wild card included */
+#define MAXMC 10      /* cards in one meld */
+#define MAXMOVES 4096 /* legal actions in one position */
+#define MAXINST 256   /* live melds (re-forming) */
+#define MAXPLAN 512   /* ways to form a meld under one trump */
+
+enum { PH_PLAY = 0, PH_DECLARE = 1, PH_OVER = 2 };
+enum { MV_PLAY = 0, MV_MELD = 1, MV_EXCH = 2, MV_PARTNER = 3, MV_PASS = 4 };
+enum { PART_MELDS = 0, PART_TRICKS = 1, PART_LAST = 2, PART_BONUS = 3 };
+
+typedef struct {
+    uint64_t lo, hi; /* meld bits 0-63; hi holds the broken ("ghost") bits GHOST + meld */
+} Mask;
+
+typedef struct {
+    uint8_t nk, n, kinds[4];
+} Slot;
+
+typedef struct {
+    uint8_t meld, nslots, nneeds, nrank;
+    Slot slots[5];
+    Mask block;
+    uint8_t need_n[5];
+    uint32_t need_kinds[5];
+    uint8_t rank_r[5], rank_n[5];
+} PlanItem;
+
+typedef struct {
+    int players, active, hand_size, partnerships, sits_out, ncards, sides;
+    uint8_t kind_of[MAXC];
+    int first_id[NK], count[NK];
+    int has_turn_up, turn_up_bonus, first_left; /* bonus: 0 none, 1 seven, 2 greek-club */
+    int s1_follow, s2_head, s2_trump, play_out, reveal_last;
+    int min_tricks, melds_per_trick, only_beating, repeat_doubles, partner_or, reforming;
+    int seven_pts, exch_rank, exch_counts, second_seven; /* exch_rank -1: none; 0 declare 1 play 2 win */
+    int per_rank[8], per_trick, immediate, last_bonus, settle;
+    int carte_blanche, cb_repeat, tdm, seq_bez_jack;
+    int64_t meld_score[64];
+    /* the default policy of the search players (bots/playout.py), per trump (index 4: none) */
+    double pol_rank[8], pol_per_trick, pol_declare[64], pol_exchange;
+    double pol_marriage[5][4], pol_bez1[5], pol_bez2[5], pol_quartet[5][8], pol_sequence[5];
+    int pol_bez_q[5], pol_bez_j[5]; /* -1: no bezique while trump is not fixed */
+    int pol_ready;
+    int nplan[5]; /* index 4: trump not fixed */
+    PlanItem plan[5][MAXPLAN];
+} Config;
+
+typedef struct {
+    uint8_t seat, meld, n;
+    uint16_t ids[MAXMC];
+} Inst;
+
+typedef struct {
+    uint64_t gen; /* changes whenever the state does (keys the cache of declarations) */
+    int8_t to_move, leader, phase, stage, trump, decl, exched, dealer;
+    int16_t turn_up, last_winner;
+    int16_t nstock;
+    uint16_t ntricks;
+    uint8_t hn[MAXP], tn, cb_any;
+    uint8_t ntable[MAXP]; /* declared cards (mask not 0) in each hand */
+    uint8_t tseat[MAXP], cb_state[MAXP];
+    uint16_t tcard[MAXP];
+    uint16_t won[MAXP];
+    uint16_t ndoubled[MAXP][3];
+    int64_t pts[MAXP][4];
+    uint16_t hand[MAXP][MAXH];
+    uint16_t stock[MAXC]; /* drawn from the end */
+    uint8_t known[MAXC];
+    uint8_t played[NK];
+    Mask mask[MAXC];
+    uint16_t ninst;
+    Inst inst[MAXINST];
+} State;
+
+typedef struct {
+    uint8_t type, meld, n;
+    uint16_t ids[MAXMC];
+} Move;
+
+/* The random source of simulations and playouts (xoshiro256**, seeded by splitmix64). */
+typedef struct {
+    uint64_t s[4];
+} Rng;
+
+void rng_seed(Rng *r, uint64_t seed);
+uint64_t rng_next(Rng *r);
+uint32_t rng_below(Rng *r, uint32_t n);
+
+/* A deal shuffled from the random source; dealer seat given. */
+void st_new(State *st, const Config *cfg, int dealer, Rng *rng);
+/* Start a deal from dealt cards (ids): turn-up -1 when the rules have none. */
+void st_start(State *st, const Config *cfg, int dealer, uint16_t hands[MAXP][MAXH],
+              const uint8_t *hn, int turn_up, const uint16_t *stock_draw_order, int nstock);
+/* The legal actions (-1: more than max). */
+int st_moves(const State *st, const Config *cfg, Move *out, int max);
+void st_apply(State *st, const Config *cfg, const Move *mv);
+/* Points per side as the reference's Deal.points shows them. */
+void st_points(const State *st, const Config *cfg, int64_t *out);
+/* The text of an action in notation; returns its length. */
+int st_move_text(const State *st, const Config *cfg, const Move *mv, char *buf, int cap);
+int st_beats(int k, int best, int trump);
+/* Mark a state changed from outside the engine (loaded, determinized). */
+void st_touch(State *st);
+/* Count the declared cards of each hand again (after masks were set from outside). */
+void st_recount(State *st);
+
+#endif

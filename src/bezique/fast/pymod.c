@@ -1,0 +1,1110 @@
+/* Python binding of the compiled engine: module bezique.fast._engine (types Config and Core). */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+#include "search.h"
+
+static PyObject *ActionType = NULL;  /* bezique.core.notation.Action */
+static PyObject *IllegalType = NULL; /* bezique.core.notation.IllegalAction */
+
+/* --- action ids ----------------------------------------------------------------------------- */
+#define KEYLEN 24
+typedef struct {
+    uint8_t key[KEYLEN];
+    int32_t id; /* -1: empty */
+} IdSlot;
+
+typedef struct {
+    PyObject_HEAD Config cfg;
+    int ids_ready;
+    int pass_id, exch_id, partner_id, alt_base, num_actions;
+    int play_off[NK];
+    int hsize;
+    IdSlot *table;
+} ConfigObject;
+
+static uint64_t key_hash(const uint8_t *k) {
+    uint64_t h = 1469598103934665603ULL;
+    for (int i = 0; i < KEYLEN; i++) h = (h ^ k[i]) * 1099511628211ULL;
+    return h;
+}
+
+static int lookup_meld(const ConfigObject *co, const uint8_t *key) {
+    uint64_t h = key_hash(key) & (uint64_t)(co->hsize - 1);
+    while (co->table[h].id >= 0) {
+        if (!memcmp(co->table[h].key, key, KEYLEN)) return co->table[h].id;
+        h = (h + 1) & (uint64_t)(co->hsize - 1);
+    }
+    return -1;
+}
+
+/* --- Config ------------------------------------------------------------------------------- */
+static void Config_dealloc(ConfigObject *self) {
+    free(self->table);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int get_ints(PyObject *seq, int64_t *out, int n, const char *what) {
+    PyObject *fast = PySequence_Fast(seq, what);
+    if (!fast) return -1;
+    if (PySequence_Fast_GET_SIZE(fast) != n) {
+        PyErr_Format(PyExc_ValueError, "%s: expected %d numbers", what, n);
+        Py_DECREF(fast);
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        out[i] = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (out[i] == -1 && PyErr_Occurred()) {
+            Py_DECREF(fast);
+            return -1;
+        }
+    }
+    Py_DECREF(fast);
+    return 0;
+}
+
+#define NSCALARS 41
+static int parse_plan(PlanItem *it, PyObject *item) {
+    PyObject *slots, *needs, *ranks;
+    int meld;
+    unsigned long long lo, hi;
+    if (!PyArg_ParseTuple(item, "iKKOOO", &meld, &lo, &hi, &slots, &needs, &ranks)) return -1;
+    memset(it, 0, sizeof *it);
+    it->meld = (uint8_t)meld;
+    it->block.lo = lo;
+    it->block.hi = hi;
+    Py_ssize_t ns = PyTuple_Size(slots), nn = PyTuple_Size(needs), nr = PyTuple_Size(ranks);
+    if (ns < 0 || nn < 0 || nr < 0 || ns > 5 || nn > 5 || nr > 5) {
+        PyErr_SetString(PyExc_ValueError, "bad meld plan");
+        return -1;
+    }
+    it->nslots = (uint8_t)ns;
+    for (Py_ssize_t s = 0; s < ns; s++) {
+        PyObject *kinds;
+        int n;
+        if (!PyArg_ParseTuple(PyTuple_GET_ITEM(slots, s), "Oi", &kinds, &n)) return -1;
+        Py_ssize_t nk = PyTuple_Size(kinds);
+        if (nk < 1 || nk > 4 || n < 1 || n > MAXMC) {
+            PyErr_SetString(PyExc_ValueError, "bad meld slot");
+            return -1;
+        }
+        it->slots[s].nk = (uint8_t)nk;
+        it->slots[s].n = (uint8_t)n;
+        for (Py_ssize_t a = 0; a < nk; a++) it->slots[s].kinds[a] = (uint8_t)PyLong_AsLong(PyTuple_GET_ITEM(kinds, a));
+    }
+    it->nneeds = (uint8_t)nn;
+    for (Py_ssize_t a = 0; a < nn; a++) {
+        int n;
+        unsigned long bits;
+        if (!PyArg_ParseTuple(PyTuple_GET_ITEM(needs, a), "ik", &n, &bits)) return -1;
+        if (n < 1 || n > 9) {
+            PyErr_SetString(PyExc_ValueError, "bad meld need");
+            return -1;
+        }
+        it->need_n[a] = (uint8_t)n;
+        it->need_kinds[a] = (uint32_t)bits;
+    }
+    it->nrank = (uint8_t)nr;
+    for (Py_ssize_t a = 0; a < nr; a++) {
+        int r, n;
+        if (!PyArg_ParseTuple(PyTuple_GET_ITEM(ranks, a), "ii", &r, &n)) return -1;
+        it->rank_r[a] = (uint8_t)r;
+        it->rank_n[a] = (uint8_t)n;
+    }
+    return 0;
+}
+
+static int Config_init(ConfigObject *self, PyObject *args, PyObject *kw) {
+    PyObject *scalars, *kinds, *scores, *plans;
+    (void)kw;
+    if (!PyArg_ParseTuple(args, "OOOO", &scalars, &kinds, &scores, &plans)) return -1;
+    int64_t v[NSCALARS];
+    if (get_ints(scalars, v, NSCALARS, "scalars") < 0) return -1;
+    Config *c = &self->cfg;
+    memset(c, 0, sizeof *c);
+    int i = 0;
+    c->players = (int)v[i++];
+    c->active = (int)v[i++];
+    c->hand_size = (int)v[i++];
+    c->partnerships = (int)v[i++];
+    c->sits_out = (int)v[i++];
+    c->ncards = (int)v[i++];
+    c->sides = (int)v[i++];
+    c->has_turn_up = (int)v[i++];
+    c->turn_up_bonus = (int)v[i++];
+    c->first_left = (int)v[i++];
+    c->s1_follow = (int)v[i++];
+    c->s2_head = (int)v[i++];
+    c->s2_trump = (int)v[i++];
+    c->play_out = (int)v[i++];
+    c->reveal_last = (int)v[i++];
+    c->min_tricks = (int)v[i++];
+    c->melds_per_trick = (int)v[i++];
+    c->only_beating = (int)v[i++];
+    c->repeat_doubles = (int)v[i++];
+    c->partner_or = (int)v[i++];
+    c->reforming = (int)v[i++];
+    c->seven_pts = (int)v[i++];
+    c->exch_rank = (int)v[i++];
+    c->exch_counts = (int)v[i++];
+    c->second_seven = (int)v[i++];
+    for (int r = 0; r < 8; r++) c->per_rank[r] = (int)v[i++];
+    c->per_trick = (int)v[i++];
+    c->immediate = (int)v[i++];
+    c->last_bonus = (int)v[i++];
+    c->settle = (int)v[i++];
+    c->carte_blanche = (int)v[i++];
+    c->cb_repeat = (int)v[i++];
+    c->tdm = (int)v[i++];
+    c->seq_bez_jack = (int)v[i++];
+    if (c->players < 2 || c->players > MAXP || c->ncards < 1 || c->ncards > MAXC || c->hand_size < 1 ||
+        c->hand_size > MAXH - 2 || c->sides < 2 || c->sides > MAXP) {
+        PyErr_SetString(PyExc_ValueError, "engine limits exceeded (players, packs or hand size)");
+        return -1;
+    }
+    Py_buffer buf;
+    if (PyObject_GetBuffer(kinds, &buf, PyBUF_SIMPLE) < 0) return -1;
+    if (buf.len != c->ncards) {
+        PyBuffer_Release(&buf);
+        PyErr_SetString(PyExc_ValueError, "kinds: one byte per card");
+        return -1;
+    }
+    memcpy(c->kind_of, buf.buf, (size_t)buf.len);
+    PyBuffer_Release(&buf);
+    for (int k = 0; k < NK; k++) c->first_id[k] = -1;
+    for (int id = 0; id < c->ncards; id++) {
+        int k = c->kind_of[id];
+        if (k >= NK) {
+            PyErr_SetString(PyExc_ValueError, "bad card kind");
+            return -1;
+        }
+        if (c->first_id[k] < 0) c->first_id[k] = id;
+        c->count[k]++;
+    }
+    int64_t sc[NUM_MELDS];
+    if (get_ints(scores, sc, NUM_MELDS, "meld scores") < 0) return -1;
+    for (int m = 0; m < NUM_MELDS; m++) c->meld_score[m] = sc[m];
+    if (!PyTuple_Check(plans) || PyTuple_GET_SIZE(plans) != 5) {
+        PyErr_SetString(PyExc_ValueError, "plans: five tuples");
+        return -1;
+    }
+    for (int t = 0; t < 5; t++) {
+        PyObject *p = PyTuple_GET_ITEM(plans, t);
+        Py_ssize_t n = PyTuple_Size(p);
+        if (n < 0 || n > MAXPLAN) {
+            PyErr_SetString(PyExc_ValueError, "plans: too many ways to meld");
+            return -1;
+        }
+        c->nplan[t] = (int)n;
+        for (Py_ssize_t a = 0; a < n; a++)
+            if (parse_plan(&c->plan[t][a], PyTuple_GET_ITEM(p, a)) < 0) return -1;
+    }
+    return 0;
+}
+
+static PyObject *Config_set_ids(ConfigObject *self, PyObject *args) {
+    PyObject *play_off, *melds;
+    if (!PyArg_ParseTuple(args, "iiiOOii", &self->pass_id, &self->exch_id, &self->partner_id, &play_off, &melds,
+                          &self->alt_base, &self->num_actions))
+        return NULL;
+    int64_t off[NK];
+    if (get_ints(play_off, off, NK, "play offsets") < 0) return NULL;
+    for (int k = 0; k < NK; k++) self->play_off[k] = (int)off[k];
+    Py_ssize_t n = PyList_Size(melds);
+    if (n < 0) return NULL;
+    int size = 16;
+    while (size < 2 * n + 16) size *= 2;
+    free(self->table);
+    self->table = malloc(sizeof(IdSlot) * (size_t)size);
+    if (!self->table) return PyErr_NoMemory();
+    self->hsize = size;
+    for (int i = 0; i < size; i++) self->table[i].id = -1;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        const char *kb;
+        Py_ssize_t kl;
+        int id;
+        if (!PyArg_ParseTuple(PyList_GET_ITEM(melds, i), "y#i", &kb, &kl, &id)) return NULL;
+        uint8_t key[KEYLEN];
+        memset(key, 0xff, KEYLEN);
+        memcpy(key, kb, (size_t)(kl < KEYLEN ? kl : KEYLEN));
+        uint64_t h = key_hash(key) & (uint64_t)(size - 1);
+        while (self->table[h].id >= 0) h = (h + 1) & (uint64_t)(size - 1);
+        memcpy(self->table[h].key, key, KEYLEN);
+        self->table[h].id = id;
+    }
+    self->ids_ready = 1;
+    Py_RETURN_NONE;
+}
+
+/* set_policy(doubles): the default policy's tables, in the order of _config.policy_table. */
+static PyObject *Config_set_policy(ConfigObject *self, PyObject *arg) {
+    Config *c = &self->cfg;
+    int n = 8 + 1 + 64 + 1 + 5 * (4 + 2 + 8 + 1 + 2);
+    int64_t dummy;
+    (void)dummy;
+    PyObject *fast = PySequence_Fast(arg, "policy table");
+    if (!fast) return NULL;
+    if (PySequence_Fast_GET_SIZE(fast) != n) {
+        Py_DECREF(fast);
+        return PyErr_Format(PyExc_ValueError, "policy table: %d numbers expected", n);
+    }
+    double v[8 + 1 + 64 + 1 + 5 * 17];
+    for (int i = 0; i < n; i++) {
+        v[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(fast, i));
+        if (v[i] == -1.0 && PyErr_Occurred()) {
+            Py_DECREF(fast);
+            return NULL;
+        }
+    }
+    Py_DECREF(fast);
+    int i = 0;
+    for (int r = 0; r < 8; r++) c->pol_rank[r] = v[i++];
+    c->pol_per_trick = v[i++];
+    for (int m = 0; m < 64; m++) c->pol_declare[m] = v[i++];
+    c->pol_exchange = v[i++];
+    for (int t = 0; t < 5; t++) {
+        for (int s = 0; s < 4; s++) c->pol_marriage[t][s] = v[i++];
+        c->pol_bez_q[t] = (int)v[i++];
+        c->pol_bez_j[t] = (int)v[i++];
+        c->pol_bez1[t] = v[i++];
+        c->pol_bez2[t] = v[i++];
+        for (int r = 0; r < 8; r++) c->pol_quartet[t][r] = v[i++];
+        c->pol_sequence[t] = v[i++];
+    }
+    c->pol_ready = 1;
+    Py_RETURN_NONE;
+}
+
+static PyObject *Config_policy_ready(ConfigObject *self, void *unused) {
+    (void)unused;
+    return PyBool_FromLong(self->cfg.pol_ready);
+}
+
+static PyGetSetDef Config_getset[] = {
+    {"policy_ready", (getter)Config_policy_ready, NULL, "True once the policy tables are set", NULL},
+    {NULL, NULL, NULL, NULL, NULL}};
+
+static PyMethodDef Config_methods[] = {
+    {"set_ids", (PyCFunction)Config_set_ids, METH_VARARGS, "Install the action-id table."},
+    {"set_policy", (PyCFunction)Config_set_policy, METH_O, "Install the default policy's tables."},
+    {NULL, NULL, 0, NULL}};
+
+static PyTypeObject ConfigType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "bezique.fast._engine.Config",
+    .tp_basicsize = sizeof(ConfigObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "The rules of a deal, compiled (built by bezique.fast._config).",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Config_init,
+    .tp_dealloc = (destructor)Config_dealloc,
+    .tp_methods = Config_methods,
+    .tp_getset = Config_getset,
+};
+
+/* --- Core --------------------------------------------------------------------------------- */
+typedef struct {
+    PyObject_HEAD ConfigObject *co;
+    State st;
+    int nmoves; /* -1: not worked out */
+    Move *moves;
+    int *ids; /* action id of each move, or NULL */
+    int nhist, caphist;
+    Move *hist;
+} CoreObject;
+
+static PyTypeObject CoreType;
+static Move scratch[MAXMOVES];
+
+static void Core_dealloc(CoreObject *self) {
+    Py_XDECREF(self->co);
+    free(self->moves);
+    free(self->ids);
+    free(self->hist);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static CoreObject *core_alloc(ConfigObject *co) {
+    CoreObject *self = PyObject_New(CoreObject, &CoreType);
+    if (!self) return NULL;
+    Py_INCREF(co);
+    self->co = co;
+    self->nmoves = -1;
+    self->moves = NULL;
+    self->ids = NULL;
+    self->nhist = self->caphist = 0;
+    self->hist = NULL;
+    return self;
+}
+
+static void invalidate(CoreObject *self) {
+    self->nmoves = -1;
+    free(self->moves);
+    free(self->ids);
+    self->moves = NULL;
+    self->ids = NULL;
+}
+
+static int ensure_moves(CoreObject *self) {
+    if (self->nmoves >= 0) return 0;
+    int n = st_moves(&self->st, &self->co->cfg, scratch, MAXMOVES);
+    if (n < 0) {
+        PyErr_SetString(PyExc_RuntimeError, "too many legal actions for the compiled engine");
+        return -1;
+    }
+    self->moves = malloc(sizeof(Move) * (size_t)(n ? n : 1));
+    if (!self->moves) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    memcpy(self->moves, scratch, sizeof(Move) * (size_t)n);
+    self->nmoves = n;
+    return 0;
+}
+
+static int push_hist(CoreObject *self, const Move *mv) {
+    if (self->nhist == self->caphist) {
+        int cap = self->caphist ? 2 * self->caphist : 64;
+        Move *h = realloc(self->hist, sizeof(Move) * (size_t)cap);
+        if (!h) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        self->hist = h;
+        self->caphist = cap;
+    }
+    self->hist[self->nhist++] = *mv;
+    return 0;
+}
+
+static int apply_move(CoreObject *self, const Move *mv) {
+    Move copy = *mv; /* mv may point into the list about to be freed */
+    if (push_hist(self, &copy) < 0) return -1;
+    invalidate(self);
+    st_apply(&self->st, &self->co->cfg, &copy);
+    return 0;
+}
+
+static PyObject *Core_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
+    (void)type;
+    (void)kw;
+    ConfigObject *co;
+    int dealer;
+    unsigned long long seed;
+    if (!PyArg_ParseTuple(args, "O!iK", &ConfigType, &co, &dealer, &seed)) return NULL;
+    if (dealer < 0 || dealer >= co->cfg.players) return PyErr_Format(PyExc_ValueError, "no seat %d", dealer);
+    CoreObject *self = core_alloc(co);
+    if (!self) return NULL;
+    Rng rng;
+    rng_seed(&rng, seed);
+    st_new(&self->st, &co->cfg, dealer, &rng);
+    return (PyObject *)self;
+}
+
+static int card_id(const Config *cfg, PyObject *o, int *out) {
+    long v = PyLong_AsLong(o);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    if (v < 0 || v >= cfg->ncards) {
+        PyErr_SetString(PyExc_ValueError, "card id out of range");
+        return -1;
+    }
+    *out = (int)v;
+    return 0;
+}
+
+/* load(dealer, hands, turn_up, stock, fields): a whole state from Python (see _convert.py). */
+static PyObject *Core_load(PyObject *cls, PyObject *args) {
+    (void)cls;
+    ConfigObject *co;
+    int dealer, turn_up;
+    PyObject *hands, *stock, *f;
+    if (!PyArg_ParseTuple(args, "O!iOiOO!", &ConfigType, &co, &dealer, &hands, &turn_up, &stock, &PyDict_Type, &f))
+        return NULL;
+    const Config *cfg = &co->cfg;
+    uint16_t hs[MAXP][MAXH];
+    uint8_t hn[MAXP] = {0};
+    uint16_t stk[MAXC];
+    if (PyList_Size(hands) != cfg->players) return PyErr_Format(PyExc_ValueError, "hands: one list per seat");
+    for (int s = 0; s < cfg->players; s++) {
+        PyObject *h = PyList_GET_ITEM(hands, s);
+        Py_ssize_t n = PyList_Size(h);
+        if (n < 0 || n > MAXH - 2) return PyErr_Format(PyExc_ValueError, "hand too large");
+        for (Py_ssize_t i = 0; i < n; i++) {
+            int c;
+            if (card_id(cfg, PyList_GET_ITEM(h, i), &c) < 0) return NULL;
+            hs[s][i] = (uint16_t)c;
+        }
+        hn[s] = (uint8_t)n;
+    }
+    Py_ssize_t ns = PyList_Size(stock);
+    if (ns < 0 || ns > cfg->ncards) return PyErr_Format(PyExc_ValueError, "bad stock");
+    for (Py_ssize_t i = 0; i < ns; i++) {
+        int c;
+        if (card_id(cfg, PyList_GET_ITEM(stock, i), &c) < 0) return NULL;
+        stk[i] = (uint16_t)c;
+    }
+    if (turn_up < -1 || turn_up >= cfg->ncards) return PyErr_Format(PyExc_ValueError, "bad turn-up");
+    CoreObject *self = core_alloc(co);
+    if (!self) return NULL;
+    State *st = &self->st;
+    /* st_start scores the turn-up and carte blanche: the fields below overwrite all of it */
+    st_start(st, cfg, dealer, hs, hn, turn_up, stk, (int)ns);
+    memset(st->pts, 0, sizeof st->pts);
+    st->cb_any = 0;
+    memset(st->cb_state, 0, sizeof st->cb_state);
+    memset(st->known, 0, sizeof st->known);
+#define GETI(name, dst)                                                   \
+    do {                                                                  \
+        PyObject *o_ = PyDict_GetItemString(f, name);                     \
+        if (!o_) {                                                        \
+            Py_DECREF(self);                                              \
+            return PyErr_Format(PyExc_KeyError, "missing field %s", name); \
+        }                                                                 \
+        long v_ = PyLong_AsLong(o_);                                      \
+        if (v_ == -1 && PyErr_Occurred()) {                               \
+            Py_DECREF(self);                                              \
+            return NULL;                                                  \
+        }                                                                 \
+        dst = v_;                                                         \
+    } while (0)
+    long v;
+    GETI("leader", v);
+    st->leader = (int8_t)v;
+    GETI("to_move", v);
+    st->to_move = (int8_t)v;
+    GETI("phase", v);
+    st->phase = (int8_t)v;
+    GETI("stage", v);
+    st->stage = (int8_t)v;
+    GETI("trump", v);
+    st->trump = (int8_t)v;
+    GETI("declared", v);
+    st->decl = (int8_t)v;
+    GETI("exchanged", v);
+    st->exched = (int8_t)v;
+    GETI("tricks", v);
+    st->ntricks = (uint16_t)v;
+    GETI("last_winner", v);
+    st->last_winner = (int16_t)v;
+    GETI("cb_any", v);
+    st->cb_any = (uint8_t)v;
+    PyObject *o;
+    int64_t tmp[NK * MAXP];
+    if (!(o = PyDict_GetItemString(f, "won")) || get_ints(o, tmp, cfg->players, "won") < 0) goto bad;
+    for (int s = 0; s < cfg->players; s++) st->won[s] = (uint16_t)tmp[s];
+    if (!(o = PyDict_GetItemString(f, "cb_state")) || get_ints(o, tmp, cfg->players, "cb_state") < 0) goto bad;
+    for (int s = 0; s < cfg->players; s++) st->cb_state[s] = (uint8_t)tmp[s];
+    if (!(o = PyDict_GetItemString(f, "doubled")) || get_ints(o, tmp, 3 * cfg->players, "doubled") < 0) goto bad;
+    for (int s = 0; s < cfg->players; s++)
+        for (int d = 0; d < 3; d++) st->ndoubled[s][d] = (uint16_t)tmp[3 * s + d];
+    if (!(o = PyDict_GetItemString(f, "points")) || get_ints(o, tmp, 4 * cfg->sides, "points") < 0) goto bad;
+    for (int s = 0; s < cfg->sides; s++)
+        for (int p = 0; p < 4; p++) st->pts[s][p] = tmp[4 * s + p];
+    if (!(o = PyDict_GetItemString(f, "played")) || get_ints(o, tmp, NK, "played") < 0) goto bad;
+    for (int k = 0; k < NK; k++) st->played[k] = (uint8_t)tmp[k];
+    if (!(o = PyDict_GetItemString(f, "known")) || !PyList_Check(o)) goto bad;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(o); i++) {
+        int c;
+        if (card_id(cfg, PyList_GET_ITEM(o, i), &c) < 0) goto bad;
+        st->known[c] = 1;
+    }
+    if (!(o = PyDict_GetItemString(f, "masks")) || !PyList_Check(o)) goto bad;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(o); i++) {
+        int c;
+        unsigned long long lo, hi;
+        if (!PyArg_ParseTuple(PyList_GET_ITEM(o, i), "iKK", &c, &lo, &hi)) goto bad;
+        if (c < 0 || c >= cfg->ncards) goto bad;
+        st->mask[c].lo = lo;
+        st->mask[c].hi = hi;
+    }
+    if (!(o = PyDict_GetItemString(f, "trick")) || !PyList_Check(o) || PyList_GET_SIZE(o) > MAXP) goto bad;
+    st->tn = (uint8_t)PyList_GET_SIZE(o);
+    for (int i = 0; i < st->tn; i++) {
+        int s, c;
+        if (!PyArg_ParseTuple(PyList_GET_ITEM(o, i), "ii", &s, &c)) goto bad;
+        if (s < 0 || s >= cfg->players || c < 0 || c >= cfg->ncards) goto bad;
+        st->tseat[i] = (uint8_t)s;
+        st->tcard[i] = (uint16_t)c;
+    }
+    if (!(o = PyDict_GetItemString(f, "instances")) || !PyList_Check(o) || PyList_GET_SIZE(o) > MAXINST) goto bad;
+    st->ninst = (uint16_t)PyList_GET_SIZE(o);
+    for (int i = 0; i < st->ninst; i++) {
+        int s, m;
+        PyObject *ids;
+        if (!PyArg_ParseTuple(PyList_GET_ITEM(o, i), "iiO", &s, &m, &ids)) goto bad;
+        Py_ssize_t n = PyList_Size(ids);
+        if (n < 0 || n > MAXMC) goto bad;
+        st->inst[i].seat = (uint8_t)s;
+        st->inst[i].meld = (uint8_t)m;
+        st->inst[i].n = (uint8_t)n;
+        for (Py_ssize_t a = 0; a < n; a++) {
+            int c;
+            if (card_id(cfg, PyList_GET_ITEM(ids, a), &c) < 0) goto bad;
+            st->inst[i].ids[a] = (uint16_t)c;
+        }
+    }
+    st_recount(st);
+    st_touch(st);
+    return (PyObject *)self;
+bad:
+    Py_DECREF(self);
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "bad state fields");
+    return NULL;
+}
+
+static PyObject *Core_clone(CoreObject *self, PyObject *unused) {
+    (void)unused;
+    CoreObject *c = core_alloc(self->co);
+    if (!c) return NULL;
+    memcpy(&c->st, &self->st, offsetof(State, inst) + sizeof(Inst) * self->st.ninst);
+    if (self->nhist) {
+        c->hist = malloc(sizeof(Move) * (size_t)self->nhist);
+        if (!c->hist) {
+            Py_DECREF(c);
+            return PyErr_NoMemory();
+        }
+        memcpy(c->hist, self->hist, sizeof(Move) * (size_t)self->nhist);
+        c->nhist = c->caphist = self->nhist;
+    }
+    return (PyObject *)c;
+}
+
+static PyObject *text_of(const CoreObject *self, const Move *mv) {
+    char buf[512];
+    st_move_text(&self->st, &self->co->cfg, mv, buf, sizeof buf);
+    return PyUnicode_FromString(buf);
+}
+
+static PyObject *Core_legal_texts(CoreObject *self, PyObject *unused) {
+    (void)unused;
+    if (ensure_moves(self) < 0) return NULL;
+    PyObject *out = PyList_New(self->nmoves);
+    if (!out) return NULL;
+    for (int i = 0; i < self->nmoves; i++) {
+        PyObject *t = text_of(self, &self->moves[i]);
+        if (!t) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, i, t);
+    }
+    return out;
+}
+
+/* The Action value of a move, built without parsing its text. */
+static PyObject *action_of(const CoreObject *self, const Move *mv) {
+    static const char *verbs[] = {"play", "meld", "exchange", "partner", "pass"};
+    char buf[512];
+    const Config *cfg = &self->co->cfg;
+    PyObject *cards = PyTuple_New(mv->type == MV_PARTNER || mv->type == MV_PASS ? 0 : mv->n);
+    if (!cards) return NULL;
+    if (mv->type == MV_EXCH) {
+        PyTuple_SET_ITEM(cards, 0, PyUnicode_FromString(KIND_CODES[cfg->kind_of[mv->ids[0]]]));
+    } else if (mv->type == MV_PLAY || mv->type == MV_MELD) {
+        for (int i = 0; i < mv->n; i++) {
+            st_move_text(&self->st, cfg, &(Move){MV_PLAY, 0, 1, {mv->ids[i]}}, buf, sizeof buf);
+            PyTuple_SET_ITEM(cards, i, PyUnicode_FromString(buf + 5)); /* after "play " */
+        }
+    }
+    PyObject *r = PyObject_CallFunction(ActionType, "ssN", verbs[mv->type],
+                                        mv->type == MV_MELD ? MELD_NAMES[mv->meld] : "", cards);
+    return r;
+}
+
+static PyObject *Core_legal_actions(CoreObject *self, PyObject *unused) {
+    (void)unused;
+    if (ensure_moves(self) < 0) return NULL;
+    PyObject *out = PyList_New(self->nmoves);
+    if (!out) return NULL;
+    for (int i = 0; i < self->nmoves; i++) {
+        PyObject *a = action_of(self, &self->moves[i]);
+        if (!a) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, i, a);
+    }
+    return out;
+}
+
+static PyObject *Core_apply_index(CoreObject *self, PyObject *arg) {
+    long i = PyLong_AsLong(arg);
+    if (i == -1 && PyErr_Occurred()) return NULL;
+    if (self->st.phase == PH_OVER) {
+        PyErr_SetString(IllegalType, "the deal is over: no more actions");
+        return NULL;
+    }
+    if (ensure_moves(self) < 0) return NULL;
+    if (i < 0 || i >= self->nmoves) return PyErr_Format(PyExc_IndexError, "no legal action %ld", i);
+    if (apply_move(self, &self->moves[i]) < 0) return NULL;
+    Py_RETURN_NONE;
+}
+
+/* --- action ids ----------------------------------------------------------------------------- */
+static int cmp_int(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }
+
+static int play_id(const CoreObject *self, int c) {
+    const State *st = &self->st;
+    const Config *cfg = &self->co->cfg;
+    int k = cfg->kind_of[c], seat = st->to_move;
+    Mask m = st->mask[c];
+    if (!(m.lo | m.hi)) return self->co->play_off[k];
+    int below = 0, nd = 0;
+    Mask seen[MAXH];
+    for (int i = 0; i < st->hn[seat]; i++) {
+        int d = st->hand[seat][i];
+        Mask md = st->mask[d];
+        if (cfg->kind_of[d] != k || !(md.lo | md.hi)) continue;
+        int dup = 0;
+        for (int j = 0; j < nd; j++)
+            if (seen[j].lo == md.lo && seen[j].hi == md.hi) dup = 1;
+        if (dup) continue;
+        seen[nd++] = md;
+        if (md.hi < m.hi || (md.hi == m.hi && md.lo < m.lo)) below++;
+    }
+    return self->co->play_off[k] + 1 + below;
+}
+
+static int meld_key_id(const CoreObject *self, const Move *mv) {
+    const Config *cfg = &self->co->cfg;
+    int need[NK] = {0}, decl[NK] = {0};
+    for (int i = 0; i < mv->n; i++) {
+        int c = mv->ids[i], k = cfg->kind_of[c];
+        need[k]++;
+        if (self->st.mask[c].lo | self->st.mask[c].hi) decl[k]++;
+    }
+    uint8_t key[KEYLEN];
+    memset(key, 0xff, KEYLEN);
+    int p = 0;
+    key[p++] = mv->meld;
+    for (int k = 0; k < NK && p + 3 <= KEYLEN; k++)
+        if (need[k]) {
+            key[p++] = (uint8_t)k;
+            key[p++] = (uint8_t)need[k];
+            key[p++] = (uint8_t)decl[k];
+        }
+    return lookup_meld(self->co, key);
+}
+
+typedef struct {
+    int mid, move;
+    char text[256];
+} MeldText;
+
+static int cmp_meldtext(const void *a, const void *b) {
+    const MeldText *x = a, *y = b;
+    if (x->mid != y->mid) return x->mid - y->mid;
+    return strcmp(x->text, y->text);
+}
+
+static int ensure_ids(CoreObject *self) {
+    if (ensure_moves(self) < 0) return -1;
+    if (self->ids) return 0;
+    if (!self->co->ids_ready) {
+        PyErr_SetString(PyExc_RuntimeError, "action ids are not set up for these rules");
+        return -1;
+    }
+    int n = self->nmoves;
+    self->ids = malloc(sizeof(int) * (size_t)(n ? n : 1));
+    if (!self->ids) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    int nmeld = 0;
+    for (int i = 0; i < n; i++) {
+        const Move *mv = &self->moves[i];
+        switch (mv->type) {
+        case MV_PLAY:
+            self->ids[i] = play_id(self, mv->ids[0]);
+            break;
+        case MV_MELD:
+            self->ids[i] = meld_key_id(self, mv);
+            if (self->ids[i] < 0) {
+                PyErr_SetString(PyExc_KeyError, "a declaration has no id in the action table");
+                goto fail;
+            }
+            nmeld++;
+            break;
+        case MV_EXCH:
+            self->ids[i] = self->co->exch_id;
+            break;
+        case MV_PARTNER:
+            self->ids[i] = self->co->partner_id;
+            break;
+        default:
+            self->ids[i] = self->co->pass_id;
+        }
+    }
+    if (nmeld > 1) {
+        /* declarations sharing a meld id: the first by notation keeps it, the others take
+           alternate ids in order of meld id, then notation */
+        int *sorted = malloc(sizeof(int) * (size_t)nmeld);
+        MeldText *mt = malloc(sizeof(MeldText) * (size_t)nmeld);
+        if (!sorted || !mt) {
+            free(sorted);
+            free(mt);
+            PyErr_NoMemory();
+            goto fail;
+        }
+        int j = 0;
+        for (int i = 0; i < n; i++)
+            if (self->moves[i].type == MV_MELD) sorted[j++] = self->ids[i];
+        qsort(sorted, (size_t)nmeld, sizeof(int), cmp_int);
+        int clash = 0;
+        for (int i = 1; i < nmeld; i++)
+            if (sorted[i] == sorted[i - 1]) clash = 1;
+        if (clash) {
+            j = 0;
+            for (int i = 0; i < n; i++)
+                if (self->moves[i].type == MV_MELD) {
+                    mt[j].mid = self->ids[i];
+                    mt[j].move = i;
+                    st_move_text(&self->st, &self->co->cfg, &self->moves[i], mt[j].text, sizeof mt[j].text);
+                    j++;
+                }
+            qsort(mt, (size_t)nmeld, sizeof(MeldText), cmp_meldtext);
+            int alt = self->co->alt_base;
+            for (int i = 1; i < nmeld; i++)
+                if (mt[i].mid == mt[i - 1].mid) {
+                    if (alt >= self->co->num_actions) {
+                        free(sorted);
+                        free(mt);
+                        PyErr_SetString(PyExc_RuntimeError, "more alternate declarations than the encoding reserves");
+                        goto fail;
+                    }
+                    self->ids[mt[i].move] = alt++;
+                }
+        }
+        free(sorted);
+        free(mt);
+    }
+    return 0;
+fail:
+    free(self->ids);
+    self->ids = NULL;
+    return -1;
+}
+
+static PyObject *Core_legal_ids(CoreObject *self, PyObject *unused) {
+    (void)unused;
+    if (ensure_ids(self) < 0) return NULL;
+    int n = self->nmoves, tmp[MAXMOVES];
+    memcpy(tmp, self->ids, sizeof(int) * (size_t)n);
+    qsort(tmp, (size_t)n, sizeof(int), cmp_int);
+    PyObject *out = PyList_New(n);
+    if (!out) return NULL;
+    for (int i = 0; i < n; i++) PyList_SET_ITEM(out, i, PyLong_FromLong(tmp[i]));
+    return out;
+}
+
+/* legal_pairs(): (id, Action) of every legal action, ascending by id. */
+static int cmp_pair(const void *a, const void *b) { return ((const int *)a)[0] - ((const int *)b)[0]; }
+
+static PyObject *Core_legal_pairs(CoreObject *self, PyObject *unused) {
+    (void)unused;
+    if (ensure_ids(self) < 0) return NULL;
+    int n = self->nmoves;
+    int(*order)[2] = malloc(sizeof(int[2]) * (size_t)(n ? n : 1));
+    if (!order) return PyErr_NoMemory();
+    for (int i = 0; i < n; i++) {
+        order[i][0] = self->ids[i];
+        order[i][1] = i;
+    }
+    qsort(order, (size_t)n, sizeof(int[2]), cmp_pair);
+    PyObject *out = PyList_New(n);
+    for (int i = 0; out && i < n; i++) {
+        PyObject *a = action_of(self, &self->moves[order[i][1]]);
+        if (!a) {
+            Py_CLEAR(out);
+            break;
+        }
+        PyList_SET_ITEM(out, i, Py_BuildValue("(iN)", order[i][0], a));
+    }
+    free(order);
+    return out;
+}
+
+static PyObject *Core_apply_id(CoreObject *self, PyObject *arg) {
+    if (PyBool_Check(arg)) return PyErr_Format(IllegalType, "an action id is an int: got %R", arg);
+    long want = PyLong_AsLong(arg);
+    if (want == -1 && PyErr_Occurred()) {
+        if (!PyErr_ExceptionMatches(PyExc_OverflowError) && !PyErr_ExceptionMatches(PyExc_TypeError)) return NULL;
+        PyErr_Clear();
+        return PyErr_Format(IllegalType, "an action id is a whole number from 0 to %d: got %R",
+                            self->co->num_actions - 1, arg);
+    }
+    if (self->st.phase == PH_OVER) {
+        PyErr_SetString(IllegalType, "the deal is over: no more actions");
+        return NULL;
+    }
+    if (!self->co->ids_ready) {
+        PyErr_SetString(PyExc_RuntimeError, "action ids are not set up for these rules");
+        return NULL;
+    }
+    if (want < 0 || want >= self->co->num_actions)
+        return PyErr_Format(IllegalType, "no action id %ld: ids run from 0 to %d", want, self->co->num_actions - 1);
+    if (ensure_ids(self) < 0) return NULL;
+    for (int i = 0; i < self->nmoves; i++)
+        if (self->ids[i] == want) {
+            if (apply_move(self, &self->moves[i]) < 0) return NULL;
+            Py_RETURN_NONE;
+        }
+    return PyErr_Format(IllegalType, "action id %ld is not legal here", want);
+}
+
+/* --- state read-out --------------------------------------------------------------------------- */
+static PyObject *codes_list(const Config *cfg, const uint16_t *ids, int n) {
+    int ks[MAXC];
+    for (int i = 0; i < n; i++) ks[i] = cfg->kind_of[ids[i]];
+    qsort(ks, (size_t)n, sizeof(int), cmp_int);
+    PyObject *out = PyList_New(n);
+    if (!out) return NULL;
+    for (int i = 0; i < n; i++) PyList_SET_ITEM(out, i, PyUnicode_FromString(KIND_CODES[ks[i]]));
+    return out;
+}
+
+static int seat_arg(const CoreObject *self, PyObject *arg) {
+    long s = PyLong_AsLong(arg);
+    if (s == -1 && PyErr_Occurred()) return -1;
+    if (s < 0 || s >= self->co->cfg.players) {
+        PyErr_Format(PyExc_ValueError, "no seat %ld: seats are 0 to %d", s, self->co->cfg.players - 1);
+        return -1;
+    }
+    return (int)s;
+}
+
+/* which: 0 every card, 1 declared cards, 2 concealed cards known to all, 3 concealed cards */
+static PyObject *cards_of(CoreObject *self, PyObject *args) {
+    PyObject *seatobj;
+    int which;
+    if (!PyArg_ParseTuple(args, "Oi", &seatobj, &which)) return NULL;
+    int seat = seat_arg(self, seatobj);
+    if (seat < 0) return NULL;
+    const State *st = &self->st;
+    uint16_t ids[MAXH];
+    int n = 0;
+    for (int i = 0; i < st->hn[seat]; i++) {
+        int c = st->hand[seat][i], declared = (st->mask[c].lo | st->mask[c].hi) != 0;
+        if (which == 0 || (which == 1 && declared) || (which == 2 && !declared && st->known[c]) ||
+            (which == 3 && !declared))
+            ids[n++] = (uint16_t)c;
+    }
+    return codes_list(&self->co->cfg, ids, n);
+}
+
+/* hidden(): per seat the concealed cards nobody else knows (sorted codes), and the stock in
+   draw order: the hidden part of a full position string. */
+static PyObject *Core_hidden(CoreObject *self, PyObject *unused) {
+    (void)unused;
+    const State *st = &self->st;
+    const Config *cfg = &self->co->cfg;
+    PyObject *hands = PyList_New(cfg->players);
+    if (!hands) return NULL;
+    for (int s = 0; s < cfg->players; s++) {
+        uint16_t ids[MAXH];
+        int n = 0;
+        for (int i = 0; i < st->hn[s]; i++) {
+            int c = st->hand[s][i];
+            if (!(st->mask[c].lo | st->mask[c].hi) && !st->known[c]) ids[n++] = (uint16_t)c;
+        }
+        PyList_SET_ITEM(hands, s, codes_list(cfg, ids, n));
+    }
+    PyObject *deck = PyList_New(st->nstock);
+    for (int i = 0; deck && i < st->nstock; i++)
+        PyList_SET_ITEM(deck, i, PyUnicode_FromString(KIND_CODES[cfg->kind_of[st->stock[st->nstock - 1 - i]]]));
+    return Py_BuildValue("(NN)", hands, deck);
+}
+
+static PyObject *Core_points(CoreObject *self, PyObject *unused) {
+    (void)unused;
+    int64_t p[MAXP];
+    st_points(&self->st, &self->co->cfg, p);
+    PyObject *out = PyList_New(self->co->cfg.sides);
+    for (int s = 0; s < self->co->cfg.sides; s++) PyList_SET_ITEM(out, s, PyLong_FromLongLong(p[s]));
+    return out;
+}
+
+static PyObject *Core_parts(CoreObject *self, PyObject *unused) {
+    (void)unused;
+    PyObject *out = PyList_New(self->co->cfg.sides);
+    for (int s = 0; s < self->co->cfg.sides; s++) {
+        const int64_t *p = self->st.pts[s];
+        PyList_SET_ITEM(out, s, Py_BuildValue("(LLLL)", p[0], p[1], p[2], p[3]));
+    }
+    return out;
+}
+
+static PyObject *Core_info(CoreObject *self, PyObject *unused) {
+    (void)unused;
+    const State *st = &self->st;
+    const Config *cfg = &self->co->cfg;
+    PyObject *trick = PyList_New(st->tn);
+    for (int i = 0; i < st->tn; i++)
+        PyList_SET_ITEM(trick, i, Py_BuildValue("(is)", st->tseat[i], KIND_CODES[cfg->kind_of[st->tcard[i]]]));
+    return Py_BuildValue("{s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:N}", "to_move", st->to_move, "phase", st->phase,
+                         "stage", st->stage, "trump", st->trump, "leader", st->leader, "stock", st->nstock,
+                         "turn_up", st->turn_up < 0 ? -1 : cfg->kind_of[st->turn_up], "tricks", st->ntricks,
+                         "last_winner", st->last_winner, "declared", st->decl, "trick", trick);
+}
+
+static PyObject *Core_to_move(CoreObject *self, void *c) {
+    (void)c;
+    if (self->st.to_move < 0) Py_RETURN_NONE;
+    return PyLong_FromLong(self->st.to_move);
+}
+
+static PyObject *Core_phase(CoreObject *self, void *c) {
+    (void)c;
+    static const char *names[] = {"play", "declare", "over"};
+    return PyUnicode_FromString(names[self->st.phase]);
+}
+
+static PyObject *Core_is_over(CoreObject *self, void *c) {
+    (void)c;
+    return PyBool_FromLong(self->st.phase == PH_OVER);
+}
+
+static PyObject *Core_trump(CoreObject *self, void *c) {
+    (void)c;
+    if (self->st.trump < 0) Py_RETURN_NONE;
+    char s[2] = {"SHDC"[self->st.trump], 0};
+    return PyUnicode_FromString(s);
+}
+
+static PyObject *Core_stock_size(CoreObject *self, void *c) {
+    (void)c;
+    return PyLong_FromLong(self->st.nstock);
+}
+
+static PyObject *Core_history_len(CoreObject *self, void *c) {
+    (void)c;
+    return PyLong_FromLong(self->nhist);
+}
+
+/* replay(origin): the texts of this core's actions, stepped from origin (a clone taken when
+   this core was built); used to rebuild the reference deal for the slow paths. */
+static PyObject *Core_replay(CoreObject *self, PyObject *arg) {
+    if (!PyObject_TypeCheck(arg, &CoreType)) return PyErr_Format(PyExc_TypeError, "a Core is needed");
+    CoreObject *origin = (CoreObject *)arg;
+    State *st = malloc(sizeof(State));
+    if (!st) return PyErr_NoMemory();
+    memcpy(st, &origin->st, sizeof(State));
+    int start = origin->nhist;
+    PyObject *out = PyList_New(0);
+    for (int i = start; out && i < self->nhist; i++) {
+        char buf[512];
+        st_move_text(st, &self->co->cfg, &self->hist[i], buf, sizeof buf);
+        PyObject *t = PyUnicode_FromString(buf);
+        if (!t || PyList_Append(out, t) < 0) Py_CLEAR(out);
+        Py_XDECREF(t);
+        st_apply(st, &self->co->cfg, &self->hist[i]);
+    }
+    free(st);
+    return out;
+}
+
+static PyObject *Core_num_actions(CoreObject *self, void *c) {
+    (void)c;
+    return PyLong_FromLong(self->co->num_actions);
+}
+
+static PyObject *Core_ids_ready(CoreObject *self, void *c) {
+    (void)c;
+    return PyBool_FromLong(self->co->ids_ready);
+}
+
+static PyGetSetDef Core_getset[] = {
+    {"ids_ready", (getter)Core_ids_ready, NULL, "True once the action-id table is installed", NULL},
+    {"to_move", (getter)Core_to_move, NULL, "seat to move, None once over", NULL},
+    {"phase", (getter)Core_phase, NULL, "play, declare or over", NULL},
+    {"is_over", (getter)Core_is_over, NULL, "True once the deal is over", NULL},
+    {"trump", (getter)Core_trump, NULL, "trump suit letter or None", NULL},
+    {"stock_size", (getter)Core_stock_size, NULL, "face-down cards left to draw", NULL},
+    {"history_len", (getter)Core_history_len, NULL, "actions applied since built", NULL},
+    {"num_actions", (getter)Core_num_actions, NULL, "size of the action-id range", NULL},
+    {NULL, NULL, NULL, NULL, NULL}};
+
+PyObject *search_methods_playout(PyObject *self, PyObject *args);
+PyObject *search_methods_solve(PyObject *self, PyObject *args);
+PyObject *search_methods_pick(PyObject *self, PyObject *args);
+PyObject *search_methods_determinize(PyObject *self, PyObject *args);
+
+static PyMethodDef Core_methods[] = {
+    {"load", (PyCFunction)Core_load, METH_VARARGS | METH_CLASS, "A core from state fields."},
+    {"clone", (PyCFunction)Core_clone, METH_NOARGS, "An independent copy."},
+    {"legal_texts", (PyCFunction)Core_legal_texts, METH_NOARGS, "Legal actions in notation."},
+    {"legal_actions", (PyCFunction)Core_legal_actions, METH_NOARGS, "Legal actions as Action values."},
+    {"legal_ids", (PyCFunction)Core_legal_ids, METH_NOARGS, "Legal action ids, ascending."},
+    {"apply_index", (PyCFunction)Core_apply_index, METH_O, "Apply the i-th legal action."},
+    {"apply_id", (PyCFunction)Core_apply_id, METH_O, "Apply the legal action with this id."},
+    {"legal_pairs", (PyCFunction)Core_legal_pairs, METH_NOARGS, "(id, Action) pairs, ascending by id."},
+    {"cards", (PyCFunction)cards_of, METH_VARARGS, "Cards of a seat (0 all, 1 table, 2 known, 3 concealed)."},
+    {"points", (PyCFunction)Core_points, METH_NOARGS, "Points per side."},
+    {"parts", (PyCFunction)Core_parts, METH_NOARGS, "Per side: melds, tricks, last trick, bonuses."},
+    {"info", (PyCFunction)Core_info, METH_NOARGS, "Small state values as a dict."},
+    {"replay", (PyCFunction)Core_replay, METH_O, "Texts of the actions applied since origin."},
+    {"playout", (PyCFunction)search_methods_playout, METH_VARARGS, "Play to the end with a policy."},
+    {"solve", (PyCFunction)search_methods_solve, METH_VARARGS, "Exact stage-2 values."},
+    {"policy_pick", (PyCFunction)search_methods_pick, METH_VARARGS, "Index of the policy's action."},
+    {"determinize", (PyCFunction)search_methods_determinize, METH_VARARGS, "A copy, unseen cards reshuffled."},
+    {"hidden", (PyCFunction)Core_hidden, METH_NOARGS, "Concealed unknown cards per seat, and the stock."},
+    {NULL, NULL, 0, NULL}};
+
+static PyTypeObject CoreType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "bezique.fast._engine.Core",
+    .tp_basicsize = sizeof(CoreObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "One deal in the compiled engine: Core(config, dealer, seed) shuffles one.",
+    .tp_new = Core_new,
+    .tp_dealloc = (destructor)Core_dealloc,
+    .tp_methods = Core_methods,
+    .tp_getset = Core_getset,
+};
+
+/* Helpers for search.c: the state and config of a Core, and a new Core around a state. */
+State *core_state(PyObject *o) { return &((CoreObject *)o)->st; }
+const Config *core_config(PyObject *o) { return &((CoreObject *)o)->co->cfg; }
+int core_check(PyObject *o) { return PyObject_TypeCheck(o, &CoreType); }
+void core_touch(PyObject *o) { invalidate((CoreObject *)o); }
+
+/* --- module ------------------------------------------------------------------------------- */
+static PyObject *set_types(PyObject *m, PyObject *args) {
+    (void)m;
+    PyObject *a, *i;
+    if (!PyArg_ParseTuple(args, "OO", &a, &i)) return NULL;
+    Py_XDECREF(ActionType);
+    Py_XDECREF(IllegalType);
+    Py_INCREF(a);
+    Py_INCREF(i);
+    ActionType = a;
+    IllegalType = i;
+    Py_RETURN_NONE;
+}
+
+PyObject *search_simulate(PyObject *m, PyObject *args);
+
+static PyMethodDef module_methods[] = {
+    {"set_types", set_types, METH_VARARGS, "Tell the engine the Action and IllegalAction types."},
+    {"simulate", search_simulate, METH_VARARGS, "simulate(config, n, seed, policy) -> bytes of int64 points."},
+    {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef moduledef = {PyModuleDef_HEAD_INIT, "bezique.fast._engine",
+                                       "The compiled bezique engine.", -1, module_methods, NULL, NULL, NULL, NULL};
+
+PyObject *config_type(void) { return (PyObject *)&ConfigType; }
+const Config *config_of(PyObject *o) { return &((ConfigObject *)o)->cfg; }
+
+PyMODINIT_FUNC PyInit__engine(void) {
+    if (PyType_Ready(&ConfigType) < 0 || PyType_Ready(&CoreType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&moduledef);
+    if (!m) return NULL;
+    Py_INCREF(&ConfigType);
+    Py_INCREF(&CoreType);
+    PyModule_AddObject(m, "Config", (PyObject *)&ConfigType);
+    PyModule_AddObject(m, "Core", (PyObject *)&CoreType);
+    PyModule_AddIntConstant(m, "MAX_CARDS", MAXC);
+    return m;
+}

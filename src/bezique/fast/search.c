@@ -1,0 +1,343 @@
+/* Whole deals and playouts inside C (module functions of bezique.fast._engine). */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <string.h>
+
+#include "search.h"
+
+State *core_state(PyObject *o);
+const Config *core_config(PyObject *o);
+int core_check(PyObject *o);
+void core_touch(PyObject *o);
+PyObject *config_type(void);
+
+const Config *config_of(PyObject *o);
+
+/* The uniform random choice where every card may be played and none is declared: one
+   action per distinct kind, as st_moves lists them, without building the list. */
+static int random_plain_play(State *st, const Config *cfg, Rng *rng) {
+    int seat = st->to_move;
+    if (st->phase != PH_PLAY || st->ntable[seat] || (st->tn && (st->stage != 1 || cfg->s1_follow))) return 0;
+    const uint16_t *h = st->hand[seat];
+    int hn = st->hn[seat], distinct = 0, prev = -1;
+    for (int i = 0; i < hn; i++)
+        if (cfg->kind_of[h[i]] != prev) {
+            prev = cfg->kind_of[h[i]];
+            distinct++;
+        }
+    int pick = (int)rng_below(rng, (uint32_t)distinct);
+    prev = -1;
+    for (int i = 0; i < hn; i++)
+        if (cfg->kind_of[h[i]] != prev) {
+            prev = cfg->kind_of[h[i]];
+            if (pick-- == 0) {
+                Move mv = {MV_PLAY, 0, 1, {h[i]}};
+                st_apply(st, cfg, &mv);
+                return 1;
+            }
+        }
+    return 0;
+}
+
+/* --- the search players' default policy (bezique.bots.playout.playout_action), ported ---- */
+static const double POWER[8] = {3.0, 2.5, 1.5, 1.2, 1.0, 0.5, 0.25, 0.0};
+#define TRUMP_POWER 4.0
+
+static double uniform(Rng *rng) { return (double)(rng_next(rng) >> 11) * (1.0 / 9007199254740992.0); }
+
+static double meld_bonus(const Config *cfg, int ti, int t, int k, const int *held, const int *by_rank) {
+    int r = k & 7, s = k >> 3;
+    double bonus = 0.0;
+    if (r == 2 || r == 3) { /* king, queen */
+        int other = r == 2 ? held[k + 1] : held[k - 1];
+        bonus += cfg->pol_marriage[ti][s] * (other ? 0.5 : 0.12);
+    }
+    int q = cfg->pol_bez_q[ti], j = cfg->pol_bez_j[ti];
+    if (q >= 0 && (k == q || k == j)) {
+        int other = k == q ? held[j] : held[q];
+        bonus += cfg->pol_bez1[ti] * (other ? 0.5 : 0.2);
+        if (held[q] + held[j] >= 3) bonus += cfg->pol_bez2[ti] * 0.25;
+    }
+    double quartet = cfg->pol_quartet[ti][r];
+    if (quartet != 0.0) {
+        double c = by_rank[r] / 4.0;
+        if (c > 1.0) c = 1.0;
+        bonus += quartet * 0.6 * (c * c);
+    }
+    if (s == t && r <= 4 && cfg->pol_sequence[ti] != 0.0) {
+        int m = 0;
+        for (int rr = 0; rr < 5; rr++) m += held[s * 8 + rr] > 0;
+        double f = m / 5.0;
+        bonus += cfg->pol_sequence[ti] * 0.4 * (f * f);
+    }
+    return bonus;
+}
+
+/* The index of the action the policy picks; explore: chance of a uniform pick; noisy: the
+   small random tie-breaks of the Python policy (off to compare with it move for move). */
+static int heuristic_pick(const State *st, const Config *cfg, const Move *mv, int n, Rng *rng, double explore,
+                          int noisy) {
+    if (n == 1) return 0;
+    if (st->phase == PH_DECLARE) {
+        int best = 0;
+        double best_v = -1.0;
+        for (int i = 0; i < n; i++) {
+            double v = mv[i].type == MV_MELD ? cfg->pol_declare[mv[i].meld] : mv[i].type == MV_EXCH ? cfg->pol_exchange : 0.0;
+            if (v > best_v) {
+                best = i;
+                best_v = v;
+            }
+        }
+        return best;
+    }
+    if (explore > 0.0 && uniform(rng) < explore) return (int)rng_below(rng, (uint32_t)n);
+    int t = st->trump, ti = t < 0 ? 4 : t, seat = st->to_move, stage1 = st->stage == 1;
+    int held[NK] = {0}, by_rank[8] = {0};
+    if (stage1)
+        for (int i = 0; i < st->hn[seat]; i++) {
+            int k = cfg->kind_of[st->hand[seat][i]];
+            held[k]++;
+            by_rank[k & 7]++;
+        }
+    double keeps[MAXH * 4];
+    for (int i = 0; i < n && i < MAXH * 4; i++) {
+        int c = mv[i].ids[0], k = cfg->kind_of[c];
+        double keep = POWER[k & 7] + ((k >> 3) == t ? TRUMP_POWER : 0.0);
+        if (stage1) {
+            double bonus = meld_bonus(cfg, ti, t, k, held, by_rank);
+            if (st->mask[c].lo | st->mask[c].hi) bonus *= 0.3; /* a declared copy has scored already */
+            keep += bonus;
+        }
+        keeps[i] = keep + (noisy ? 0.01 * uniform(rng) : 0.0);
+    }
+    int choice = 0;
+    double best_v = -1e9;
+    if (!st->tn) {
+        for (int i = 0; i < n; i++) {
+            int k = cfg->kind_of[mv[i].ids[0]];
+            double v = -keeps[i] - (stage1 ? 0.5 * cfg->pol_rank[k & 7] : 0.0);
+            if (v > best_v) {
+                best_v = v;
+                choice = i;
+            }
+        }
+        return choice;
+    }
+    int win_seat = st->tseat[0], win = cfg->kind_of[st->tcard[0]];
+    double points = cfg->pol_per_trick + cfg->pol_rank[win & 7];
+    for (int i = 1; i < st->tn; i++) {
+        int k = cfg->kind_of[st->tcard[i]];
+        points += cfg->pol_rank[k & 7];
+        if (st_beats(k, win, t)) {
+            win = k;
+            win_seat = st->tseat[i];
+        }
+    }
+    int partner_wins = (cfg->partnerships ? win_seat % 2 : win_seat) == (cfg->partnerships ? seat % 2 : seat);
+    int last = st->tn == cfg->active - 1;
+    double held_on = last ? 1.0 : 0.6, win_extra = stage1 ? 8.0 : 0.0;
+    for (int i = 0; i < n; i++) {
+        int k = cfg->kind_of[mv[i].ids[0]];
+        double mine = cfg->pol_rank[k & 7], keep = keeps[i], v;
+        if (partner_wins)
+            v = (last ? mine : 0.0) - keep;
+        else if (st_beats(k, win, t))
+            v = held_on * (points + mine + win_extra) - (1 - held_on) * (points + mine) - keep;
+        else
+            v = -(points + mine + win_extra) - keep;
+        if (v > best_v) {
+            best_v = v;
+            choice = i;
+        }
+    }
+    return choice;
+}
+
+int play_out(State *st, const Config *cfg, int policy, Rng *rng) {
+    static Move moves_buf[MAXMOVES];
+    while (st->phase != PH_OVER) {
+        if (policy == POLICY_RANDOM && random_plain_play(st, cfg, rng)) continue;
+        int n = st_moves(st, cfg, moves_buf, MAXMOVES);
+        if (n <= 0) return -1;
+        int pick = policy == POLICY_RANDOM ? (int)rng_below(rng, (uint32_t)n)
+                                           : heuristic_pick(st, cfg, moves_buf, n, rng,
+                                                            policy == POLICY_HEURISTIC ? 0.1 : 0.0,
+                                                            policy == POLICY_HEURISTIC);
+        st_apply(st, cfg, &moves_buf[pick]);
+    }
+    return 0;
+}
+
+static int policy_of(const char *name) {
+    if (!strcmp(name, "random")) return POLICY_RANDOM;
+    if (!strcmp(name, "heuristic")) return POLICY_HEURISTIC;
+    if (!strcmp(name, "heuristic-exact")) return POLICY_HEURISTIC_EXACT;
+    PyErr_Format(PyExc_ValueError, "unknown policy '%s': the compiled engine has 'random' and 'heuristic'", name);
+    return -1;
+}
+
+/* simulate(config, n, seed, policy): n deals from seed; points per side, as bytes of int64. */
+PyObject *search_simulate(PyObject *m, PyObject *args) {
+    (void)m;
+    PyObject *co;
+    long long n;
+    unsigned long long seed;
+    const char *pname;
+    if (!PyArg_ParseTuple(args, "O!LKs", (PyTypeObject *)config_type(), &co, &n, &seed, &pname)) return NULL;
+    int policy = policy_of(pname);
+    if (policy < 0) return NULL;
+    if (n < 0) return PyErr_Format(PyExc_ValueError, "n must be at least 0: got %lld", n);
+    const Config *cfg = config_of(co);
+    int sides = cfg->sides;
+    PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(n * sides * (long long)sizeof(int64_t)));
+    if (!out) return NULL;
+    int64_t *pts = (int64_t *)PyBytes_AS_STRING(out);
+    State *st = malloc(sizeof(State));
+    if (!st) {
+        Py_DECREF(out);
+        return PyErr_NoMemory();
+    }
+    int failed = 0;
+    /* the engine keeps scratch space in statics: the GIL is held throughout */
+    for (long long i = 0; i < n && !failed; i++) {
+        Rng rng;
+        rng_seed(&rng, seed * 0x9e3779b97f4a7c15ULL + (uint64_t)i);
+        st_new(st, cfg, (int)(i % cfg->players), &rng);
+        if (play_out(st, cfg, policy, &rng) < 0) failed = 1;
+        st_points(st, cfg, pts + i * sides);
+    }
+    free(st);
+    if (failed) {
+        Py_DECREF(out);
+        PyErr_SetString(PyExc_RuntimeError, "too many legal actions for the compiled engine");
+        return NULL;
+    }
+    return out;
+}
+
+/* playout(policy, seed): points per side at the end of the deal played on from this state
+   (the state itself is left as it is). */
+PyObject *search_methods_playout(PyObject *self, PyObject *args) {
+    const char *pname;
+    unsigned long long seed;
+    if (!PyArg_ParseTuple(args, "sK", &pname, &seed)) return NULL;
+    int policy = policy_of(pname);
+    if (policy < 0) return NULL;
+    const Config *cfg = core_config(self);
+    State *st = malloc(sizeof(State));
+    if (!st) return PyErr_NoMemory();
+    memcpy(st, core_state(self), sizeof(State));
+    Rng rng;
+    rng_seed(&rng, seed);
+    int bad = play_out(st, cfg, policy, &rng) < 0;
+    int64_t p[MAXP];
+    st_points(st, cfg, p);
+    free(st);
+    if (bad) {
+        PyErr_SetString(PyExc_RuntimeError, "too many legal actions for the compiled engine");
+        return NULL;
+    }
+    PyObject *out = PyList_New(cfg->sides);
+    for (int s = 0; s < cfg->sides; s++) PyList_SET_ITEM(out, s, PyLong_FromLongLong(p[s]));
+    return out;
+}
+
+/* policy_pick(policy, seed): the index of the action the policy picks here. */
+PyObject *search_methods_pick(PyObject *self, PyObject *args) {
+    const char *pname;
+    unsigned long long seed;
+    if (!PyArg_ParseTuple(args, "sK", &pname, &seed)) return NULL;
+    int policy = policy_of(pname);
+    if (policy < 0) return NULL;
+    const State *st = core_state(self);
+    const Config *cfg = core_config(self);
+    if (st->phase == PH_OVER) Py_RETURN_NONE;
+    static Move buf[MAXMOVES];
+    int n = st_moves(st, cfg, buf, MAXMOVES);
+    if (n <= 0) return PyErr_Format(PyExc_RuntimeError, "no legal action");
+    Rng rng;
+    rng_seed(&rng, seed);
+    int pick = policy == POLICY_RANDOM ? (int)rng_below(&rng, (uint32_t)n)
+                                       : heuristic_pick(st, cfg, buf, n, &rng, policy == POLICY_HEURISTIC ? 0.1 : 0.0,
+                                                        policy == POLICY_HEURISTIC);
+    return PyLong_FromLong(pick);
+}
+
+/* solve(side, max_nodes): {card code: exact value} of every card the seat to move may play,
+   in stage 2 (see solver.c); None when the node limit was reached. */
+PyObject *search_methods_solve(PyObject *self, PyObject *args) {
+    int side;
+    long max_nodes;
+    if (!PyArg_ParseTuple(args, "il", &side, &max_nodes)) return NULL;
+    const State *st = core_state(self);
+    const Config *cfg = core_config(self);
+    if (st->stage != 2 || st->phase != PH_PLAY)
+        return PyErr_Format(PyExc_ValueError, "the solver needs a deal in stage 2 with a card to play");
+    if (side < 0 || side >= cfg->sides) return PyErr_Format(PyExc_ValueError, "no side %d", side);
+    if (!cfg->pol_ready) return PyErr_Format(PyExc_RuntimeError, "rank points not set up");
+    int kinds[MAXH];
+    double values[MAXH];
+    long nodes = 0;
+    int n = solve_stage2(st, cfg, cfg->pol_rank, cfg->pol_per_trick, side, max_nodes, kinds, values, &nodes);
+    if (n == -2) return PyErr_NoMemory();
+    if (n < 0) Py_RETURN_NONE;
+    PyObject *out = PyDict_New();
+    for (int i = 0; out && i < n; i++) {
+        PyObject *v = PyFloat_FromDouble(values[i]);
+        if (!v || PyDict_SetItemString(out, KIND_CODES[kinds[i]], v) < 0) Py_CLEAR(out);
+        Py_XDECREF(v);
+    }
+    return out;
+}
+
+/* determinize(seat, seed): a copy in which every card `seat` has not seen (the other seats'
+   concealed cards nobody knows, and the stock) is dealt again at random among those places. */
+PyObject *search_methods_determinize(PyObject *self, PyObject *args) {
+    int seat;
+    unsigned long long seed;
+    if (!PyArg_ParseTuple(args, "iK", &seat, &seed)) return NULL;
+    const Config *cfg = core_config(self);
+    if (seat < 0 || seat >= cfg->players)
+        return PyErr_Format(PyExc_ValueError, "no seat %d: seats are 0 to %d", seat, cfg->players - 1);
+    PyObject *copy = PyObject_CallMethod(self, "clone", NULL);
+    if (!copy) return NULL;
+    State *st = core_state(copy);
+    uint16_t *slot[MAXC], pool[MAXC];
+    int n = 0;
+    for (int s = 0; s < cfg->players; s++) {
+        if (s == seat) continue;
+        for (int i = 0; i < st->hn[s]; i++) {
+            int c = st->hand[s][i];
+            if (!(st->mask[c].lo | st->mask[c].hi) && !st->known[c]) {
+                slot[n] = &st->hand[s][i];
+                pool[n++] = (uint16_t)c;
+            }
+        }
+    }
+    for (int i = 0; i < st->nstock; i++) {
+        slot[n] = &st->stock[i];
+        pool[n++] = st->stock[i];
+    }
+    Rng rng;
+    rng_seed(&rng, seed);
+    for (int i = n - 1; i > 0; i--) {
+        int j = (int)rng_below(&rng, (uint32_t)(i + 1));
+        uint16_t t = pool[i];
+        pool[i] = pool[j];
+        pool[j] = t;
+    }
+    for (int i = 0; i < n; i++) *slot[i] = pool[i];
+    for (int s = 0; s < cfg->players; s++) /* hands stay sorted by card id */
+        for (int i = 1; i < st->hn[s]; i++) {
+            uint16_t c = st->hand[s][i];
+            int j = i;
+            while (j > 0 && st->hand[s][j - 1] > c) {
+                st->hand[s][j] = st->hand[s][j - 1];
+                j--;
+            }
+            st->hand[s][j] = c;
+        }
+    st_touch(st);
+    core_touch(copy);
+    return copy;
+}

@@ -1,0 +1,315 @@
+/* The exact stage-2 solver in C: a port of bezique.bots.solver.Endgame (alpha-beta over the
+ * tricks left, the stage-2 duties applied, equivalent cards tried once, positions at the start
+ * of a trick in a transposition table with bounds).  Values are the margin of the tricks left
+ * for one side, as the Python solver counts them. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "search.h"
+
+#define TT_BITS 16
+#define TT_SIZE (1 << TT_BITS)
+
+typedef struct {
+    uint64_t key;
+    uint32_t gen; /* the search that wrote it: older entries count as empty */
+    double lo, hi;
+} TTEntry;
+
+typedef struct {
+    int n, active, skip, sides, side_of[MAXP], must_head, must_trump, trump, root_side;
+    double per_rank[8], per_trick, last_bonus, other;
+    uint8_t hand[MAXP][MAXH]; /* sorted kinds */
+    int hn[MAXP];
+    uint8_t cnt[MAXP][NK]; /* copies of each kind held */
+    uint64_t pres[MAXP];   /* kinds held, as bits */
+    uint64_t hash;         /* of the hands (zobrist), kept as cards come and go */
+    int leader, tn, tseat[MAXP], tcard[MAXP];
+    long nodes, max_nodes;
+    int aborted;
+    uint32_t gen;
+    TTEntry *tt;
+} Solver;
+
+static uint64_t zob[MAXP + 1][NK][MAXH];
+static int zob_ready;
+
+static void zob_init(void) {
+    Rng r;
+    rng_seed(&r, 0x5eed);
+    for (int s = 0; s <= MAXP; s++)
+        for (int k = 0; k < NK; k++)
+            for (int c = 0; c < MAXH; c++) zob[s][k][c] = rng_next(&r);
+    zob_ready = 1;
+}
+
+static uint64_t key_of(const Solver *sv) { return sv->hash ^ zob[MAXP][sv->leader][0]; }
+
+static int beats(const Solver *sv, int k, int best) {
+    if (k >> 3 == best >> 3) return (k & 7) < (best & 7);
+    return k >> 3 == sv->trump;
+}
+
+static int to_move(const Solver *sv) {
+    if (!sv->tn) return sv->leader;
+    int nxt = (sv->tseat[sv->tn - 1] + 1) % sv->n;
+    return nxt == sv->skip ? (nxt + 1) % sv->n : nxt;
+}
+
+/* Distinct kinds the seat may play (stage-2 duties). */
+static int playable(const Solver *sv, int seat, int *out) {
+    const uint8_t *h = sv->hand[seat];
+    int hn = sv->hn[seat], cand[MAXH], nc = 0;
+    if (sv->tn) {
+        int led = sv->tcard[0] >> 3, best = sv->tcard[0];
+        for (int i = 1; i < sv->tn; i++)
+            if (beats(sv, sv->tcard[i], best)) best = sv->tcard[i];
+        int same[MAXH], ns = 0;
+        for (int i = 0; i < hn; i++)
+            if (h[i] >> 3 == led) same[ns++] = h[i];
+        if (ns) {
+            if (sv->must_head)
+                for (int i = 0; i < ns; i++)
+                    if (beats(sv, same[i], best)) cand[nc++] = same[i];
+            if (!nc) {
+                memcpy(cand, same, sizeof(int) * (size_t)ns);
+                nc = ns;
+            }
+        } else {
+            int trumps[MAXH], nt = 0;
+            if (sv->trump >= 0 && sv->must_trump)
+                for (int i = 0; i < hn; i++)
+                    if (h[i] >> 3 == sv->trump) trumps[nt++] = h[i];
+            if (nt && sv->must_head) {
+                for (int i = 0; i < nt; i++)
+                    if (beats(sv, trumps[i], best)) cand[nc++] = trumps[i];
+            } else if (nt) {
+                memcpy(cand, trumps, sizeof(int) * (size_t)nt);
+                nc = nt;
+            }
+            if (!nc)
+                for (int i = 0; i < hn; i++) cand[nc++] = h[i];
+        }
+    } else {
+        for (int i = 0; i < hn; i++) cand[nc++] = h[i];
+    }
+    int n = 0, prev = -1;
+    for (int i = 0; i < nc; i++)
+        if (cand[i] != prev) out[n++] = prev = cand[i];
+    return n;
+}
+
+/* One card of each class of equivalent cards, likely winners first (trumps, high ranks). */
+static int ordered_classes(const Solver *sv, int seat, int *moves, int n) {
+    if (n > 1) {
+        uint64_t present = 0;
+        for (int s = 0; s < sv->n; s++)
+            if (s != seat) present |= sv->pres[s];
+        for (int i = 0; i < sv->tn; i++) present |= 1ULL << sv->tcard[i];
+        int m = 1, prev = moves[0];
+        for (int i = 1; i < n; i++) {
+            int k = moves[i];
+            uint64_t between = (1ULL << k) - (1ULL << (prev + 1));
+            int same = k >> 3 == prev >> 3 && sv->per_rank[k & 7] == sv->per_rank[prev & 7] && !(present & between);
+            if (!same) moves[m++] = k;
+            prev = k;
+        }
+        n = m;
+    }
+    /* stable sort by (not trump, rank) */
+    for (int i = 1; i < n; i++) {
+        int k = moves[i], j = i, key = ((k >> 3) != sv->trump) * 8 + (k & 7);
+        while (j > 0 && (((moves[j - 1] >> 3) != sv->trump) * 8 + (moves[j - 1] & 7)) > key) {
+            moves[j] = moves[j - 1];
+            j--;
+        }
+        moves[j] = k;
+    }
+    return n;
+}
+
+static double search(Solver *sv, double alpha, double beta);
+
+static void take(Solver *sv, int seat, int k) {
+    uint8_t *h = sv->hand[seat];
+    int i = 0, c = --sv->cnt[seat][k];
+    sv->hash ^= zob[seat][k][c];
+    if (!c) sv->pres[seat] &= ~(1ULL << k);
+    while (h[i] != k) i++;
+    for (; i < sv->hn[seat] - 1; i++) h[i] = h[i + 1];
+    sv->hn[seat]--;
+}
+
+static void give(Solver *sv, int seat, int k) {
+    uint8_t *h = sv->hand[seat];
+    int i = sv->hn[seat], c = sv->cnt[seat][k]++;
+    sv->hash ^= zob[seat][k][c];
+    sv->pres[seat] |= 1ULL << k;
+    while (i > 0 && h[i - 1] > k) {
+        h[i] = h[i - 1];
+        i--;
+    }
+    h[i] = (uint8_t)k;
+    sv->hn[seat]++;
+}
+
+static double play(Solver *sv, int seat, int k, double alpha, double beta) {
+    take(sv, seat, k);
+    sv->tseat[sv->tn] = seat;
+    sv->tcard[sv->tn++] = k;
+    double v;
+    if (sv->tn < sv->active) {
+        v = search(sv, alpha, beta);
+        sv->tn--;
+    } else {
+        int win_seat = sv->tseat[0], best = sv->tcard[0];
+        double pts = sv->per_trick + sv->per_rank[best & 7];
+        for (int i = 1; i < sv->tn; i++) {
+            pts += sv->per_rank[sv->tcard[i] & 7];
+            if (beats(sv, sv->tcard[i], best)) {
+                best = sv->tcard[i];
+                win_seat = sv->tseat[i];
+            }
+        }
+        int empty = !sv->hn[seat];
+        if (empty) pts += sv->last_bonus;
+        double delta = sv->side_of[win_seat] == sv->root_side ? pts : -pts * sv->other;
+        int leader = sv->leader, tn = sv->tn, ts[MAXP], tc[MAXP];
+        memcpy(ts, sv->tseat, sizeof ts);
+        memcpy(tc, sv->tcard, sizeof tc);
+        sv->leader = win_seat;
+        sv->tn = 0;
+        v = empty ? delta : delta + search(sv, alpha - delta, beta - delta);
+        sv->leader = leader;
+        sv->tn = tn - 1;
+        memcpy(sv->tseat, ts, sizeof ts);
+        memcpy(sv->tcard, tc, sizeof tc);
+    }
+    give(sv, seat, k);
+    return v;
+}
+
+static double search(Solver *sv, double alpha, double beta) {
+    if (sv->aborted) return 0.0;
+    sv->nodes++;
+    if (sv->max_nodes > 0 && sv->nodes > sv->max_nodes) {
+        sv->aborted = 1;
+        return 0.0;
+    }
+    double alpha0 = alpha, beta0 = beta;
+    TTEntry *e = NULL;
+    uint64_t key = 0;
+    if (!sv->tn) {
+        key = key_of(sv);
+        e = &sv->tt[key & (TT_SIZE - 1)];
+        if (e->key == key && e->gen == sv->gen) {
+            if (e->lo >= beta) return e->lo;
+            if (e->hi <= alpha) return e->hi;
+            if (e->lo == e->hi) return e->lo;
+            if (e->lo > alpha) alpha = e->lo;
+            if (e->hi < beta) beta = e->hi;
+        }
+    }
+    int seat = to_move(sv), moves[MAXH];
+    int maximize = sv->side_of[seat] == sv->root_side;
+    int n = playable(sv, seat, moves);
+    n = ordered_classes(sv, seat, moves, n);
+    double best = maximize ? -INFINITY : INFINITY;
+    for (int i = 0; i < n; i++) {
+        double v = play(sv, seat, moves[i], alpha, beta);
+        if (maximize ? v > best : v < best) {
+            best = v;
+            if (maximize && v > alpha) alpha = v;
+            if (!maximize && v < beta) beta = v;
+            if (alpha >= beta) break;
+        }
+    }
+    if (e && !sv->aborted) {
+        double lo = -INFINITY, hi = INFINITY;
+        if (e->key == key && e->gen == sv->gen) {
+            lo = e->lo;
+            hi = e->hi;
+        }
+        if (best <= alpha0)
+            hi = best < hi ? best : hi;
+        else if (best >= beta0)
+            lo = best > lo ? best : lo;
+        else
+            lo = hi = best;
+        e->key = key;
+        e->gen = sv->gen;
+        e->lo = lo;
+        e->hi = hi;
+    }
+    return best;
+}
+
+/* Exact values of every card kind the seat to move may play, for `side`; -1 if the node
+   limit was reached, else the number of kinds (written to kinds/values). */
+int solve_stage2(const State *st, const Config *cfg, const double *per_rank, double per_trick, int side,
+                 long max_nodes, int *kinds, double *values, long *nodes) {
+    if (!zob_ready) zob_init();
+    static TTEntry *table;
+    static uint32_t generation;
+    if (!table) {
+        table = calloc(TT_SIZE, sizeof(TTEntry));
+        if (!table) return -2;
+    }
+    if (++generation == 0) { /* wrapped: clear once */
+        memset(table, 0, sizeof(TTEntry) * TT_SIZE);
+        generation = 1;
+    }
+    Solver sv;
+    memset(&sv, 0, sizeof sv);
+    sv.tt = table;
+    sv.gen = generation;
+    sv.n = cfg->players;
+    sv.active = cfg->active;
+    sv.skip = cfg->sits_out ? st->dealer : -1;
+    sv.sides = cfg->sides;
+    for (int s = 0; s < sv.n; s++) sv.side_of[s] = cfg->partnerships ? s % 2 : s;
+    sv.must_head = cfg->s2_head;
+    sv.must_trump = cfg->s2_trump;
+    sv.trump = st->trump;
+    sv.root_side = side;
+    memcpy(sv.per_rank, per_rank, sizeof sv.per_rank);
+    sv.per_trick = per_trick;
+    sv.last_bonus = cfg->last_bonus;
+    sv.other = 1.0 / (sv.sides - 1);
+    for (int s = 0; s < sv.n; s++)
+        for (int i = 0; i < st->hn[s]; i++) give(&sv, s, cfg->kind_of[st->hand[s][i]]);
+    sv.leader = st->leader;
+    sv.tn = st->tn;
+    for (int i = 0; i < st->tn; i++) {
+        sv.tseat[i] = st->tseat[i];
+        sv.tcard[i] = cfg->kind_of[st->tcard[i]];
+    }
+    sv.max_nodes = max_nodes;
+    int seat = to_move(&sv), all[MAXH], cls[MAXH];
+    int n = playable(&sv, seat, all);
+    memcpy(cls, all, sizeof all);
+    int nc = ordered_classes(&sv, seat, cls, n);
+    double cls_value[MAXH];
+    for (int i = 0; i < nc; i++) {
+        cls_value[i] = play(&sv, seat, cls[i], -INFINITY, INFINITY);
+        if (sv.aborted) return -1;
+    }
+    /* a kind left out takes the value of its class: the tried kind of the same suit and
+       points with nothing between them */
+    for (int i = 0; i < n; i++) {
+        kinds[i] = all[i];
+        values[i] = NAN;
+        for (int j = 0; j < nc; j++)
+            if (cls[j] == all[i]) values[i] = cls_value[j];
+    }
+    for (int i = 0; i < n; i++)
+        if (isnan(values[i]))
+            for (int j = i - 1; j >= 0; j--)
+                if (!isnan(values[j]) && (all[j] >> 3) == (all[i] >> 3)) {
+                    values[i] = values[j];
+                    break;
+                }
+    *nodes = sv.nodes;
+    return n;
+}

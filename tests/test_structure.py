@@ -1,0 +1,135 @@
+"""The shape of the source tree (DESIGN.md "The house"): no import circle, lazy imports
+included, and no module over 800 lines.
+
+Imports are read statically from every module of ``src/bezique``: at the top, inside functions
+(lazy imports) and anywhere else, but not under ``if TYPE_CHECKING:`` (those are never run).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parent.parent / "src"
+PACKAGE = SRC / "bezique"
+MOST_LINES = 800
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(SRC).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+MODULES = {module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+
+
+def _type_checking_only(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _imports(node: ast.AST) -> list[ast.Import | ast.ImportFrom]:
+    out: list[ast.Import | ast.ImportFrom] = []
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, ast.If) and _type_checking_only(child):
+            for other in child.orelse:
+                out += (
+                    _imports(other)
+                    if not isinstance(other, ast.Import | ast.ImportFrom)
+                    else [other]
+                )
+            continue
+        if isinstance(child, ast.Import | ast.ImportFrom):
+            out.append(child)
+        else:
+            out += _imports(child)
+    return out
+
+
+def imported_modules(name: str) -> set[str]:
+    """The project modules a module imports, lazily or not."""
+    path = MODULES[name]
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    out: set[str] = set()
+    for node in _imports(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        else:
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")
+                anchor = anchor[: len(anchor) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            targets = []
+            for alias in node.names:
+                sub = f"{base}.{alias.name}"
+                targets.append(sub if sub in MODULES else base)
+        out.update(t for t in targets if t in MODULES and t != name)
+    return out
+
+
+GRAPH = {name: imported_modules(name) for name in MODULES}
+
+
+def cycles() -> list[list[str]]:
+    """Every strongly connected group of more than one module (Tarjan), each as a list."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    out: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(GRAPH[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                out.append(sorted(group))
+
+    for v in sorted(GRAPH):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_the_graph_is_read() -> None:
+    """The reader sees top-level, lazy and relative imports (so an empty answer means something)."""
+    assert "bezique.core.rules" in GRAPH["bezique.core.deal"] or any(
+        "bezique.core.rules" in GRAPH[m] for m in GRAPH["bezique.core.deal"]
+    )
+    assert GRAPH["bezique.core.cards"] == set()
+    assert "bezique.core.deal" in GRAPH["bezique.core.match"]
+
+
+def test_no_import_circle() -> None:
+    assert cycles() == []
+
+
+def test_core_imports_nothing_of_the_project_outside_core() -> None:
+    for name, targets in GRAPH.items():
+        if name.startswith("bezique.core"):
+            outside = sorted(t for t in targets if not t.startswith("bezique.core"))
+            assert outside == [], f"{name} imports {outside}"
+
+
+def test_no_module_over_800_lines() -> None:
+    sizes = {name: len(path.read_text().splitlines()) for name, path in MODULES.items()}
+    assert {n: s for n, s in sizes.items() if s > MOST_LINES} == {}
