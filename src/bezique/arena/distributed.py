@@ -360,7 +360,9 @@ def _run_on_ray(
                 ref = remote.remote(fn_ref, next_chunk * batch, chunks[next_chunk])
                 pending[ref] = next_chunk
                 next_chunk += 1
-            ready, _ = ray.wait(list(pending), num_returns=1)
+            ready, rest = ray.wait(list(pending), num_returns=1)
+            if rest:  # and whatever else has finished meanwhile, in one call
+                ready += ray.wait(rest, num_returns=len(rest), timeout=0)[0]
             for ref in ready:
                 i = pending.pop(ref)
                 finished(i, _ray_result(ray, ref, i * batch, retries))
