@@ -45,9 +45,13 @@ def cluster() -> Iterator[Any]:
     """A local Ray instance with 2 CPUs for the module (started through the project's own
     connection code), stopped at the end."""
     assert not ray.is_initialized()
-    with ray_session(LOCAL, cpus=2) as module:
-        assert module.cluster_resources()["CPU"] == 2
-        yield module
+    with pytest.MonkeyPatch.context() as env:
+        env.delenv("RAY_USAGE_STATS_ENABLED", raising=False)
+        with ray_session(LOCAL, cpus=2) as module:
+            assert module.cluster_resources()["CPU"] == 2
+            # an instance of our own sends no usage statistics out
+            assert os.environ["RAY_USAGE_STATS_ENABLED"] == "0"
+            yield module
     assert not ray.is_initialized()
 
 

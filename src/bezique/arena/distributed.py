@@ -118,6 +118,9 @@ def _connect(ray: Any, address: str, cpus: int | None) -> None:
     """``ray.init`` for a checked address, its failures as one-line ClusterErrors."""
     if address == LOCAL:
         target, options = "local", {"num_cpus": cpus or os.cpu_count() or 1}
+        # an instance of our own reports nothing to Ray's usage statistics (Ray's default is
+        # to send them out once an hour); a person's explicit setting is kept
+        os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     else:
         if address != "auto":
             _reachable(address)
