@@ -80,7 +80,7 @@ def arena_command(
 ) -> None:
     """Play two computer players against each other on mirrored deals (each deck twice, seats
     swapped) and report win rates, the point margin and Elo, with 95% intervals."""
-    from ..cli import build_rules, fail
+    from ..cli.common import build_rules, fail
     from .distributed import ClusterError
     from .runner import PlayerSpec, run_arena
 
@@ -136,7 +136,7 @@ def where_to_run(jobs: int | None, ray: bool, address: str | None) -> tuple[int 
     """``jobs`` and ``ray`` of the run for ``--jobs``, ``--ray`` and the ADDRESS argument, or a
     one-line error for a negative ``--jobs``, an address without ``--ray``, a malformed address,
     a missing Ray or ``--jobs`` with a cluster."""
-    from ..cli import fail
+    from ..cli.common import fail
     from .distributed import LOCAL, ClusterError, check_address, require_ray
 
     if jobs is not None and jobs < 0:
@@ -182,7 +182,7 @@ def selfplay_command(
     """Play seeded deals with one bot in every seat and write every position (the observation
     of the seat to move, encoded) with its final point margin to an .npz file, as training data
     for a learned evaluation."""
-    from ..cli import build_rules, fail
+    from ..cli.common import build_rules, fail
     from .distributed import ClusterError
 
     rules = build_rules(variant, option)
@@ -229,7 +229,7 @@ def arena_pool_command(
 ) -> None:
     """Pool arena runs of the same two players and rules played with different seeds (on one
     machine or many) and report the figures over all their decks."""
-    from ..cli import fail
+    from ..cli.common import fail
     from .runner import ArenaResult, pool
 
     results = []
@@ -249,7 +249,7 @@ def arena_pool_command(
 
 def _report(result: ArenaResult, json_file: Path | None) -> None:
     """Print the figures; write everything to ``json_file`` when given."""
-    from ..cli import fail
+    from ..cli.common import fail
 
     Console(highlight=False, soft_wrap=True).print(Text(result.text()))
     if json_file is not None:
