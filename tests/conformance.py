@@ -171,7 +171,9 @@ def snapshot(deal: Deal) -> tuple[Any, ...]:
     states many times a step use it; they compare position strings as well, once.
     """
     out: list[Any] = []
-    for name in type(deal).__slots__:
+    # the state lives in the slots of every class of the split Deal, not only its own
+    names = [n for cls in type(deal).__mro__ for n in getattr(cls, "__slots__", ())]
+    for name in names:
         if name in _CONSTANT_SLOTS:
             continue
         value = getattr(deal, name)

@@ -14,7 +14,6 @@ from .cards import (
     SEVEN,
     SUITS,
     code,
-    rank_of,
     sort_key,
     suit_of,
 )
@@ -36,7 +35,8 @@ from .melds import (
 from .notation import Action, IllegalAction
 from .resolve import Resolver
 from .rules import Rules
-from .tricks import beats, trick_values
+from .scoring import trick_values, turn_up_bonus
+from .tricks import beats
 
 _TEXTS: dict[Action, str] = {}
 _DOUBLING = frozenset({ROYAL_MARRIAGE, BEZIQUE, TRUMP_SEQUENCE})  # repeat_doubles
@@ -150,18 +150,9 @@ class DealState(Resolver):
         return d
 
     def _turn_up_bonus(self, k: int) -> None:
-        rules, dealer = self.rules, self.dealer
         what = f"turn-up {code(k)}"
-        if rules.turn_up_bonus == "seven" and rank_of(k) == SEVEN:
-            self._score(dealer, 3, 10, what)
-        elif rules.turn_up_bonus == "greek-club":
-            if rank_of(k) == 0:
-                self._score(dealer, 3, 20 if suit_of(k) in (0, 3) else 12, what)
-            elif rank_of(k) == SEVEN:
-                self._score(dealer, 3, 10, what)
-                for seat in range(rules.players):
-                    if rules.side_of(seat) != rules.side_of(dealer):
-                        self._score(seat, 3, -5, what)
+        for seat, points in turn_up_bonus(self.rules, k, self.dealer):
+            self._score(seat, 3, points, what)
 
     @property
     def to_move(self) -> int | None:

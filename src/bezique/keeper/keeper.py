@@ -41,7 +41,6 @@ from ..core.cards import (
     ACE,
     BRISQUE_RANKS,
     CARD_POINTS,
-    SEVEN,
     SUITS,
     code,
     pack,
@@ -56,6 +55,7 @@ from ..core.melds import (
     meld_score,
 )
 from ..core.rules import Rules
+from ..core.scoring import turn_up_bonus
 from .declarations import Declarations
 from .sheet import (
     _WILD,
@@ -525,21 +525,15 @@ class Keeper(Declarations):
 
     def _turn_up_bonus(self, sheet: DealSheet, up: int) -> None:
         r, dealer = self.rules, sheet.dealer
-        side = r.side_of(dealer)
-        if r.turn_up_bonus == "seven" and rank_of(up) == SEVEN:
-            sheet.bonuses[side] += 10
+        bonus = turn_up_bonus(r, up, dealer)
+        for seat, points in bonus:
+            sheet.bonuses[r.side_of(seat)] += points
+        if len(bonus) > 1:
+            sheet.log.append(f"{self.players[dealer]} turned up a seven: +10, each opponent -5")
+        elif bonus and rank_of(up) == ACE:
+            sheet.log.append(f"{self.players[dealer]} turned up the trump ace: +{bonus[0][1]}")
+        elif bonus:
             sheet.log.append(f"{self.players[dealer]} turned up a seven: +10")
-        elif r.turn_up_bonus == "greek-club":
-            if rank_of(up) == ACE:
-                points = 20 if suit_of(up) in (0, 3) else 12
-                sheet.bonuses[side] += points
-                sheet.log.append(f"{self.players[dealer]} turned up the trump ace: +{points}")
-            elif rank_of(up) == SEVEN:
-                sheet.bonuses[side] += 10
-                for s in range(r.players):
-                    if r.side_of(s) != side:
-                        sheet.bonuses[r.side_of(s)] -= 5
-                sheet.log.append(f"{self.players[dealer]} turned up a seven: +10, each opponent -5")
 
     def _three_in_a_row(self, sheet: DealSheet) -> None:
         """Greek club: the same trump three deals running gives the dealer +20 (clubs -20)."""
