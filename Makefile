@@ -13,9 +13,11 @@ NODE_STAMP := node_modules/.installed
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-$(STAMP): $(BIN)/python pyproject.toml
+# pip builds the compiled engine (src/bezique/fast, a C extension) with the package; a change to
+# its sources rebuilds it.  BEZIQUE_REQUIRE_FAST makes a failed build an error here.
+$(STAMP): $(BIN)/python pyproject.toml setup.py $(wildcard src/bezique/fast/*.c src/bezique/fast/*.h)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	BEZIQUE_REQUIRE_FAST=1 $(BIN)/python -m pip install --quiet -e ".[dev]"
 	touch $(STAMP)
 
 # The browser game; the terminal game is `.venv/bin/bezique play`.
@@ -71,6 +73,7 @@ jscheck: $(NODE_STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py
+	$(BIN)/python benchmarks/fast.py
 
 golden: $(STAMP)
 	$(BIN)/python scripts/make_golden.py

@@ -14,7 +14,7 @@ import sys
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
-SOURCES = ["engine.c", "search.c", "solver.c", "pymod.c"]
+SOURCES = ["engine.c", "notation.c", "search.c", "solver.c", "config.c", "load.c", "pymod.c"]
 
 
 class OptionalBuildExt(build_ext):
@@ -50,9 +50,15 @@ setup(
             depends=[
                 "src/bezique/fast/engine.h",
                 "src/bezique/fast/search.h",
+                "src/bezique/fast/pymod.h",
                 "src/bezique/fast/tables.h",
             ],
-            extra_compile_args=["-std=c11", "-O3"],
+            extra_compile_args=[
+                "-std=c11",
+                "-O3",
+                "-fvisibility=hidden",
+                "-fno-semantic-interposition",
+            ],
         )
     ],
     cmdclass={"build_ext": OptionalBuildExt},

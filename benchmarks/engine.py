@@ -4,7 +4,9 @@ Run: ``python benchmarks/engine.py [--deals N] [--preset NAME ...]`` (``make ben
 
 ``--before REV`` also plays the same random deals on the engine of git revision ``REV`` (checked
 out into a temporary folder and run in a child process, batches alternating with this tree's)
-and prints the ratio of deals a second, this tree to that one.  ``--resample`` prints, per
+and prints the ratio of deals a second, this tree to that one; with ``--instructions`` it counts
+the machine instructions of those deals instead (``valgrind --tool=callgrind``, less the cost
+of starting Python), which a busy machine does not disturb.  ``--resample`` prints, per
 preset, the cost of one determinized world over every position of some random deals: rebuilt
 from the seat's observation (``Deal.from_observation``) and reshuffled at the id level
 (``Deal.resample``), with their ratio.
@@ -147,9 +149,52 @@ def deals_rate(presets: list[str], deals: int) -> dict[str, float]:
     return out
 
 
-def compare_before(rev: str, presets: list[str], deals: int, rounds: int) -> None:
-    """Deals a second on this tree and on revision ``rev``, alternating child processes."""
+def play_only(presets: list[str], deals: int) -> None:
+    """Play the random deals and nothing else (the child run under callgrind)."""
+    for name in presets:
+        rules = Rules.preset(name)
+        Deal.new(rules, seed=0)
+        for i in range(deals):
+            deal = Deal.new(rules, seed=i, dealer=i % rules.players)
+            rng = random.Random(i)
+            while not deal.is_over:
+                deal.apply(rng.choice(deal.legal_actions()))
+
+
+def instructions(src: Path, preset: str, deals: int) -> int:
+    """Instructions to play ``deals`` random deals of a preset on the engine in ``src``."""
+    counts = []
+    for n in (0, deals):
+        with tempfile.NamedTemporaryFile() as out:
+            args = [sys.executable, __file__, "--play-only", "--deals", str(n), "--preset", preset]
+            run = subprocess.run(
+                ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out.name}", *args],
+                env={**os.environ, "PYTHONPATH": str(src)},
+                check=True,
+                capture_output=True,
+                text=True,
+            )
+        counts.append(int(run.stderr.rpartition("Collected : ")[2].split()[0]))
+    return counts[1] - counts[0]
+
+
+def compare_before(
+    rev: str, presets: list[str], deals: int, rounds: int, count: bool = False
+) -> None:
+    """Deals a second (or instructions) on this tree and on revision ``rev``."""
     root = Path(__file__).resolve().parent.parent
+    if count:
+        with tempfile.TemporaryDirectory() as tmp:
+            archive = subprocess.run(
+                ["git", "-C", str(root), "archive", rev, "src"], check=True, capture_output=True
+            ).stdout
+            subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
+            print(f"{'preset':<12} {'instructions now':>16} {'before':>12} {'now/before':>10}")
+            for name in presets:
+                now = instructions(root / "src", name, deals)
+                then = instructions(Path(tmp) / "src", name, deals)
+                print(f"{name:<12} {now:>16,} {then:>12,} {now / then:>9.3f}x  ({deals} deals)")
+        return
     here = {name: 0.0 for name in presets}
     there = {name: 0.0 for name in presets}
     with tempfile.TemporaryDirectory() as tmp:
@@ -183,14 +228,19 @@ def main() -> None:
     parser.add_argument("--before", metavar="REV", help="compare deals a second with a git rev")
     parser.add_argument("--rounds", type=int, default=3, help="alternations for --before")
     parser.add_argument("--resample", action="store_true", help="cost of a determinized world")
+    parser.add_argument("--instructions", action="store_true", help="--before by callgrind")
     parser.add_argument("--rates", action="store_true", help=argparse.SUPPRESS)  # child of --before
+    parser.add_argument("--play-only", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     presets = args.preset or Rules.presets()
+    if args.play_only:
+        play_only(presets, args.deals)
+        return
     if args.rates:
         print(json.dumps(deals_rate(presets, args.deals)))
         return
     if args.before:
-        compare_before(args.before, presets, args.deals, args.rounds)
+        compare_before(args.before, presets, args.deals, args.rounds, args.instructions)
         return
     if args.resample:
         print(

@@ -1,7 +1,8 @@
 """Server load: many concurrent tables of computer players, each seat a real WebSocket client
 on loopback, against ``bezique serve`` running in its own process.
 
-Run: ``python benchmarks/server.py [--tables 200] [--seconds 30] [--think 1.0]``
+Run: ``python benchmarks/server.py [--tables 200] [--seconds 30] [--think 1.0] [--profile F]
+[--no-compression]``
 
 Every table is a table for two people whose seats are taken by client processes' players:
 each waits ``--think`` seconds (on average, uniformly between half and one and a half times)
@@ -19,6 +20,7 @@ import asyncio
 import json
 import os
 import random
+import signal
 import socket
 import statistics
 import subprocess
@@ -40,7 +42,9 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(port: int, data: str) -> subprocess.Popen[bytes]:
+def start_server(
+    port: int, data: str, profile: str | None = None, compression: bool = True
+) -> subprocess.Popen[bytes]:
     # every table is made and joined from this one address: no HTTP rate limit to speak of
     env = {
         **os.environ,
@@ -48,9 +52,15 @@ def start_server(port: int, data: str) -> subprocess.Popen[bytes]:
         "BEZIQUE_RATE": "1000",
         "BEZIQUE_HTTP_RATE": "1000",
         "BEZIQUE_HTTP_BURST": "1000",
+        "BEZIQUE_WS_PER_ADDRESS": "100000",  # every seat's WebSocket comes from this address
     }
     env.pop("BEZIQUE_DATABASE_URL", None)
-    cmd = [sys.executable, "-m", "bezique.cli", "serve", "--port", str(port), "--data", data]
+    run = [sys.executable]
+    if profile:  # the server's own time, by function, written when it stops (SIGINT)
+        run += ["-m", "cProfile", "-o", profile]
+    cmd = [*run, "-m", "bezique.cli", "serve", "--port", str(port), "--data", data]
+    if not compression:
+        cmd.append("--no-ws-compression")
     proc = subprocess.Popen(cmd, env=env)
     for _ in range(300):
         try:
@@ -77,6 +87,8 @@ class Stats:
         self.errors = 0
         self.open = 0
         self.measuring = False
+        self.server_cpu: float | None = None
+        self.client_cpu = 0.0
 
 
 async def seat(
@@ -129,7 +141,19 @@ async def seat(
             stats.open -= 1
 
 
-async def run(base: str, tables: int, seconds: float, warmup: float, think: float) -> Stats:
+def cpu_seconds(pid: int) -> float | None:
+    """CPU time (user + system) a process has used so far, where /proc tells it (Linux)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rpartition(")")[2].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def run(
+    base: str, tables: int, seconds: float, warmup: float, think: float, server_pid: int = 0
+) -> Stats:
     stats = Stats()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -154,9 +178,13 @@ async def run(base: str, tables: int, seconds: float, warmup: float, think: floa
     await asyncio.sleep(warmup)
     stats.measuring = True
     t0 = time.perf_counter()
+    cpu0, mine0 = cpu_seconds(server_pid), time.process_time()
     await asyncio.sleep(seconds)
     stats.measuring = False
     elapsed = time.perf_counter() - t0
+    cpu1, mine1 = cpu_seconds(server_pid), time.process_time()
+    stats.server_cpu = None if cpu0 is None or cpu1 is None else cpu1 - cpu0
+    stats.client_cpu = mine1 - mine0
     held = stats.open // 2
     stop.set()
     await asyncio.gather(*tasks, return_exceptions=True)
@@ -171,16 +199,32 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=30.0, help="measured time")
     ap.add_argument("--warmup", type=float, default=5.0)
     ap.add_argument("--think", type=float, default=1.0, help="mean seconds before each action")
+    ap.add_argument("--profile", metavar="FILE", help="profile the server (cProfile) into FILE")
+    ap.add_argument("--no-compression", action="store_true", help="serve with --no-ws-compression")
     args = ap.parse_args()
     port = free_port()
     with tempfile.TemporaryDirectory() as data:
-        server = start_server(port, data)
+        server = start_server(port, data, args.profile, not args.no_compression)
         try:
             stats = asyncio.run(
-                run(f"http://127.0.0.1:{port}", args.tables, args.seconds, args.warmup, args.think)
+                run(
+                    f"http://127.0.0.1:{port}",
+                    args.tables,
+                    args.seconds,
+                    args.warmup,
+                    args.think,
+                    server.pid,
+                )
             )
         finally:
-            server.kill()
+            if args.profile:  # a clean stop, so that the profile is written
+                server.send_signal(signal.SIGINT)
+                try:
+                    server.wait(30)
+                except subprocess.TimeoutExpired:
+                    server.kill()
+            else:
+                server.kill()
             server.wait()
     lat = sorted(stats.latencies)
     if not lat:
@@ -196,6 +240,13 @@ def main() -> None:
         f"ack latency p99           {p99:.1f} ms (goal < {GOAL_P99_MS:.0f} ms: ratio {p99 / GOAL_P99_MS:.2f})"
     )
     print(f"errors                    {stats.errors}")
+    if stats.server_cpu is not None and stats.actions:
+        # CPU a second of wall time near 1.0: the server's one event loop is the limit
+        print(
+            f"server CPU                {stats.server_cpu / args.seconds:.2f} s a second, "
+            f"{1000 * stats.server_cpu / stats.actions:.2f} ms an action"
+        )
+    print(f"client CPU                {stats.client_cpu / args.seconds:.2f} s a second")
 
 
 if __name__ == "__main__":

@@ -55,7 +55,7 @@ def main() -> None:
                 print(f"MISMATCH after {total} deals: {error}")
                 pool.terminate()
                 sys.exit(1)
-            if total % 5000 < CHUNK:
+            if total % 1000 < CHUNK:
                 print(f"{total} deals, {actions} actions, {time.time() - start:.0f} s", flush=True)
     print(
         f"ok: {total} deals, {actions} actions in lockstep, no difference ({time.time() - start:.0f} s)"

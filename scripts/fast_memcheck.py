@@ -66,7 +66,7 @@ print("done")
 
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCES = ["engine.c", "search.c", "solver.c", "pymod.c"]
+SOURCES = ["engine.c", "notation.c", "search.c", "solver.c", "config.c", "load.c", "pymod.c"]
 
 
 def run_asan(deals: int) -> int:

@@ -56,7 +56,7 @@ def test_rules_follow_the_options() -> None:
 
 
 def test_rules_options_lists_every_option() -> None:
-    code, out = run("rules", "--options", "--option", "meld_reuse=higher-score-only")
+    code, out = run("rules", "--options", "--all", "--option", "meld_reuse=higher-score-only")
     assert code == 0
     for name in Rules.option_docs():
         assert name in out

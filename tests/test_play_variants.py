@@ -153,7 +153,7 @@ def test_carte_blanche_is_shown_in_words() -> None:
 
 @pytest.mark.parametrize("preset", Rules.presets())
 def test_rules_options_lists_every_option_with_its_value(preset: str) -> None:
-    result = runner.invoke(app, ["rules", preset, "--options"], env={"COLUMNS": "200"})
+    result = runner.invoke(app, ["rules", preset, "--options", "--all"], env={"COLUMNS": "200"})
     assert result.exit_code == 0, result.output
     rules = Rules.preset(preset)
     docs = Rules.option_docs()

@@ -29,11 +29,12 @@ with warnings.catch_warnings():  # starlette's note about its httpx transport
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
-from bezique import Rules
+from bezique import Action, Deal, Rules
 from bezique.cli import app as cli_app
 from bezique.core.match import Match
+from bezique.core.melds import MELD_BY_NAME, meld_score
 from bezique.core.records import record_match
-from bezique.server import advice, connection, create_app, serving, tables
+from bezique.server import advice, connection, create_app, protocol, serving, tables
 from bezique.server import replay as replay_module
 from bezique.server.connection import Connection
 from bezique.server.storage import Store, default_url
@@ -361,13 +362,32 @@ def test_a_slow_request_head_is_closed(tmp_path: Path) -> None:
             assert r.status == 200
 
 
+def test_a_kept_alive_connection_is_not_cut_by_the_head_clock(tmp_path: Path) -> None:
+    """Between requests an idle connection is uvicorn's to close (``--timeout-keep-alive``,
+    5 s): the head clock (here 0.3 s) only times a request that has begun."""
+    with real_server(tmp_path, head_seconds=0.3) as app:
+        request = b"GET /api/info HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+        with socket.create_connection(("127.0.0.1", app.state.port), timeout=5) as s:
+            for _ in range(2):
+                s.sendall(request)
+                got = b""
+                while b'"version"' not in got:
+                    more = s.recv(65536)
+                    assert more, "closed"
+                    got += more
+                assert got.startswith(b"HTTP/1.1 200")
+                time.sleep(1.0)  # idle for over three head clocks, under the keep-alive
+
+
 def test_serve_offers_uvicorns_own_limits() -> None:
     code, out = run_cli("serve", "--help")
     assert code == 0
-    for option in ("--limit-concurrency", "--timeout-keep-alive", "--api-docs"):
+    for option in ("--limit-concurrency", "--timeout-keep-alive", "--api-docs", "compression"):
         assert option in out
     settings = serving.config(object(), limit_concurrency=7, timeout_keep_alive=3)
     assert settings.limit_concurrency == 7 and settings.timeout_keep_alive == 3
+    assert settings.ws_per_message_deflate
+    assert not serving.config(object(), ws_compression=False).ws_per_message_deflate
     assert issubclass(settings.http, serving.GuardedHTTP)  # type: ignore[arg-type]
 
 
@@ -397,7 +417,7 @@ def test_a_table_with_someone_connected_stays(client: TestClient) -> None:
 
 
 def run_cli(*args: str) -> tuple[int, str]:
-    result = CliRunner().invoke(cli_app, list(args))
+    result = CliRunner().invoke(cli_app, list(args), env={"COLUMNS": "200"})
     return result.exit_code, result.output
 
 
@@ -552,3 +572,42 @@ def test_rate_refusals_count_in_a_window(monkeypatch: pytest.MonkeyPatch) -> Non
     for _ in range(connection.MAX_REFUSED + 1):
         conn.allow()
     assert conn.closed
+
+
+# --- 8: load ----------------------------------------------------------------------------------------
+def test_tables_of_one_rule_set_share_it(client: TestClient) -> None:
+    """The engine works out tables once per rule set (action ids: some 40 ms); a rule set per
+    table made every new table cost that on the event loop.  Tables with equal rules share one
+    rule set value, loaded again from the store too."""
+    lobby = client.app.state.lobby
+    a = new_table(client, rules="classic(target=300)", level="simple")
+    b = new_table(client, rules="classic(target=300)", level="simple")
+    c = new_table(client, rules="rubicon", level="simple")
+    assert lobby.tables[a["code"]].rules is lobby.tables[b["code"]].rules
+    assert lobby.tables[c["code"]].rules is not lobby.tables[a["code"]].rules
+    shared = lobby.tables[a["code"]].rules
+    lobby.forget(lobby.tables[a["code"]])
+    assert client.get(f"/api/tables/{a['code']}").status_code == 200
+    assert lobby.tables[a["code"]].rules is shared
+
+
+def test_the_points_beside_legal_actions_are_as_the_notation_says() -> None:
+    """Plays and passes are told apart without parsing them (most legal actions, two views an
+    action); every legal action's points still match its parsed notation."""
+    rng = random.Random(3)
+    seen = set()
+    for preset in ("classic", "russian", "rubicon", "old-russian"):
+        deal = Deal.new(Rules.preset(preset), seed=rng.randrange(1000))
+        while not deal.is_over:
+            for a in deal.legal_actions():
+                text = str(a)
+                parsed = Action.parse(text)
+                want = None
+                if parsed.verb == "exchange":
+                    want = deal.rules.seven_of_trumps
+                elif parsed.verb == "meld" and parsed.meld in MELD_BY_NAME:
+                    want = meld_score(deal.rules, MELD_BY_NAME[parsed.meld].id)
+                assert protocol.action_points(deal.rules, text) == want, text
+                seen.add(parsed.verb)
+            deal.apply(rng.choice(deal.legal_actions()))
+    assert {"play", "meld", "pass"} <= seen

@@ -50,7 +50,7 @@ def arena_command(
 ) -> None:
     """Play two computer players against each other on mirrored deals (each deck twice, seats
     swapped) and report win rates, the point margin and Elo, with 95% intervals."""
-    from ..cli import build_rules, fail
+    from ..cli.common import build_rules, fail
     from .runner import PlayerSpec, run_arena
 
     rules = build_rules(variant, option)
@@ -89,7 +89,7 @@ def arena_pool_command(
 ) -> None:
     """Pool arena runs of the same two players and rules played with different seeds (on one
     machine or many) and report the figures over all their decks."""
-    from ..cli import fail
+    from ..cli.common import fail
     from .runner import ArenaResult, pool
 
     results = []
@@ -109,7 +109,7 @@ def arena_pool_command(
 
 def _report(result: ArenaResult, json_file: Path | None) -> None:
     """Print the figures; write everything to ``json_file`` when given."""
-    from ..cli import fail
+    from ..cli.common import fail
 
     Console(highlight=False, soft_wrap=True).print(Text(result.text()))
     if json_file is not None:

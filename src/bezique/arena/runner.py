@@ -38,6 +38,7 @@ from ..core.deal import Deal
 from ..core.match import settle
 from ..core.notation import Action
 from ..core.rules import Rules
+from ..core.scoring import target_winner
 from .stats import Estimate, elo_interval, mean_interval, wilson_interval
 
 OPENSPIEL_ISMCTS = "openspiel-ismcts"
@@ -432,18 +433,7 @@ class ArenaResult:
 
 def _match_winner(rules: Rules, totals: list[float], play: Play) -> int | None:
     """The side that has won a match with these totals after ``play`` (as Match.winner)."""
-    reached = [s for s, t in enumerate(totals) if t >= rules.target]
-    if len(reached) <= 1:
-        return reached[0] if reached else None
-    if rules.both_reach_target == "higher-score":
-        top = max(totals[s] for s in reached)
-        reached = [s for s in reached if totals[s] == top]
-        if len(reached) == 1:
-            return reached[0]
-    for side in play.recent_sides:
-        if side in reached:
-            return side
-    return reached[0]
+    return target_winner(rules, totals, play.recent_sides)
 
 
 def run_arena(

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from ..core.notation import Action
 from ..core.observation import Observation
 from .base import Limit
+from .registry import make
 
 
 @dataclass(frozen=True)
@@ -50,8 +51,6 @@ def hint(
     """What the ``level`` player would do in this position, and the values it compared.
 
     The bot is seeded with ``seed``, so a hint for an observation is reproducible."""
-    from . import make  # the registry lives in the package
-
     result = make(level, seed=seed).play(observation, limit)
     values = dict(result.info.get("scores", {}))
     if str(result.action) not in values:

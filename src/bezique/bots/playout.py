@@ -47,6 +47,7 @@ from ..core.melds import (
 )
 from ..core.notation import Action
 from ..core.rules import Rules
+from ..core.tricks import beats
 from .base import Limit
 
 _KIND: dict[Action, int] = {}
@@ -215,13 +216,6 @@ def _meld_bonus(k: int, held: list[int], by_rank: list[int], table: _MeldTable) 
     return bonus
 
 
-def _beats(k: int, best: int, trump: int) -> bool:
-    """Does kind ``k`` beat ``best``, played before it?  (As the engine decides a trick.)"""
-    if k >> 3 == best >> 3:
-        return k & 7 < best & 7
-    return k >> 3 == trump or (best == WILD and k != WILD)
-
-
 def playout_action(deal: Deal, rng: random.Random, explore: float = 0.1) -> Action:
     """A quick, reasonable action for the seat to move in a world (the default policy).
 
@@ -288,7 +282,7 @@ def playout_action(deal: Deal, rng: random.Random, explore: float = 0.1) -> Acti
     for s, c in trick[1:]:
         k = code_kind[c]
         points += per_rank[k & 7]
-        if _beats(k, win, t):
+        if beats(k, win, t):
             win, win_seat = k, s
     partner_wins = side_of(win_seat) == side_of(seat)
     last = len(trick) == rules.active_players - 1
@@ -297,10 +291,10 @@ def playout_action(deal: Deal, rng: random.Random, explore: float = 0.1) -> Acti
     best_v, choice = -1e9, actions[0]
     for a, k, keep in keeps:
         mine = per_rank[k & 7]
-        beats = _beats(k, win, t)
+        wins = beats(k, win, t)
         if partner_wins:
             v = (mine if last else 0.0) - keep
-        elif beats:
+        elif wins:
             v = held_on * (points + mine + win_extra) - (1 - held_on) * (points + mine) - keep
         else:
             v = -(points + mine + win_extra) - keep

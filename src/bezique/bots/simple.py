@@ -27,8 +27,9 @@ from ..core.cards import SEVEN, kind
 from ..core.melds import MELD_BY_NAME, meld_score
 from ..core.notation import Action
 from ..core.observation import Observation
+from ..core.tricks import beats
 from .base import Bot, Limit, PlayResult, legal_actions, observation_rng_seed
-from .view import Holding, View, beats, ref_card, trick_value
+from .view import Holding, View, ref_card, trick_value
 
 PLAIN_POWER = (7.0, 5.0, 3.0, 2.5, 2.0, 1.0, 0.5, 0.0)
 """Trick-taking worth of a plain-suit card, by rank number (A T K Q J 9 8 7)."""

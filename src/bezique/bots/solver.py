@@ -27,6 +27,7 @@ from ..core.deal import Deal
 from ..core.notation import Action
 from ..core.observation import Observation
 from ..core.rules import Rules
+from ..core.tricks import beats
 from .playout import rank_points, utility
 
 INF = float("inf")
@@ -101,11 +102,6 @@ class Endgame:
         return (nxt + 1) % self.n if nxt == self.skip else nxt
 
     # --- rules -----------------------------------------------------------------------------------
-    def _beats(self, k: int, best: int) -> bool:
-        if k >> 3 == best >> 3:
-            return (k & 7) < (best & 7)
-        return k >> 3 == self.trump or (best == WILD and k != WILD)  # a wild card never wins
-
     def playable(self, seat: int) -> list[int]:
         """The distinct card kinds ``seat`` may play now (stage-2 duties applied)."""
         hand = self.hands[seat]
@@ -114,20 +110,20 @@ class Endgame:
             led = trick[0][1] >> 3
             best = trick[0][1]
             for _, c in trick[1:]:
-                if self._beats(c, best):
+                if beats(c, best, self.trump):
                     best = c
             same = [c for c in hand if c >> 3 == led]
             if same:
                 cands = same
                 if self.must_head:
-                    cands = [c for c in same if self._beats(c, best)] or same
+                    cands = [c for c in same if beats(c, best, self.trump)] or same
             else:
                 cands = hand
                 if self.trump >= 0 and self.must_trump:
                     trumps = [c for c in hand if c >> 3 == self.trump]
                     if trumps:
                         if self.must_head:
-                            cands = [c for c in trumps if self._beats(c, best)] or hand
+                            cands = [c for c in trumps if beats(c, best, self.trump)] or hand
                         else:
                             cands = trumps
         else:
@@ -176,7 +172,7 @@ class Endgame:
         pts = self.per_trick + self.per_rank[best & 7]
         for s, c in trick[1:]:
             pts += self.per_rank[c & 7]
-            if self._beats(c, best):
+            if beats(c, best, self.trump):
                 best, win_seat = c, s
         return win_seat, pts
 

@@ -25,16 +25,10 @@ from ..core.melds import (
 )
 from ..core.observation import Observation
 from ..core.rules import Rules
+from ..core.tricks import beats
 
 Holding = tuple[int, int]
 """A card the seat holds: (card kind, mask of the melds it has scored in; 0 while concealed)."""
-
-
-def beats(k: int, best: int, trump: int | None) -> bool:
-    """Does kind ``k``, played after ``best``, beat it?  (Equal cards: the first one wins.)"""
-    if k >> 3 == best >> 3:
-        return (k & 7) < (best & 7)
-    return trump is not None and k >> 3 == trump
 
 
 def trick_value(rules: Rules, kinds: Iterable[int], *, whole: bool = True) -> int:

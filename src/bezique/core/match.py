@@ -10,6 +10,7 @@ from .cards import RANKS, rank_of
 from .deal import Deal
 from .notation import Action
 from .rules import Rules
+from .scoring import target_winner
 
 
 class Match:
@@ -104,21 +105,10 @@ class Match:
                 return self.rules.side_of(seat)
         if self.rules.deal_scoring == "per-deal":
             return settle(deal).winner
-        totals = self.scores
-        reached = [s for s, t in enumerate(totals) if t >= self.rules.target]
-        if len(reached) <= 1:
-            return reached[0] if reached else None
-        if self.rules.both_reach_target == "higher-score":
-            top = max(totals[s] for s in reached)
-            reached = [s for s in reached if totals[s] == top]
-            if len(reached) == 1:
-                return reached[0]
-        # the taker of the last trick; if that side is not among them, whoever of them took a
-        # trick most recently
-        for w in reversed(deal.trick_winners):
-            if self.rules.side_of(w) in reached:
-                return self.rules.side_of(w)
-        return reached[0]
+        side_of = self.rules.side_of
+        return target_winner(
+            self.rules, self.scores, (side_of(w) for w in reversed(deal.trick_winners))
+        )
 
     @property
     def is_over(self) -> bool:

@@ -100,7 +100,7 @@ class MoveGen(DealBase):
         return follow_duty(
             self.hands[seat],
             self._kinds,
-            [c for _, c in self._trick],
+            self._trick,
             self._stage,
             self._trump,
             self.rules,

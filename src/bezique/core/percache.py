@@ -11,6 +11,7 @@ no module keeps a global cache keyed by rules.
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Callable, Hashable
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
@@ -35,17 +36,27 @@ def per_rules(fn: Callable[Concatenate[Rules, P], T]) -> Callable[Concatenate[Ru
     (2000, 2000, 1)
     """
     key = f"_per_rules:{fn.__module__}.{fn.__qualname__}"
+    if len(inspect.signature(fn).parameters) == 1:
+        # the common case, on hot paths: the value itself sits on the rules value
+        def cached(rules: Rules, /, *args: P.args, **kwargs: P.kwargs) -> T:
+            try:
+                return rules.__dict__[key]  # type: ignore[no-any-return]
+            except KeyError:
+                value = rules.__dict__[key] = fn(rules, *args, **kwargs)
+                return value
 
-    def cached(rules: Rules, /, *args: P.args, **kwargs: P.kwargs) -> T:
-        table: dict[Hashable, Any] | None = rules.__dict__.get(key)
-        if table is None:
-            table = rules.__dict__[key] = {}
-        arg_key: Hashable = (args, tuple(sorted(kwargs.items()))) if kwargs else args
-        try:
-            return table[arg_key]  # type: ignore[no-any-return]
-        except KeyError:
-            value = table[arg_key] = fn(rules, *args, **kwargs)
-            return value
+    else:
+
+        def cached(rules: Rules, /, *args: P.args, **kwargs: P.kwargs) -> T:
+            table: dict[Hashable, Any] | None = rules.__dict__.get(key)
+            if table is None:
+                table = rules.__dict__[key] = {}
+            arg_key: Hashable = (args, tuple(sorted(kwargs.items()))) if kwargs else args
+            try:
+                return table[arg_key]  # type: ignore[no-any-return]
+            except KeyError:
+                value = table[arg_key] = fn(rules, *args, **kwargs)
+                return value
 
     functools.update_wrapper(cached, fn)
     return cached

@@ -14,7 +14,6 @@ from .cards import (
     SEVEN,
     SUITS,
     code,
-    rank_of,
     sort_key,
     suit_of,
 )
@@ -36,7 +35,8 @@ from .melds import (
 from .notation import Action, IllegalAction
 from .resolve import Resolver
 from .rules import Rules
-from .tricks import trick_values, trick_winner
+from .scoring import trick_values, turn_up_bonus
+from .tricks import beats
 
 _TEXTS: dict[Action, str] = {}
 _DOUBLING = frozenset({ROYAL_MARRIAGE, BEZIQUE, TRUMP_SEQUENCE})  # repeat_doubles
@@ -150,18 +150,9 @@ class DealState(Resolver):
         return d
 
     def _turn_up_bonus(self, k: int) -> None:
-        rules, dealer = self.rules, self.dealer
         what = f"turn-up {code(k)}"
-        if rules.turn_up_bonus == "seven" and rank_of(k) == SEVEN:
-            self._score(dealer, 3, 10, what)
-        elif rules.turn_up_bonus == "greek-club":
-            if rank_of(k) == 0:
-                self._score(dealer, 3, 20 if suit_of(k) in (0, 3) else 12, what)
-            elif rank_of(k) == SEVEN:
-                self._score(dealer, 3, 10, what)
-                for seat in range(rules.players):
-                    if rules.side_of(seat) != rules.side_of(dealer):
-                        self._score(seat, 3, -5, what)
+        for seat, points in turn_up_bonus(self.rules, k, self.dealer):
+            self._score(seat, 3, points, what)
 
     @property
     def to_move(self) -> int | None:
@@ -407,13 +398,16 @@ class DealState(Resolver):
                 nxt = (nxt + 1) % n
             self._to_move = nxt
             return
-        # resolve the trick (tricks.py): the highest trump, else the highest card of the suit
+        # resolve the trick (tricks.beats): the highest trump, else the highest card of the suit
         # led; of two equal cards the first played wins
-        ids = [c for _, c in trick]
-        played = [K[c] for c in ids]
-        w = trick_winner(played, self._trump)
-        win_seat, best = trick[w][0], played[w]
-        self._tricks.append((self._leader, tuple(ids), win_seat))
+        win_seat, win_card = trick[0]
+        best = K[win_card]
+        trump = self._trump
+        for i in range(1, len(trick)):
+            s, c = trick[i]
+            if beats(K[c], best, trump):
+                best, win_seat, win_card = K[c], s, c
+        self._tricks.append((self._leader, tuple([c for _, c in trick]), win_seat))
         self._trick = []
         if (
             best & 7 == SEVEN
@@ -426,8 +420,8 @@ class DealState(Resolver):
             self._score(win_seat, 0, rules.seven_of_trumps, f"seven won {CODES[best]}")
         per_rank, per_trick = trick_values(rules)
         value = per_trick
-        for k in played:
-            value += per_rank[k & 7]
+        for _, c in trick:
+            value += per_rank[K[c] & 7]
         if value:
             self._pts[rules.side_of(win_seat)][1] += value
         led_by = self._leader

@@ -1,9 +1,9 @@
-"""Trick rules, written once: which card beats which, who wins a trick, what may be played,
-and what a trick is worth (RULES.md 1.4-1.6, 2.2-2.3).
+"""Trick rules, written once: which card beats which, who wins a trick, and what may be played
+(RULES.md 1.4-1.6, 2.2-2.3; what a trick is worth is in :mod:`bezique.core.scoring`).
 
 Everything works on card kinds (``suit * 8 + rank``, :mod:`bezique.core.cards`); a wild card
 (``WILD``) has no suit of the four and never wins a trick (decision 11).  The deal engine, the
-endgame solver and the bots' playouts all call these functions, so the rules cannot drift apart.
+endgame solver and the bots all call these functions, so the rules cannot drift apart.
 """
 
 from __future__ import annotations
@@ -11,8 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from .cards import BRISQUE_RANKS, CARD_POINTS, WILD
-from .percache import per_rules
+from .cards import WILD
 
 if TYPE_CHECKING:
     from .rules import Rules
@@ -40,23 +39,23 @@ def trick_winner(kinds: Sequence[int], trump: int | None) -> int:
 def follow_duty(
     hand: Sequence[int],
     kind_of: Sequence[int],
-    trick: Sequence[int],
+    trick: Sequence[tuple[int, int]],
     stage: int,
     trump: int | None,
     rules: Rules,
 ) -> Sequence[int]:
-    """The cards of ``hand`` that may be played to ``trick`` (the cards played so far, in
-    order).  ``kind_of[c]`` is the kind of card ``c`` (pass ``range(33)`` when the cards are
+    """The cards of ``hand`` that may be played to ``trick`` (``(seat, card)`` for each card
+    played so far, in order).  ``kind_of[c]`` is the kind of card ``c`` (pass ``range(33)`` when the cards are
     kinds already).  Stage 1 lets anything be played unless ``stage1_must_follow_suit``;
     stage 2 asks to follow suit, and by the options to head the trick and to trump."""
     if not trick or (stage == 1 and not rules.stage1_must_follow_suit):
         return hand
-    led = kind_of[trick[0]] >> 3
+    best = kind_of[trick[0][1]]
+    led = best >> 3
     same = [c for c in hand if kind_of[c] >> 3 == led]
     if stage == 1:
         return same or hand
-    best = kind_of[trick[0]]
-    for c in trick[1:]:
+    for _, c in trick[1:]:
         if beats(kind_of[c], best, trump):
             best = kind_of[c]
     if same:
@@ -72,24 +71,4 @@ def follow_duty(
     return hand
 
 
-@per_rules
-def trick_values(rules: Rules) -> tuple[tuple[int, ...], int]:
-    """Points a trick is worth: by the rank of each card in it, plus a flat amount per trick."""
-    scoring = rules.trick_scoring
-    brisques = tuple(10 if r in BRISQUE_RANKS else 0 for r in range(8))
-    if scoring == "brisques":
-        return brisques, 0
-    if scoring == "card-points":
-        return CARD_POINTS, 0
-    if scoring == "greek-per-trick":
-        return brisques, 10
-    return (0,) * 8, 0
-
-
-def trick_points(rules: Rules, kinds: Sequence[int]) -> int:
-    """What a trick of these kinds is worth to its winner."""
-    per_rank, per_trick = trick_values(rules)
-    return per_trick + sum(per_rank[k & 7] for k in kinds)
-
-
-__all__ = ["beats", "follow_duty", "trick_points", "trick_values", "trick_winner"]
+__all__ = ["beats", "follow_duty", "trick_winner"]

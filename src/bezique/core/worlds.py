@@ -26,7 +26,7 @@ from .melds import (
     profile_mask,
 )
 from .notation import Action, split_ref
-from .tricks import trick_values
+from .scoring import trick_values
 
 if TYPE_CHECKING:
     from .observation import Observation

@@ -17,9 +17,10 @@ module                             what it gives
 =================================  ===============================================================
 
 The frameworks are optional (``pip install bezique[rl]``); importing this package needs only
-numpy, and each adapter module imports its framework.  Importing this package also makes the
-``openspiel-ismcts`` bot known to :func:`bezique.bots.make` when OpenSpiel is installed
-(:func:`register_bots`).  See ``docs/research.md``.
+numpy, and each adapter module imports its framework.  The ``openspiel-ismcts`` bot is known to
+:func:`bezique.bots.make` when OpenSpiel is installed: :func:`register_bots` is the package's
+``bezique.bots`` entry point, called the first time a bot name is looked up that is not
+registered yet.  See ``docs/research.md``.
 """
 
 from __future__ import annotations
@@ -51,7 +52,5 @@ def register_bots() -> bool:
     )
     return True
 
-
-register_bots()
 
 __all__ = ["ENCODING_VERSION", "OPENSPIEL_ISMCTS", "Encoding", "register_bots"]

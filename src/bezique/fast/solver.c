@@ -14,6 +14,7 @@
 typedef struct {
     uint64_t key;
     uint32_t gen; /* the search that wrote it: older entries count as empty */
+    int8_t best;  /* the kind that was best there: tried first next time */
     double lo, hi;
 } TTEntry;
 
@@ -215,11 +216,20 @@ static double search(Solver *sv, double alpha, double beta) {
     int maximize = sv->side_of[seat] == sv->root_side;
     int n = playable(sv, seat, moves);
     n = ordered_classes(sv, seat, moves, n);
+    if (e && e->key == key && e->gen == sv->gen && e->best >= 0)
+        for (int i = 1; i < n; i++)
+            if (moves[i] == e->best) { /* the move that was best here before, first */
+                memmove(moves + 1, moves, sizeof(int) * (size_t)i);
+                moves[0] = e->best;
+                break;
+            }
     double best = maximize ? -INFINITY : INFINITY;
+    int best_k = -1;
     for (int i = 0; i < n; i++) {
         double v = play(sv, seat, moves[i], alpha, beta);
         if (maximize ? v > best : v < best) {
             best = v;
+            best_k = moves[i];
             if (maximize && v > alpha) alpha = v;
             if (!maximize && v < beta) beta = v;
             if (alpha >= beta) break;
@@ -239,6 +249,7 @@ static double search(Solver *sv, double alpha, double beta) {
             lo = hi = best;
         e->key = key;
         e->gen = sv->gen;
+        e->best = (int8_t)best_k;
         e->lo = lo;
         e->hi = hi;
     }

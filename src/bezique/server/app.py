@@ -495,10 +495,12 @@ def serve(
     limit_concurrency: int | None = None,
     timeout_keep_alive: int | None = None,
     api_docs: bool = False,
+    ws_compression: bool = True,
 ) -> None:
     """Run the server (``bezique serve``): uvicorn's ``limit_concurrency`` (connections at once
     past which requests are answered 503) and ``timeout_keep_alive`` (seconds an idle HTTP
-    connection is kept) as given; ``api_docs`` serves ``/openapi.json`` and ``/redoc``."""
+    connection is kept) as given; ``api_docs`` serves ``/openapi.json`` and ``/redoc``;
+    ``ws_compression`` compresses WebSocket messages (permessage-deflate)."""
     import uvicorn
 
     from .serving import TIMEOUT_KEEP_ALIVE, config
@@ -508,7 +510,12 @@ def serve(
     print(f"Bezique is served at http://{shown}:{port}/ (Ctrl+C stops it)", flush=True)
     keep_alive = TIMEOUT_KEEP_ALIVE if timeout_keep_alive is None else timeout_keep_alive
     settings = config(
-        app, host, port, limit_concurrency=limit_concurrency, timeout_keep_alive=keep_alive
+        app,
+        host,
+        port,
+        limit_concurrency=limit_concurrency,
+        timeout_keep_alive=keep_alive,
+        ws_compression=ws_compression,
     )
     uvicorn.Server(settings).run()
 

@@ -202,6 +202,8 @@ def parse_action(text: str) -> Action:
 # --- server to client ---------------------------------------------------------------------------
 def action_points(rules: Rules, action: str) -> int | None:
     """Points a declaration scores at once; None for plays, passes and handing over."""
+    if action.startswith("play ") or action == "pass":  # most legal actions: no parse needed
+        return None
     a = Action.parse(action)
     if a.verb == "exchange":
         return rules.seven_of_trumps

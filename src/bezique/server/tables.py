@@ -20,7 +20,7 @@ import logging
 import secrets
 import time
 import unicodedata
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
 from typing import Any
@@ -44,7 +44,7 @@ from .protocol import (
     view,
 )
 from .storage import NEXT_DEAL, SeatRow, Store, TableRow, Writer
-from .workers import Workers
+from .workers import Slots, Workers
 
 log = logging.getLogger("bezique.server")
 
@@ -58,6 +58,8 @@ MAX_ADVICE = 2
 """Hints and reviews worked out at once for one table (and one at a time for a seat)."""
 COALESCE_SECONDS = 0.1
 """Joins and leaves within this long are told to the table in one message."""
+MAX_RULE_SETS = 256
+"""Rule sets the lobby keeps for its tables to share."""
 
 
 def hash_token(token: str) -> str:
@@ -106,7 +108,7 @@ class Table:
     def __init__(self, lobby: Lobby, row: TableRow) -> None:
         self.lobby = lobby
         self.code = row.code
-        self.rules = Rules.from_string(row.rules)
+        self.rules = lobby.rules_for(row.rules)
         self.seed = row.seed
         self.config = row.config
         self.host = row.host
@@ -124,7 +126,7 @@ class Table:
         self._bots: dict[tuple[int, str], Bot] = {}
         self._driver: asyncio.Task[None] | None = None
         self._timers: dict[int, asyncio.TimerHandle] = {}
-        self._advising: set[int] = set()
+        self._advising = Slots(MAX_ADVICE)
         """Seats whose hint or review is being worked out."""
         self._seats_told: asyncio.TimerHandle | None = None
         self._rebuild(row)
@@ -531,7 +533,7 @@ class Table:
                 raise ProtocolError("not-your-turn", "a hint is for your own turn")
             obs = match.deal.observation(seat)
         lobby = self.lobby
-        with self._advice(seat):
+        with self._advising.hold(seat):
             action, reason = await lobby.work.think(
                 advice.suggest, obs, lobby.hint_level, lobby.hint_seconds
             )
@@ -543,24 +545,11 @@ class Table:
             match = self.match
             if match is None or not 0 <= deal < len(match.deals) or not match.deals[deal].is_over:
                 raise ProtocolError("not-allowed", "a review is for a finished deal")
-        with self._advice(seat):
+        with self._advising.hold(seat):
             items = await self.lobby.work.think(
                 advice.review, match, deal, seat, self.lobby.review_level
             )
         conn.send(message("review", deal=deal, seat=seat, items=items))
-
-    @contextlib.contextmanager
-    def _advice(self, seat: int) -> Iterator[None]:
-        """Hold one of the table's places for advice: one a seat, ``MAX_ADVICE`` a table."""
-        if seat in self._advising:
-            raise ProtocolError("rate", "your last hint or review is still being worked out")
-        if len(self._advising) >= MAX_ADVICE:
-            raise ProtocolError("rate", "the computer is busy at this table: ask again shortly")
-        self._advising.add(seat)
-        try:
-            yield
-        finally:
-            self._advising.discard(seat)
 
     # --- the computer ----------------------------------------------------------------------------
     def _bot(self, seat: int) -> Bot:
@@ -654,6 +643,9 @@ class Lobby:
         self.idle_seconds = IDLE_SECONDS
         """How long a table nobody is connected to stays in memory."""
         self.tables: dict[str, Table] = {}
+        self._rules: dict[str, Rules] = {}
+        """Rule sets by their text, shared by the tables that play them: the tables the engine
+        works out once per rule set (action ids: tens of milliseconds) are worked out once."""
         self._loading: dict[str, asyncio.Task[Table | None]] = {}
         """The loads from the store under way, by code: whoever asks for a table being loaded
         waits for the same load."""
@@ -673,8 +665,25 @@ class Lobby:
         # one caller giving up (a closed connection) does not stop the load the others wait for
         return await asyncio.shield(task)
 
+    def rules_for(self, text: str) -> Rules:
+        """The one shared rule set for this text (the most recent ``MAX_RULE_SETS`` kept)."""
+        rules = self._rules.pop(text, None) or Rules.from_string(text)
+        self._rules[text] = rules
+        while len(self._rules) > MAX_RULE_SETS:
+            del self._rules[next(iter(self._rules))]
+        return rules
+
+    async def _prepared(self, text: str) -> Rules:
+        """``rules_for(text)``, its engine tables worked out in a worker thread, not in the
+        event loop on the first view."""
+        rules = self.rules_for(text)
+        await asyncio.to_thread(getattr, rules, "num_actions")
+        return rules
+
     async def _load(self, code: str) -> Table | None:
         row = await self.work.db(self.store.load, code)
+        if row is not None:
+            await self._prepared(row.rules)
         table = self.tables.get(code)  # made meanwhile (by create, or get)
         if table is None and row is not None:
             table = self._add(row)
@@ -725,6 +734,7 @@ class Lobby:
     ) -> tuple[Table, int, str]:
         """A new table; ``seats`` says per seat 'me', 'open' (a friend) or 'bot' (with a
         level).  Returns the table, the creator's seat and the creator's token."""
+        rules = await self._prepared(str(rules))
         n = rules.players
         if len(seats) != n:
             raise ValueError(f"these rules seat {n} players: give {n} seats")

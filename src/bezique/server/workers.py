@@ -11,11 +11,14 @@ the event loop and the commits always get their turn.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Hashable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import Any, TypeVar
+
+from .protocol import ProtocolError
 
 T = TypeVar("T")
 
@@ -54,4 +57,29 @@ class Workers:
         self._think.shutdown(wait=False, cancel_futures=True)
 
 
-__all__ = ["DB_THREADS", "Workers", "default_thinkers"]
+class Slots:
+    """Places for work asked by clients (a table's hints and reviews): one at a time for a key
+    (a seat), ``most`` at once in all; a request past either is refused at once (``rate``), so
+    asking again and again costs nothing."""
+
+    def __init__(self, most: int) -> None:
+        self.most = most
+        self._held: set[Hashable] = set()
+
+    def __bool__(self) -> bool:
+        return bool(self._held)
+
+    @contextlib.contextmanager
+    def hold(self, key: Hashable) -> Iterator[None]:
+        if key in self._held:
+            raise ProtocolError("rate", "your last hint or review is still being worked out")
+        if len(self._held) >= self.most:
+            raise ProtocolError("rate", "the computer is busy at this table: ask again shortly")
+        self._held.add(key)
+        try:
+            yield
+        finally:
+            self._held.discard(key)
+
+
+__all__ = ["DB_THREADS", "Slots", "Workers", "default_thinkers"]

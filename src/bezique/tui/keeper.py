@@ -429,7 +429,8 @@ def keep_command(
     ] = None,
 ) -> None:
     """Keep the score of a game played with real cards: enter what happened, deal by deal."""
-    from ..cli import _console, build_rules, fail
+    from ..cli.common import build_rules, fail
+    from ..cli.common import console as _console
 
     console = _console()
     if resume is not None:

@@ -13,6 +13,7 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
+from ..core.cards import RANKS
 from ..core.melds import MELDS, meld_score
 from ..core.rules import Rules
 
@@ -69,20 +70,7 @@ def rules_sections(rules: Rules) -> list[tuple[str, list[str]]]:
     if r.partnerships:
         players += ", in two partnerships: seats 0 and 2 against seats 1 and 3"
     stock = r.stock_cards - (1 if r.turn_up else 0)
-    out.append(
-        (
-            "Players and cards",
-            [
-                players + ".",
-                f"{_n(r.packs, 'pack', True)} of 32 cards (A 10 K Q J 9 8 7 in each suit) shuffled "
-                f"together: {r.cards} cards.",
-                "Cards rank A, 10, K, Q, J, 9, 8, 7: the ten is above the king.",
-                f"Each player is dealt {r.hand_size} cards, in packets of "
-                f"{'-'.join(str(p) for p in r.deal_packets)}; "
-                f"{stock} cards are left face down as the stock.",
-            ],
-        )
-    )
+    out.append(("Players and cards", [players + ".", *_cards(r), _dealt(r, stock)]))
 
     # trump
     trump: list[str] = []
@@ -91,6 +79,11 @@ def rules_sections(rules: Rules) -> list[tuple[str, list[str]]]:
             "The next card is turned face up and its suit is trump. The stock lies across it, "
             "so it is the last card drawn."
         )
+        if r.wild_cards:
+            trump.append(
+                "A wild card has no suit: turned up, it goes back into the stock at a random "
+                "place and the next card is turned."
+            )
         bonus = r.turn_up_bonus
         if bonus == "seven":
             trump.append("If the turn-up is a seven, the dealer scores 10 at once.")
@@ -133,9 +126,14 @@ def rules_sections(rules: Rules) -> list[tuple[str, list[str]]]:
     out.append(("Play", play))
 
     # declaring
+    who = (
+        "Only a player whose card beat a card played before it (never the leader) may declare"
+        if _get(r, "declare_only_after_beating", False)
+        else "Only the winner of a trick may declare"
+    )
     decl = [
-        "Only the winner of a trick may declare, before drawing, by laying the cards face up on "
-        "the table. They stay part of the hand and may be played from there.",
+        f"{who}, before drawing, by laying the cards face up on the table. They stay part of "
+        "the hand and may be played from there.",
         f"{_n(r.melds_scored_per_trick, 'declaration', True)} may score for each trick won; other "
         "melds may be declared after later tricks if their cards are still held.",
         "Every declaration must put at least one new card from the hand on the table.",
@@ -158,11 +156,24 @@ def rules_sections(rules: Rules) -> list[tuple[str, list[str]]]:
         )
     if r.partnerships and _get(r, "partner_declaring", "winner-only") == "winner-or-partner":
         decl.append("The winner of a trick may let the partner declare instead.")
+    decl += _meld_details(r)
     out.append(("Declaring", decl))
 
-    # seven of trumps
+    # seven of trumps (or, in a pack without sevens, the nine that takes the turn-up)
     sevens: list[str] = []
-    if r.seven_of_trumps:
+    if r.turn_up and r.turn_up_exchange == "nine":
+        out.append(
+            (
+                "Exchanging the turn-up",
+                [
+                    "When allowed to declare, a player may exchange a nine of trumps for the "
+                    "turn-up; it scores nothing."
+                ],
+            )
+        )
+    if "7" not in r.pack_ranks:
+        pass  # no sevens in the pack: nothing to say about them
+    elif r.seven_of_trumps:
         if r.turn_up:
             sevens.append(
                 "After winning a trick, the holder of the seven of trumps may exchange it for "
@@ -184,7 +195,8 @@ def rules_sections(rules: Rules) -> list[tuple[str, list[str]]]:
         )
     else:
         sevens.append("The seven of trumps scores nothing.")
-    out.append(("Seven of trumps", sevens))
+    if sevens:
+        out.append(("Seven of trumps", sevens))
 
     # stage 2
     duty = "follow suit"
@@ -193,13 +205,24 @@ def rules_sections(rules: Rules) -> list[tuple[str, list[str]]]:
     if r.stage2_must_trump:
         duty += "; a player who cannot follow suit must trump"
         duty += " (beating any trump already played, if able)" if r.stage2_must_head else ""
-    stage2 = [
-        f"When the stock{' and the turn-up are' if r.turn_up else ' is'} gone, the declared "
-        "cards go back into the hands "
-        f"and the last {_n(r.hand_size, 'trick')} are played out with no more declarations.",
-        f"Now a player must {duty}; a player who can do none of that may play any card.",
-    ]
-    out.append(("Stage 2: the last tricks", stage2))
+    gone = f"the stock{' and the turn-up are' if r.turn_up else ' is'} gone"
+    if r.play_out_hand:
+        stage2 = [
+            f"When {gone}, the declared cards go back into the hands and the last "
+            f"{_n(r.hand_size, 'trick')} are played out with no more declarations.",
+            f"Now a player must {duty}; a player who can do none of that may play any card.",
+        ]
+        out.append(("Stage 2: the last tricks", stage2))
+    else:
+        out.append(
+            (
+                "The end of the hand",
+                [
+                    f"The hand ends when {gone}: the cards still held are not played, and "
+                    "there is no second stage."
+                ],
+            )
+        )
 
     # scoring
     scoring: list[str] = []
@@ -254,6 +277,55 @@ def rules_sections(rules: Rules) -> list[tuple[str, list[str]]]:
     return out
 
 
+_RANK_WORDS = {"A": "A", "T": "10", "K": "K", "Q": "Q", "J": "J", "9": "9", "8": "8", "7": "7"}
+
+
+def _cards(r: Rules) -> list[str]:
+    """The pack: its packs and ranks, the cards added, and how the cards rank."""
+    ranks = " ".join(_RANK_WORDS[x] for x in RANKS if x in r.pack_ranks)
+    size = 4 * len(r.pack_ranks)
+    text = f"{_n(r.packs, 'pack', True)} of {size} cards ({ranks} in each suit) shuffled together"
+    added = []
+    if r.extra_nines:
+        each = f" ({r.extra_nines // 4} a suit)" if r.extra_nines % 4 == 0 else ""
+        added.append(f"{_n(r.extra_nines, 'nine')}{each}")
+    if r.wild_cards:
+        added.append(f"{_n(r.wild_cards, 'wild card')} (XX)")
+    if added:
+        text += ", with " + " and ".join(added) + " added"
+    order = [x for x in RANKS if x in r.pack_ranks or (x == "9" and r.extra_nines)]
+    rank = ", ".join(_RANK_WORDS[x] for x in order)
+    out = [f"{text}: {r.cards} cards.", f"Cards rank {rank}: the ten is above the king."]
+    if r.wild_cards:
+        out.append(
+            "A wild card has no suit and never wins a trick; in a meld it stands for any one card."
+        )
+    return out
+
+
+def _dealt(r: Rules, stock: int) -> str:
+    return (
+        f"Each player is dealt {r.hand_size} cards, in packets of "
+        f"{'-'.join(str(p) for p in r.deal_packets)}; {stock} cards are left face down as the "
+        "stock."
+    )
+
+
+def _meld_details(r: Rules) -> list[str]:
+    """What the rules change about the melds themselves."""
+    out = []
+    if _get(r, "repeat_doubles", False):
+        out.append(
+            "Each further royal marriage, bezique and trump sequence a player declares in a hand "
+            "scores double the one before."
+        )
+    if _get(r, "sequence_bezique_jack", False):
+        out.append("The bezique jack may stand in for the trump jack in a trump sequence.")
+    if _get(r, "quartet_distinct_suits", False):
+        out.append("Four aces, kings, queens or jacks must be of four different suits.")
+    return out
+
+
 def render_rules(rules: Rules) -> RenderableType:
     """The rules as headed paragraphs with the meld table."""
     parts: list[RenderableType] = [Text(f"Bezique: {rules}", style="bold underline"), Text("")]
@@ -283,20 +355,60 @@ def _value(value: Any) -> str:
     return str(value)
 
 
-def render_options(rules: Rules) -> RenderableType:
-    """Every option: its name, its value in these rules, and what it means."""
-    changed = rules.differences()
+def base_game(rules: Rules) -> Rules:
+    """The game a rule set is told against: the base game for its number of players
+    (classic, three, four), or classic for those base games themselves."""
+    name = {2: "classic", 3: "three", 4: "four"}[rules.players]
+    if name == rules.name:
+        name = "classic"
+    return Rules.preset(name)
+
+
+def render_options(rules: Rules, every: bool = False) -> RenderableType:
+    """The options, first those that make these rules what they are: the ones given on top of
+    the preset, then the ones the preset changes from its base game, each with its value, the
+    base game's and its meaning.  The rest (as in the base game) only with ``every``."""
+    mine = rules.differences()
+    base = base_game(rules)
+    docs = Rules.option_docs()
+    differ = [n for n in docs if n not in mine and getattr(rules, n) != getattr(base, n)]
+    rest = [n for n in docs if n not in mine and n not in differ]
     parts: list[RenderableType] = [Text(f"Options of {rules}", style="bold underline"), Text("")]
-    for name, doc in Rules.option_docs().items():
+
+    def show(name: str, was: Rules | None) -> None:
         line = Text.assemble((name, "bold cyan"), " = ")
-        line.append(
-            _value(getattr(rules, name)), style="bold yellow" if name in changed else "bold"
-        )
-        if name in changed:
+        line.append(_value(getattr(rules, name)), style="bold yellow" if name in mine else "bold")
+        if name in mine:
             line.append("  (changed)", style="yellow")
+        if was is not None:
+            line.append(f"  ({was.name}: {_value(getattr(was, name))})", style="dim")
         parts.append(line)
+        span = Rules.option_range(name)
+        doc = docs[name] + (f" ({span[0]} to {span[1]})" if span else "")
         parts.append(Padding(Text(doc), (0, 0, 0, 4)))
-    parts.append(Text(""))
+
+    def section(heading: str, names: list[str], was: Rules | None) -> None:
+        parts.append(Text(heading, style="bold"))
+        for name in names:
+            show(name, was)
+        parts.append(Text(""))
+
+    if mine:
+        preset = Rules.preset(rules.name, players=rules.players)
+        section(f"Changed from {rules.name}:", list(mine), preset)
+    if differ:
+        section(f"What {rules.name} changes from {base.name}:", differ, base)
+    elif not mine:
+        section(f"{rules.name} is the base game.", [], None)
+    if every:
+        section(f"Every other option, as in {base.name}:", rest, None)
+    else:
+        parts.append(
+            Text(
+                f"{len(rest)} other options are as in {base.name}: add --all to list them too.",
+                style="dim",
+            )
+        )
     parts.append(
         Text(
             "Change any of them with --option name=value (e.g. --option target=1500).",

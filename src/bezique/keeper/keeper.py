@@ -31,161 +31,48 @@ from __future__ import annotations
 
 import copy
 import difflib
-import json
 import os
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .core import cards as _cards
-from .core.cards import (
+from ..core.cards import (
     ACE,
     BRISQUE_RANKS,
     CARD_POINTS,
-    NINE,
-    SEVEN,
-    SUIT_NAMES,
     SUITS,
     code,
-    kind,
     pack,
     parse_card,
     rank_of,
     suit_of,
 )
-from .core.match import Settlement, settle_points
-from .core.melds import (
-    DOUBLE_ROYAL_MARRIAGE,
-    MELD_BY_NAME,
+from ..core.match import settle_points
+from ..core.melds import (
     MELDS,
-    SEVEN_MELD,
-    TRIPLE_BEZIQUE,
-    TRUMP_FIXING,
-    TRUMP_SEQUENCE,
-    TWO_SEVENS,
     active_melds,
-    blocked_masks,
     meld_score,
-    slots,
 )
-from .core.rules import Rules
-
-JOURNAL_FORMAT = "bezique-keeper"
-JOURNAL_VERSION = 1
-
-_WILD: int | None = getattr(_cards, "WILD", None)
-"""The kind of a wild card, where the rules have them (old Russian)."""
-_DOUBLING = ("royal-marriage", "bezique", "trump-sequence")
-"""Melds whose repeats score double each time where the rules say so (``repeat_doubles``)."""
-
-OFFENCES: dict[str, dict[str, tuple[int | None, str]]] = {
-    "russian": {
-        "early-declaration": (-10, "declaring before winning a trick: -10"),
-        "revoke": (-20, "not following suit or not trumping in the last tricks: -20"),
-        "lead-before-drawing": (-30, "leading before drawing back to a full hand: -30"),
-        "extra-card": (-50, "drawing an extra card: -50"),
-        "nine-cards": (-120, "playing on to the end of the hand with a card too many: -120"),
-        "false-declaration": (
-            None,
-            "declaring a combination one does not hold: the offender's whole score goes back to 0",
-        ),
-    },
-    "victorian": {
-        "too-many-cards": (100, "holding more cards than the hand size: each opponent +100"),
-        "failed-to-draw": (10, "failing to draw in stage 1: each opponent +10"),
-        "revoke": (
-            None,
-            "revoking, or failing to win when able, in the last tricks: each opponent scores "
-            "the brisques still to be won (enter their points)",
-        ),
-    },
-}
-"""The penalties of each ``penalty_scheme`` (RULES.md 2.1.4): name -> (points, meaning).  Russian
-points are taken from the offender; Victorian points are given to the offender's opponents.
-``None``: a reset to 0 (Russian) or points entered with the penalty (Victorian revoke)."""
-
-_ALIASES = {
-    "sequence": "trump-sequence",
-    "royal": "royal-marriage",
-    "double-royal": "double-royal-marriage",
-    "common-marriage": "marriage",
-    "seven-of-trumps": "seven",
-    "blanche": "carte-blanche",
-}
+from ..core.rules import Rules
+from ..core.scoring import turn_up_bonus
+from .declarations import Declarations
+from .sheet import (
+    _WILD,
+    JOURNAL_FORMAT,
+    JOURNAL_VERSION,
+    OFFENCES,
+    DealSheet,
+    _clip,
+    _does,
+    _parse_line,
+    _State,
+    _write_line,
+    describe,
+)
 
 
-@dataclass
-class Declaration:
-    """One scored declaration of a deal."""
-
-    seat: int
-    meld: str
-    """The meld name, or ``exchange`` for the seven of trumps exchanged for the turn-up."""
-    cards: tuple[str, ...]
-    points: int
-
-
-@dataclass
-class DealSheet:
-    """The score sheet of one deal: per side, where its points came from."""
-
-    number: int
-    dealer: int
-    turn_up: str | None
-    """The card turned up at the deal (None in games without a turn-up)."""
-    trump: str | None
-    """The trump suit letter, or None while no declaration has fixed it."""
-    melds: list[int]
-    tricks: list[int]
-    """Brisques, card points or per-trick points that count in the total."""
-    brisques: list[int]
-    """Brisques that count only to settle a per-deal game (Rubicon)."""
-    last_trick: list[int]
-    bonuses: list[int]
-    """Turn-up bonuses (Greek club bonuses may be negative)."""
-    penalties: list[int]
-    declarations: list[Declaration] = field(default_factory=list)
-    log: list[str] = field(default_factory=list)
-    """What was entered, in words."""
-    last_trick_seat: int | None = None
-    over: bool = False
-    settlement: Settlement | None = None
-    """How the deal was paid out, for per-deal games (Rubicon, Chinese, eight-pack)."""
-    wins_game: int | None = None
-    """The side that won the match outright with this deal (triple bezique option)."""
-    # what the keeper knows of the cards: per seat, each declared card as [kind, melds mask]
-    tables: list[list[list[int]]] = field(default_factory=list)
-    used: dict[int, int] = field(default_factory=dict)
-    """Per card kind, the copies declared from a hand this deal."""
-    turn_up_now: int | None = None
-    """Kind of the card under the stock now (the seven after an exchange)."""
-    exchanged: bool = False
-
-    @property
-    def totals(self) -> list[int]:
-        """Each side's points for the deal (settle-only brisques left out)."""
-        return [
-            m + t + lt + b + p
-            for m, t, lt, b, p in zip(
-                self.melds,
-                self.tricks,
-                self.last_trick,
-                self.bonuses,
-                self.penalties,
-                strict=True,
-            )
-        ]
-
-
-@dataclass
-class _State:
-    deals: list[DealSheet] = field(default_factory=list)
-    winner: int | None = None
-
-
-class Keeper:
+class Keeper(Declarations):
     """Keeps the score of a match played with real cards (see the module docstring).
 
     ``players``: a name per seat, in seat order (seats are numbered clockwise; in a partnership
@@ -638,21 +525,15 @@ class Keeper:
 
     def _turn_up_bonus(self, sheet: DealSheet, up: int) -> None:
         r, dealer = self.rules, sheet.dealer
-        side = r.side_of(dealer)
-        if r.turn_up_bonus == "seven" and rank_of(up) == SEVEN:
-            sheet.bonuses[side] += 10
+        bonus = turn_up_bonus(r, up, dealer)
+        for seat, points in bonus:
+            sheet.bonuses[r.side_of(seat)] += points
+        if len(bonus) > 1:
+            sheet.log.append(f"{self.players[dealer]} turned up a seven: +10, each opponent -5")
+        elif bonus and rank_of(up) == ACE:
+            sheet.log.append(f"{self.players[dealer]} turned up the trump ace: +{bonus[0][1]}")
+        elif bonus:
             sheet.log.append(f"{self.players[dealer]} turned up a seven: +10")
-        elif r.turn_up_bonus == "greek-club":
-            if rank_of(up) == ACE:
-                points = 20 if suit_of(up) in (0, 3) else 12
-                sheet.bonuses[side] += points
-                sheet.log.append(f"{self.players[dealer]} turned up the trump ace: +{points}")
-            elif rank_of(up) == SEVEN:
-                sheet.bonuses[side] += 10
-                for s in range(r.players):
-                    if r.side_of(s) != side:
-                        sheet.bonuses[r.side_of(s)] -= 5
-                sheet.log.append(f"{self.players[dealer]} turned up a seven: +10, each opponent -5")
 
     def _three_in_a_row(self, sheet: DealSheet) -> None:
         """Greek club: the same trump three deals running gives the dealer +20 (clubs -20)."""
@@ -666,195 +547,6 @@ class Keeper:
             sheet.log.append(
                 f"the same trump three deals running: {self.players[sheet.dealer]} {points:+d}"
             )
-
-    # --- declarations ------------------------------------------------------------------------------
-    def _do_declare(self, entry: dict[str, Any]) -> None:
-        sheet = self._current()
-        seat = self._entry_seat(entry)
-        name, refs = parse_declaration(str(entry.get("text", "")))
-        if name == "exchange":
-            self._exchange(sheet, seat, refs)
-        elif name == "carte-blanche":
-            self._carte_blanche(sheet, seat, refs)
-        else:
-            self._meld(sheet, seat, name, refs)
-
-    def _meld(self, sheet: DealSheet, seat: int, name: str, refs: list[tuple[int, bool]]) -> None:
-        r = self.rules
-        meld = MELD_BY_NAME[name].id
-        trump = None if sheet.trump is None else SUITS.index(sheet.trump)
-        where = self._trump_words(sheet)
-        allowed = set(active_melds(r))
-        if trump is None:
-            if r.trump_double_marriage:
-                allowed.add(DOUBLE_ROYAL_MARRIAGE)
-            if not r.sequence_fixes_trump:
-                allowed.discard(TRUMP_SEQUENCE)
-        if r.seven_of_trumps:
-            allowed.add(SEVEN_MELD)
-        if r.two_trump_sevens:
-            allowed.add(TWO_SEVENS)
-        if meld not in allowed:
-            if trump is None and meld == TRUMP_SEQUENCE:
-                raise ValueError(
-                    "a trump sequence cannot be declared before a marriage has fixed trump"
-                )
-            raise ValueError(
-                f"a {name} scores nothing in this game ({r.name}); it scores: "
-                + ", ".join(m for m, _ in self.melds())
-            )
-        ways = list(slots(r, meld, trump))
-        if not ways:
-            if trump is None:
-                raise ValueError(
-                    f"trump is not fixed yet, so there is no {name}: the first marriage fixes "
-                    "trump and is entered as royal-marriage (e.g. royal-marriage KH QH)"
-                )
-            raise ValueError(f"a {name} cannot be formed {where}")
-        kinds = [k for k, _ in refs]
-        wilds = sum(1 for k in kinds if k == _WILD)
-        if wilds > 1:
-            raise ValueError("a wild card may stand in for one card of a meld, not more")
-        chosen = _match_slots(ways, kinds, wilds)
-        if chosen is None:
-            shown = " ".join(_ref_text(k, t) for k, t in refs) or "no cards"
-            raise ValueError(
-                f"{shown} do not form a {name} {where}: a {name} is " + _describe_ways(ways)
-            )
-        if wilds and wilds == len(kinds):
-            raise ValueError("a meld needs at least one real card besides the wild card")
-        # copies of one card: no more than the pack holds, in one meld and in the deal
-        per_kind = Counter(kinds)
-        for k, n in per_kind.items():
-            if not self._copies.get(k, 0):
-                raise ValueError(f"there is no {code(k)} in the pack of this game")
-            if n > self._copies.get(k, 0):
-                raise ValueError(
-                    f"there are only {self._copies.get(k, 0)} {code(k)} in the pack: "
-                    f"a meld cannot hold {n}"
-                )
-        fresh = Counter(k for k, on_table in refs if not on_table)
-        if not fresh:
-            raise ValueError(
-                "every declaration must put at least one new card from the hand on the table "
-                "(cards written @table are already there)"
-            )
-        # cards from the table: one of the seat's declared copies that may score in this meld
-        block = blocked_masks(r)[meld]
-        if r.meld_reforming:
-            block &= ~(1 << meld)  # a meld may form again once one of its cards is played
-        table = sheet.tables[seat]
-        picks: list[int] = []
-        for k, on_table in refs:
-            if not on_table:
-                continue
-            copies = [i for i, (ck, _) in enumerate(table) if ck == k and i not in picks]
-            if not copies:
-                raise ValueError(
-                    f"{self.players[seat]} has no {code(k)} on the table in these records "
-                    f"(write {code(k)} without @table for a card from the hand)"
-                )
-            free = [i for i in copies if not table[i][1] & block]
-            if not free:
-                used_in = _mask_names(table[copies[0]][1])
-                raise ValueError(
-                    f"the {code(k)} on {self.players[seat]}'s table has already scored in "
-                    f"{used_in}, so it cannot score in a {name}: {_reuse_rule(r)}"
-                )
-            picks.append(min(free, key=lambda i: (bin(table[i][1]).count("1"), i)))
-        if not r.meld_reforming:
-            for k, n in fresh.items():
-                held = sheet.used.get(k, 0) + (1 if sheet.turn_up_now == k else 0)
-                if held + n > self._copies.get(k, 0):
-                    if sheet.turn_up_now == k:
-                        what = f"{held - 1} already declared and one under the stock"
-                    else:
-                        what = f"{held} already declared"
-                    raise ValueError(
-                        f"there are only {self._copies.get(k, 0)} {code(k)} in the pack and "
-                        f"{what} this deal: if a {code(k)} of this meld is already on "
-                        f"{self.players[seat]}'s table, write it {code(k)}@table"
-                    )
-        points = meld_score(r, meld)
-        if trump is None and meld in TRUMP_FIXING:
-            suit = next(suit_of(k) for k in kinds if k != _WILD)
-            sheet.trump = SUITS[suit]
-            if meld == DOUBLE_ROYAL_MARRIAGE and r.trump_double_marriage:
-                points = r.trump_double_marriage
-        if getattr(r, "repeat_doubles", False) and name in _DOUBLING:
-            before = sum(1 for d in sheet.declarations if d.seat == seat and d.meld == name)
-            points <<= before
-        bit = 1 << meld
-        for i in picks:
-            table[i][1] |= bit
-        for k, on_table in refs:
-            if not on_table:
-                table.append([k, bit])
-        for k, n in fresh.items():
-            sheet.used[k] = sheet.used.get(k, 0) + n
-        side = r.side_of(seat)
-        sheet.melds[side] += points
-        cards = tuple(_ref_text(k, t) for k, t in refs)
-        sheet.declarations.append(Declaration(seat, name, cards, points))
-        note = ""
-        if trump is None and sheet.trump is not None:
-            note = f" (trump is now {SUIT_NAMES[SUITS.index(sheet.trump)]})"
-        sheet.log.append(f"{self.players[seat]}: {name} {' '.join(cards)} +{points}{note}")
-        if meld == TRIPLE_BEZIQUE and r.triple_bezique_wins_game:
-            sheet.wins_game = side
-            sheet.log.append(f"a triple bezique: {_does(self.side_names[side], 'win')} the match")
-
-    def _exchange(self, sheet: DealSheet, seat: int, refs: list[tuple[int, bool]]) -> None:
-        r = self.rules
-        swap = getattr(r, "turn_up_exchange", "seven")
-        rank = {"seven": SEVEN, "nine": NINE}.get(swap)
-        if not r.turn_up or rank is None or (rank == SEVEN and not r.seven_of_trumps):
-            raise ValueError("there is no exchange for the turn-up in this game")
-        assert sheet.trump is not None and sheet.turn_up_now is not None
-        card = kind(SUITS.index(sheet.trump), rank)
-        if len(refs) != 1 or refs[0][0] != card or refs[0][1]:
-            raise ValueError(
-                f"only the {code(card)} from the hand may be exchanged for the turn-up: "
-                f"write exchange {code(card)}"
-            )
-        if sheet.exchanged or sheet.turn_up_now == card:
-            raise ValueError(f"the turn-up is already the {code(card)}: only one exchange a deal")
-        if sheet.used.get(card, 0) + 1 > self._copies.get(card, 0):
-            raise ValueError(
-                f"there are only {self._copies.get(card, 0)} {code(card)} in the pack and "
-                "they have all been declared this deal"
-            )
-        sheet.exchanged = True
-        sheet.turn_up_now = card
-        points = r.seven_of_trumps if rank == SEVEN else 0
-        side = r.side_of(seat)
-        sheet.melds[side] += points
-        sheet.declarations.append(Declaration(seat, "exchange", (code(card),), points))
-        sheet.log.append(
-            f"{self.players[seat]}: exchange {code(card)} for {sheet.turn_up} +{points}"
-        )
-
-    def _carte_blanche(self, sheet: DealSheet, seat: int, refs: list[tuple[int, bool]]) -> None:
-        r = self.rules
-        if not r.carte_blanche:
-            raise ValueError(f"carte blanche scores nothing in this game ({r.name})")
-        if refs:
-            raise ValueError("carte blanche is written without cards: carte-blanche")
-        shown = [d for d in sheet.declarations if d.meld == "carte-blanche"]
-        if shown and not r.carte_blanche_repeat:
-            raise ValueError(
-                f"carte blanche scores once a deal here, and {self.players[shown[0].seat]} "
-                "has scored it"
-            )
-        points = r.carte_blanche
-        sheet.melds[r.side_of(seat)] += points
-        sheet.declarations.append(Declaration(seat, "carte-blanche", (), points))
-        sheet.log.append(f"{self.players[seat]}: carte blanche +{points}")
-
-    def _trump_words(self, sheet: DealSheet) -> str:
-        if sheet.trump is None:
-            return "before trump is fixed"
-        return f"with {SUIT_NAMES[SUITS.index(sheet.trump)]} trumps"
 
     # --- tricks, last trick, penalties ------------------------------------------------------------
     def _do_tricks(self, entry: dict[str, Any]) -> None:
@@ -1036,182 +728,3 @@ class Keeper:
             return best[0]
         last = r.side_of(sheet.last_trick_seat)
         return last if last in best else best[0]
-
-
-# --- helpers ---------------------------------------------------------------------------------------
-def parse_declaration(text: str) -> tuple[str, list[tuple[int, bool]]]:
-    """Read ``[meld] NAME CARD ...`` into the meld name (``exchange`` and ``carte-blanche``
-    included) and the cards as (kind, from the table)."""
-    words = text.split()
-    if words and words[0].lower() in ("meld", "declare"):
-        words = words[1:]
-    if not words:
-        raise ValueError("say what is declared, e.g. bezique QS JD")
-    names = {*MELD_BY_NAME, "exchange"}
-    name = None
-    for i in range(len(words), 0, -1):
-        guess = "-".join(w.lower() for w in words[:i])
-        guess = _ALIASES.get(guess, guess)
-        if guess in names:
-            name, rest = guess, words[i:]
-            break
-    if name is None:
-        # the longest run of words that are not cards is the name
-        i = 0
-        while i < len(words) and not _is_card(words[i]):
-            i += 1
-        guess = "-".join(w.lower() for w in words[: max(i, 1)])
-        hint = difflib.get_close_matches(guess, sorted(names), 1)
-        raise ValueError(
-            f"unknown meld {guess!r}"
-            + (f" (did you mean {hint[0]!r}?)" if hint else "")
-            + "; `melds` lists those of this game"
-        )
-    refs = []
-    for w in rest:
-        card, at, where = w.partition("@")
-        if at and where.lower() != "table":
-            raise ValueError(f"{w!r}: write a card already on the table as {card}@table")
-        try:
-            k = parse_card(card)
-        except ValueError as e:
-            raise ValueError(str(e)) from None
-        refs.append((k, bool(at)))
-    if name not in ("carte-blanche",) and not refs:
-        raise ValueError(f"name the cards of the {name}, e.g. {_example(name)}")
-    return name, refs
-
-
-def describe(entry: dict[str, Any], players: Sequence[str]) -> str:
-    """A journal entry in words."""
-
-    def who() -> str:
-        seat = entry.get("seat")
-        return players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else "?"
-
-    t = entry.get("type")
-    if t == "deal":
-        up = entry.get("turn_up")
-        return "new deal" + (f", turn-up {up}" if up else "")
-    if t == "declare":
-        return f"{who()} declares {entry.get('text')}"
-    if t == "tricks":
-        if "brisques" in entry:
-            return f"{who()} tricks: {entry['brisques']} brisques"
-        return f"{who()} tricks: {entry.get('points')} points"
-    if t == "last-trick":
-        return f"{who()} took the last trick"
-    if t == "penalty":
-        return f"{who()} penalty {entry.get('offence')}"
-    if t == "end":
-        return "end of the deal"
-    return str(t)
-
-
-def _does(name: str, verb: str) -> str:
-    """``'Ann wins'``, ``'Ann & Cat win'``."""
-    return f"{name} {verb}" if " & " in name else f"{name} {verb}s"
-
-
-def _is_card(word: str) -> bool:
-    try:
-        parse_card(word.partition("@")[0])
-    except ValueError:
-        return False
-    return True
-
-
-def _example(name: str) -> str:
-    return {
-        "bezique": "bezique QS JD",
-        "marriage": "marriage KH QH",
-        "royal-marriage": "royal-marriage KS QS",
-        "exchange": "exchange 7H",
-        "seven": "seven 7H",
-    }.get(name, f"{name} followed by its cards")
-
-
-def _ref_text(k: int, on_table: bool) -> str:
-    return code(k) + ("@table" if on_table else "")
-
-
-def _mask_names(mask: int) -> str:
-    names = [m.name for m in MELDS if mask >> m.id & 1]
-    return " and ".join(names) if names else "nothing"
-
-
-def _reuse_rule(rules: Rules) -> str:
-    if rules.meld_reuse == "by-class":
-        return (
-            "a declared card may score again only in a meld of another class (marriages and "
-            "sequences; beziques; quartets), or in a higher meld of its own class"
-        )
-    return "a declared card may score again only in a meld of another kind that scores more"
-
-
-def _match_slots(
-    ways: list[list[tuple[tuple[int, ...], int]]], kinds: list[int], wilds: int
-) -> list[tuple[tuple[int, ...], int]] | None:
-    """The way of forming the meld that the cards fill exactly (a wild card fills a gap)."""
-    real = Counter(k for k in kinds if k != _WILD)
-    for req in ways:
-        left = Counter(real)
-        gaps = 0
-        ok = True
-        for group, n in req:
-            have = sum(left[k] for k in group)
-            if have > n:
-                ok = False
-                break
-            for k in group:
-                left[k] = 0
-            gaps += n - have
-        if ok and not +left and gaps == wilds:
-            return req
-    return None
-
-
-def _describe_ways(ways: list[list[tuple[tuple[int, ...], int]]]) -> str:
-    def one(req: list[tuple[tuple[int, ...], int]]) -> str:
-        parts = []
-        for group, n in req:
-            if len(group) == 1:
-                parts.append(" ".join([code(group[0])] * n))
-            else:
-                parts.append(f"any {n} of " + "/".join(code(k) for k in group))
-        return " ".join(parts)
-
-    texts = [one(req) for req in ways]
-    if len(texts) == 1:
-        return texts[0]
-    return "one of: " + ", ".join(texts)
-
-
-def _write_line(f: Any, record: dict[str, Any]) -> None:
-    f.write(json.dumps(record, ensure_ascii=False) + "\n")
-    f.flush()
-    os.fsync(f.fileno())
-
-
-def _parse_line(line: bytes) -> dict[str, Any] | None:
-    try:
-        rec = json.loads(line.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError):
-        return None
-    return rec if isinstance(rec, dict) else None
-
-
-def _clip(line: bytes, limit: int = 60) -> str:
-    text = line.decode("utf-8", "replace")
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-__all__ = [
-    "JOURNAL_FORMAT",
-    "OFFENCES",
-    "DealSheet",
-    "Declaration",
-    "Keeper",
-    "describe",
-    "parse_declaration",
-]

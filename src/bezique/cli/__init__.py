@@ -5,12 +5,12 @@
     bezique play [--variant classic] [--option key=value ...] [--opponent simple|random]
                  [--seed N] [--save FILE] [--name NAME] [--seat N] [--hints]
     bezique replay FILE [--seat N | --all]
-    bezique rules [PRESET] [--option key=value ...] [--options]
+    bezique rules [PRESET] [--option key=value ...] [--options [--all]]
     bezique bots
     bezique arena A B [--variant classic] [--deals N] [--seed S] [--jobs K] [--json FILE]
     bezique arena-pool FILE... [--json FILE]
     bezique serve [--host 127.0.0.1] [--port 8000] [--data DIR] [--limit-concurrency N]
-                  [--timeout-keep-alive S] [--api-docs]
+                  [--timeout-keep-alive S] [--api-docs] [--no-ws-compression]
 
 Wrong arguments (an unknown preset, option, value, bot or a bad record) give a one-line error
 and exit status 2.
@@ -19,14 +19,15 @@ and exit status 2.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.text import Text
 
-from . import __version__
-from .core.rules import Rules
+from .. import __version__
+from ..core.rules import Rules
+from .common import build_rules, fail
+from .common import console as _console
 
 app = typer.Typer(
     name="bezique",
@@ -46,39 +47,6 @@ OptionList = Annotated[
         "`bezique rules --options` lists them).",
     ),
 ]
-
-
-def _console() -> Console:
-    return Console(highlight=False)
-
-
-def fail(message: str) -> NoReturn:
-    """Print a one-line error to stderr and exit with status 2."""
-    Console(stderr=True, highlight=False).print(
-        Text.assemble(("error: ", "bold red"), " ".join(message.split())), soft_wrap=True
-    )
-    raise typer.Exit(2)
-
-
-def build_rules(variant: str, options: list[str] | None) -> Rules:
-    """A preset (or rules string) with ``key=value`` options, read as ``Rules.from_string``
-    reads them."""
-    pairs = []
-    for item in options or []:
-        key, eq, value = item.partition("=")
-        if not eq or not key.strip() or not value.strip():
-            fail(f"--option {item!r}: expected KEY=VALUE, e.g. --option target=1500")
-        if any(ch in key for ch in "(),"):
-            fail(f"--option {item!r}: bad option name {key.strip()!r}")
-        pairs.append(f"{key.strip()}={value.strip()}")
-    text = variant.strip()
-    if pairs:
-        body = ",".join(pairs)
-        text = f"{text[:-1]},{body})" if text.endswith(")") else f"{text}({body})"
-    try:
-        return Rules.from_string(text)
-    except ValueError as e:
-        fail(str(e))
 
 
 def _version(value: bool) -> None:
@@ -130,8 +98,8 @@ def play(
     ] = False,
 ) -> None:
     """Play a match against the computer in the terminal."""
-    from .bots import names as bot_names
-    from .tui.game import TerminalGame
+    from ..bots import names as bot_names
+    from ..tui.game import TerminalGame
 
     rules = build_rules(variant, option)
     if opponent.strip().lower() not in bot_names():
@@ -164,8 +132,8 @@ def replay(
     ] = False,
 ) -> None:
     """Step through a game record: Enter next, b back, a number to jump, q quit."""
-    from .core.records import GameRecord, RecordError
-    from .tui.replay import Replayer
+    from ..core.records import GameRecord, RecordError
+    from ..tui.replay import Replayer
 
     if show_all and seat is not None:
         fail("give either --seat or --all, not both")
@@ -189,15 +157,23 @@ def rules(
     ] = "classic",
     option: OptionList = None,
     options: Annotated[
-        bool, typer.Option("--options", help="List every option, its value and its meaning.")
+        bool,
+        typer.Option(
+            "--options",
+            help="List the options these rules change from their base game, with their values "
+            "and meanings.",
+        ),
+    ] = False,
+    every: Annotated[
+        bool, typer.Option("--all", help="With --options: list every other option too.")
     ] = False,
 ) -> None:
     """Print the rules of a preset in plain words."""
-    from .tui.rules_text import render_options, render_rules
+    from ..tui.rules_text import render_options, render_rules
 
     chosen = build_rules(preset, option)
     console = _console()
-    console.print(render_options(chosen) if options else render_rules(chosen))
+    console.print(render_options(chosen, every) if options else render_rules(chosen))
     if not options:
         console.print(
             Text(
@@ -211,7 +187,7 @@ def rules(
 @app.command("bots")
 def list_bots() -> None:
     """List the computer players."""
-    from .bots import about, names
+    from ..bots import about, names
 
     console = _console()
     for n in names():
@@ -244,10 +220,17 @@ def serve(
     api_docs: Annotated[
         bool, typer.Option("--api-docs", help="Serve the API description at /openapi.json.")
     ] = False,
+    ws_compression: Annotated[
+        bool,
+        typer.Option(
+            "--ws-compression/--no-ws-compression",
+            help="Compress WebSocket messages (less traffic; off: about a fifth less CPU).",
+        ),
+    ] = True,
 ) -> None:
     """Serve the game in the browser (needs the web extra of the package)."""
     try:
-        from .server import serve as run_server
+        from ..server import serve as run_server
     except ImportError as e:
         fail(f"the server needs the web extra (pip install 'bezique[web]'): {e}")
     run_server(
@@ -257,14 +240,15 @@ def serve(
         limit_concurrency=limit_concurrency,
         timeout_keep_alive=timeout_keep_alive,
         api_docs=api_docs,
+        ws_compression=ws_compression,
     )
 
 
-from .tui.keeper import keep_command  # noqa: E402  (bezique keep: the score-keeper)
+from ..tui.keeper import keep_command  # noqa: E402  (bezique keep: the score-keeper)
 
 app.command("keep")(keep_command)
 
-from .arena.command import (  # noqa: E402  (bezique arena: bots against bots)
+from ..arena.command import (  # noqa: E402  (bezique arena: bots against bots)
     arena_command,
     arena_pool_command,
 )

@@ -1,0 +1,102 @@
+"""The registry of bots by name: :func:`make`, :func:`names`, :func:`about`, :func:`register`.
+
+Bots that need an extra (``openspiel-ismcts`` needs OpenSpiel) are found through the
+``bezique.bots`` entry-point group: each entry names a function that registers its bots, and
+it is called the first time a name is asked for that is not registered yet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from importlib.metadata import entry_points
+
+from .base import Bot
+from .heuristic import HeuristicBot
+from .ismcts import IsmctsBot
+from .levels import LEVELS, Level, LevelBot
+from .random_bot import RandomBot
+from .search import PimcBot
+from .simple import SimpleBot
+
+BotFactory = Callable[[int | None], Bot]
+"""Builds a bot from a seed."""
+
+_REGISTRY: dict[str, BotFactory] = {}
+_ABOUT: dict[str, str] = {}
+
+
+def register(name: str, factory: BotFactory, about: str = "") -> None:
+    """Make a kind of bot available to :func:`make` under ``name`` (lowercase, no spaces)."""
+    key = name.strip().lower()
+    if not key or any(ch.isspace() for ch in key):
+        raise ValueError(f"a bot name is one lowercase word: got {name!r}")
+    _REGISTRY[key] = factory
+    _ABOUT[key] = about
+
+
+_PLUGINS_LOADED: list[bool] = []
+
+
+def _load_plugins() -> None:
+    """Call each ``bezique.bots`` entry point once (an extra not installed is skipped)."""
+    if _PLUGINS_LOADED:
+        return
+    _PLUGINS_LOADED.append(True)
+    for entry in entry_points(group="bezique.bots"):
+        try:
+            entry.load()()
+        except ImportError:  # the extra it needs is not installed
+            continue
+
+
+def names() -> list[str]:
+    """The names :func:`make` knows, in the order they were registered (bots from installed
+    extras included)."""
+    _load_plugins()
+    return list(_REGISTRY)
+
+
+def about(name: str) -> str:
+    """One line describing a bot."""
+    return _ABOUT[_key(name)]
+
+
+def _key(name: str) -> str:
+    key = name.strip().lower() if isinstance(name, str) else ""
+    if key not in _REGISTRY:
+        _load_plugins()
+    if key not in _REGISTRY:
+        raise ValueError(f"unknown bot {name!r}; bots: {', '.join(names())}")
+    return key
+
+
+def make(name: str, seed: int | None = None) -> Bot:
+    """Build a bot by name; equal seeds give bots that choose alike."""
+    return _REGISTRY[_key(name)](seed)
+
+
+register("random", RandomBot, "plays any legal action, uniformly at random")
+register("simple", SimpleBot, "a quick club player's rules of thumb: melds, brisques, cheap cards")
+register(
+    "heuristic",
+    HeuristicBot,
+    "a stronger club player's heuristic: meld timing, the end of the stock, exact last tricks",
+)
+register("pimc", PimcBot, "searches sampled deals, each with every card shown (PIMC)")
+register("ismcts", IsmctsBot, "information-set Monte Carlo tree search over sampled deals")
+
+
+def _level_factory(level: Level) -> BotFactory:
+    def build(seed: int | None) -> Bot:
+        return LevelBot(level, make(level.bot, seed))
+
+    return build
+
+
+for _level in LEVELS.values():
+    register(_level.name, _level_factory(_level), f"level: {_level.about} ({_level.bot})")
+
+
+def levels() -> list[str]:
+    """The levels for people, weakest first."""
+    return list(LEVELS)

@@ -1,0 +1,5 @@
+"""``python -m bezique.cli``: the ``bezique`` command."""
+
+from . import main
+
+main()

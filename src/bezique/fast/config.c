@@ -1,0 +1,270 @@
+/* The compiled rules (type bezique.fast._engine.Config): option values, meld plans, the
+ * action-id table and the default policy's tables, all given by bezique/fast/_config.py. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pymod.h"
+
+/* --- Config ------------------------------------------------------------------------------- */
+static void Config_dealloc(ConfigObject *self) {
+    free(self->table);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+int get_ints(PyObject *seq, int64_t *out, int n, const char *what) {
+    PyObject *fast = PySequence_Fast(seq, what);
+    if (!fast) return -1;
+    if (PySequence_Fast_GET_SIZE(fast) != n) {
+        PyErr_Format(PyExc_ValueError, "%s: expected %d numbers", what, n);
+        Py_DECREF(fast);
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        out[i] = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (out[i] == -1 && PyErr_Occurred()) {
+            Py_DECREF(fast);
+            return -1;
+        }
+    }
+    Py_DECREF(fast);
+    return 0;
+}
+
+#define NSCALARS 41
+static int parse_plan(PlanItem *it, PyObject *item) {
+    PyObject *slots, *needs, *ranks;
+    int meld;
+    unsigned long long lo, hi;
+    if (!PyArg_ParseTuple(item, "iKKOOO", &meld, &lo, &hi, &slots, &needs, &ranks)) return -1;
+    memset(it, 0, sizeof *it);
+    it->meld = (uint8_t)meld;
+    it->block.lo = lo;
+    it->block.hi = hi;
+    Py_ssize_t ns = PyTuple_Size(slots), nn = PyTuple_Size(needs), nr = PyTuple_Size(ranks);
+    if (ns < 0 || nn < 0 || nr < 0 || ns > 5 || nn > 5 || nr > 5) {
+        PyErr_SetString(PyExc_ValueError, "bad meld plan");
+        return -1;
+    }
+    it->nslots = (uint8_t)ns;
+    for (Py_ssize_t s = 0; s < ns; s++) {
+        PyObject *kinds;
+        int n;
+        if (!PyArg_ParseTuple(PyTuple_GET_ITEM(slots, s), "Oi", &kinds, &n)) return -1;
+        Py_ssize_t nk = PyTuple_Size(kinds);
+        if (nk < 1 || nk > 4 || n < 1 || n > MAXMC) {
+            PyErr_SetString(PyExc_ValueError, "bad meld slot");
+            return -1;
+        }
+        it->slots[s].nk = (uint8_t)nk;
+        it->slots[s].n = (uint8_t)n;
+        for (Py_ssize_t a = 0; a < nk; a++) it->slots[s].kinds[a] = (uint8_t)PyLong_AsLong(PyTuple_GET_ITEM(kinds, a));
+    }
+    it->nneeds = (uint8_t)nn;
+    for (Py_ssize_t a = 0; a < nn; a++) {
+        int n;
+        unsigned long bits;
+        if (!PyArg_ParseTuple(PyTuple_GET_ITEM(needs, a), "ik", &n, &bits)) return -1;
+        if (n < 1 || n > 9) {
+            PyErr_SetString(PyExc_ValueError, "bad meld need");
+            return -1;
+        }
+        it->need_n[a] = (uint8_t)n;
+        it->need_kinds[a] = (uint32_t)bits;
+    }
+    it->nrank = (uint8_t)nr;
+    for (Py_ssize_t a = 0; a < nr; a++) {
+        int r, n;
+        if (!PyArg_ParseTuple(PyTuple_GET_ITEM(ranks, a), "ii", &r, &n)) return -1;
+        it->rank_r[a] = (uint8_t)r;
+        it->rank_n[a] = (uint8_t)n;
+    }
+    return 0;
+}
+
+static int Config_init(ConfigObject *self, PyObject *args, PyObject *kw) {
+    PyObject *scalars, *kinds, *scores, *plans;
+    (void)kw;
+    if (!PyArg_ParseTuple(args, "OOOO", &scalars, &kinds, &scores, &plans)) return -1;
+    int64_t v[NSCALARS];
+    if (get_ints(scalars, v, NSCALARS, "scalars") < 0) return -1;
+    Config *c = &self->cfg;
+    memset(c, 0, sizeof *c);
+    int i = 0;
+    c->players = (int)v[i++];
+    c->active = (int)v[i++];
+    c->hand_size = (int)v[i++];
+    c->partnerships = (int)v[i++];
+    c->sits_out = (int)v[i++];
+    c->ncards = (int)v[i++];
+    c->sides = (int)v[i++];
+    c->has_turn_up = (int)v[i++];
+    c->turn_up_bonus = (int)v[i++];
+    c->first_left = (int)v[i++];
+    c->s1_follow = (int)v[i++];
+    c->s2_head = (int)v[i++];
+    c->s2_trump = (int)v[i++];
+    c->play_out = (int)v[i++];
+    c->reveal_last = (int)v[i++];
+    c->min_tricks = (int)v[i++];
+    c->melds_per_trick = (int)v[i++];
+    c->only_beating = (int)v[i++];
+    c->repeat_doubles = (int)v[i++];
+    c->partner_or = (int)v[i++];
+    c->reforming = (int)v[i++];
+    c->seven_pts = (int)v[i++];
+    c->exch_rank = (int)v[i++];
+    c->exch_counts = (int)v[i++];
+    c->second_seven = (int)v[i++];
+    for (int r = 0; r < 8; r++) c->per_rank[r] = (int)v[i++];
+    c->per_trick = (int)v[i++];
+    c->immediate = (int)v[i++];
+    c->last_bonus = (int)v[i++];
+    c->settle = (int)v[i++];
+    c->carte_blanche = (int)v[i++];
+    c->cb_repeat = (int)v[i++];
+    c->tdm = (int)v[i++];
+    c->seq_bez_jack = (int)v[i++];
+    if (c->players < 2 || c->players > MAXP || c->ncards < 1 || c->ncards > MAXC || c->hand_size < 1 ||
+        c->hand_size > MAXH - 2 || c->sides < 2 || c->sides > MAXP) {
+        PyErr_SetString(PyExc_ValueError, "engine limits exceeded (players, packs or hand size)");
+        return -1;
+    }
+    Py_buffer buf;
+    if (PyObject_GetBuffer(kinds, &buf, PyBUF_SIMPLE) < 0) return -1;
+    if (buf.len != c->ncards) {
+        PyBuffer_Release(&buf);
+        PyErr_SetString(PyExc_ValueError, "kinds: one byte per card");
+        return -1;
+    }
+    memcpy(c->kind_of, buf.buf, (size_t)buf.len);
+    PyBuffer_Release(&buf);
+    for (int k = 0; k < NK; k++) c->first_id[k] = -1;
+    for (int id = 0; id < c->ncards; id++) {
+        int k = c->kind_of[id];
+        if (k >= NK) {
+            PyErr_SetString(PyExc_ValueError, "bad card kind");
+            return -1;
+        }
+        if (c->first_id[k] < 0) c->first_id[k] = id;
+        c->count[k]++;
+    }
+    int64_t sc[NUM_MELDS];
+    if (get_ints(scores, sc, NUM_MELDS, "meld scores") < 0) return -1;
+    for (int m = 0; m < NUM_MELDS; m++) c->meld_score[m] = sc[m];
+    if (!PyTuple_Check(plans) || PyTuple_GET_SIZE(plans) != 5) {
+        PyErr_SetString(PyExc_ValueError, "plans: five tuples");
+        return -1;
+    }
+    for (int t = 0; t < 5; t++) {
+        PyObject *p = PyTuple_GET_ITEM(plans, t);
+        Py_ssize_t n = PyTuple_Size(p);
+        if (n < 0 || n > MAXPLAN) {
+            PyErr_SetString(PyExc_ValueError, "plans: too many ways to meld");
+            return -1;
+        }
+        c->nplan[t] = (int)n;
+        for (Py_ssize_t a = 0; a < n; a++)
+            if (parse_plan(&c->plan[t][a], PyTuple_GET_ITEM(p, a)) < 0) return -1;
+    }
+    return 0;
+}
+
+static PyObject *Config_set_ids(ConfigObject *self, PyObject *args) {
+    PyObject *play_off, *melds;
+    if (!PyArg_ParseTuple(args, "iiiOOii", &self->pass_id, &self->exch_id, &self->partner_id, &play_off, &melds,
+                          &self->alt_base, &self->num_actions))
+        return NULL;
+    int64_t off[NK];
+    if (get_ints(play_off, off, NK, "play offsets") < 0) return NULL;
+    for (int k = 0; k < NK; k++) self->play_off[k] = (int)off[k];
+    Py_ssize_t n = PyList_Size(melds);
+    if (n < 0) return NULL;
+    int size = 16;
+    while (size < 2 * n + 16) size *= 2;
+    free(self->table);
+    self->table = malloc(sizeof(IdSlot) * (size_t)size);
+    if (!self->table) return PyErr_NoMemory();
+    self->hsize = size;
+    for (int i = 0; i < size; i++) self->table[i].id = -1;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        const char *kb;
+        Py_ssize_t kl;
+        int id;
+        if (!PyArg_ParseTuple(PyList_GET_ITEM(melds, i), "y#i", &kb, &kl, &id)) return NULL;
+        uint8_t key[KEYLEN];
+        memset(key, 0xff, KEYLEN);
+        memcpy(key, kb, (size_t)(kl < KEYLEN ? kl : KEYLEN));
+        uint64_t h = key_hash(key) & (uint64_t)(size - 1);
+        while (self->table[h].id >= 0) h = (h + 1) & (uint64_t)(size - 1);
+        memcpy(self->table[h].key, key, KEYLEN);
+        self->table[h].id = id;
+    }
+    self->ids_ready = 1;
+    Py_RETURN_NONE;
+}
+
+/* set_policy(doubles): the default policy's tables, in the order of _config.policy_table. */
+static PyObject *Config_set_policy(ConfigObject *self, PyObject *arg) {
+    Config *c = &self->cfg;
+    int n = 8 + 1 + 64 + 1 + 5 * (4 + 2 + 8 + 1 + 2);
+    int64_t dummy;
+    (void)dummy;
+    PyObject *fast = PySequence_Fast(arg, "policy table");
+    if (!fast) return NULL;
+    if (PySequence_Fast_GET_SIZE(fast) != n) {
+        Py_DECREF(fast);
+        return PyErr_Format(PyExc_ValueError, "policy table: %d numbers expected", n);
+    }
+    double v[8 + 1 + 64 + 1 + 5 * 17];
+    for (int i = 0; i < n; i++) {
+        v[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(fast, i));
+        if (v[i] == -1.0 && PyErr_Occurred()) {
+            Py_DECREF(fast);
+            return NULL;
+        }
+    }
+    Py_DECREF(fast);
+    int i = 0;
+    for (int r = 0; r < 8; r++) c->pol_rank[r] = v[i++];
+    c->pol_per_trick = v[i++];
+    for (int m = 0; m < 64; m++) c->pol_declare[m] = v[i++];
+    c->pol_exchange = v[i++];
+    for (int t = 0; t < 5; t++) {
+        for (int s = 0; s < 4; s++) c->pol_marriage[t][s] = v[i++];
+        c->pol_bez_q[t] = (int)v[i++];
+        c->pol_bez_j[t] = (int)v[i++];
+        c->pol_bez1[t] = v[i++];
+        c->pol_bez2[t] = v[i++];
+        for (int r = 0; r < 8; r++) c->pol_quartet[t][r] = v[i++];
+        c->pol_sequence[t] = v[i++];
+    }
+    c->pol_ready = 1;
+    Py_RETURN_NONE;
+}
+
+static PyObject *Config_policy_ready(ConfigObject *self, void *unused) {
+    (void)unused;
+    return PyBool_FromLong(self->cfg.pol_ready);
+}
+
+static PyGetSetDef Config_getset[] = {
+    {"policy_ready", (getter)Config_policy_ready, NULL, "True once the policy tables are set", NULL},
+    {NULL, NULL, NULL, NULL, NULL}};
+
+static PyMethodDef Config_methods[] = {
+    {"set_ids", (PyCFunction)Config_set_ids, METH_VARARGS, "Install the action-id table."},
+    {"set_policy", (PyCFunction)Config_set_policy, METH_O, "Install the default policy's tables."},
+    {NULL, NULL, 0, NULL}};
+
+PyTypeObject ConfigType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "bezique.fast._engine.Config",
+    .tp_basicsize = sizeof(ConfigObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "The rules of a deal, compiled (built by bezique.fast._config).",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Config_init,
+    .tp_dealloc = (destructor)Config_dealloc,
+    .tp_methods = Config_methods,
+    .tp_getset = Config_getset,
+};
+
