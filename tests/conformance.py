@@ -180,7 +180,7 @@ def snapshot(deal: Deal) -> tuple[Any, ...]:
     states many times a step use it; they compare position strings as well, once.
     """
     out: list[Any] = []
-    # the slots live on the base class of the layered Deal (core/base.py)
+    # the state lives in the slots of every class of the split Deal, not only its own
     names = [n for cls in type(deal).__mro__ for n in getattr(cls, "__slots__", ())]
     for name in names:
         if name in _CONSTANT_SLOTS:
