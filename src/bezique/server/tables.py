@@ -167,8 +167,7 @@ class Table:
         return None if value is None else float(value)
 
     def computer_plays(self, seat: int) -> bool:
-        """Is the computer choosing for this seat now (a computer seat, or a person away too
-        long while someone else is at the table: with nobody connected the table waits)?"""
+        """Does the computer play this seat now? (For an away person only while others are in.)"""
         present = any(c.seat is not None for c in self.conns)  # spectators do not count
         return self.seats[seat].kind == "bot" or (seat in self.taken_over and present)
 
@@ -225,13 +224,8 @@ class Table:
         match = self.match
         if match is not None and info is None:
             info = match_info(match, self.moves, self.ready)
-        return message(
-            kind,
-            move=self.moves,
-            view=None if match is None else view(match.deal.observation(viewer)),
-            match=info,
-            **extra,
-        )
+        seen = None if match is None else view(match.deal.observation(viewer))
+        return message(kind, move=self.moves, view=seen, match=info, **extra)
 
     # --- telling the clients ---------------------------------------------------------------------
     def _per_seat(self, build: Callable[[int | None], dict[str, Any]]) -> None:
