@@ -17,7 +17,7 @@ Pairs (A against B, classic unless ``--variant``):
 * ``oracle`` - ``expert`` and ``oracle`` - ``heuristic`` (the gap to a player that sees every
   card);
 * ``pimc`` - ``ismcts`` at equal budgets (engine steps, ``--equal-nodes``, default the
-  expert's);
+  former expert's, ``expert-v1``);
 * ``expert`` - ``openspiel-ismcts`` (OpenSpiel's IS-MCTS, the ``rl`` extra) at equal CPU time a
   move (``--equal-time``, default 0.8 s, the expert's median).
 
@@ -39,7 +39,7 @@ from pathlib import Path
 
 from bezique.arena import run_arena
 from bezique.arena.distributed import LOCAL, ClusterError, ray_session
-from bezique.bots.levels import LEVELS
+from bezique.bots.levels import EXPERT_NODES
 
 GROUPS: dict[str, list[tuple[str, str]]] = {
     "ladder": [
@@ -70,7 +70,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--variant", default="classic")
     parser.add_argument("--only", nargs="*", choices=sorted(GROUPS), default=sorted(GROUPS))
-    parser.add_argument("--equal-nodes", type=int, default=LEVELS["expert"].limit.nodes)
+    parser.add_argument("--equal-nodes", type=int, default=EXPERT_NODES)
     parser.add_argument("--equal-time", type=float, default=0.8)
     parser.add_argument("--out", type=Path, default=Path("strength-results"))
     args = parser.parse_args()
