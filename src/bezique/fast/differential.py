@@ -15,8 +15,19 @@ from typing import Any
 from ..core.deal import Deal
 from ..core.rules import Rules
 from . import FastDeal, supports
+from ._config import UnsupportedRules, check_supported
 
-PRESETS = [p for p in Rules.presets() if p != "old-russian"]
+
+def _engine_plays(rules: Rules) -> bool:
+    try:
+        check_supported(rules)
+    except UnsupportedRules:
+        return False
+    return True
+
+
+# The presets the compiled engine plays (not old-russian's or haitian's wild cards).
+PRESETS = [p for p in Rules.presets() if _engine_plays(Rules.preset(p))]
 
 # Options varied at random on top of a preset, with the values tried.
 VARIATIONS: dict[str, tuple[Any, ...]] = {
