@@ -171,7 +171,8 @@ def snapshot(deal: Deal) -> tuple[Any, ...]:
     states many times a step use it; they compare position strings as well, once.
     """
     out: list[Any] = []
-    for name in type(deal).__slots__:
+    slots = [name for cls in type(deal).__mro__ for name in getattr(cls, "__slots__", ())]
+    for name in slots:
         if name in _CONSTANT_SLOTS:
             continue
         value = getattr(deal, name)
