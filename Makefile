@@ -6,7 +6,9 @@ STAMP := $(VENV)/.installed
 
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: play test lint typecheck bench golden clean postgresql
+NODE_STAMP := node_modules/.installed
+
+.PHONY: play test lint typecheck jscheck bench golden clean postgresql
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -42,7 +44,7 @@ postgresql:
 		echo "the storage tests need PostgreSQL: run 'sudo apt-get install postgresql'"; exit 1; \
 	fi
 
-test: $(STAMP) $(CHROMIUM) postgresql lint typecheck
+test: $(STAMP) $(CHROMIUM) postgresql lint typecheck jscheck
 	$(BIN)/python -m pytest
 
 lint: $(STAMP)
@@ -52,6 +54,23 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# The browser client's JavaScript: ESLint, TypeScript's checker on the JSDoc types (checkJs) and
+# the unit tests (node:test); the tools come from the npm registry, pinned in package-lock.json.
+$(NODE_STAMP): package.json package-lock.json
+	@command -v npm >/dev/null || { \
+		if [ "$$(id -u)" = 0 ]; then \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null; \
+		else \
+			echo "the client checks need Node.js: run 'sudo apt-get install nodejs npm'"; exit 1; \
+		fi; }
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $(NODE_STAMP)
+
+jscheck: $(NODE_STAMP)
+	npx --no-install eslint src/bezique/web tests/js eslint.config.js
+	npx --no-install tsc -p tsconfig.json
+	node --test tests/js/
+
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py
 	$(BIN)/python benchmarks/fast.py
@@ -60,4 +79,4 @@ golden: $(STAMP)
 	$(BIN)/python scripts/make_golden.py
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache node_modules test-output

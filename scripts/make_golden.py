@@ -1,4 +1,5 @@
-"""Write the golden playthroughs: whole classic deals as readable transcripts in tests/golden/.
+"""Write the golden playthroughs: whole deals (classic and Haitian) as readable transcripts in
+tests/golden/.
 
 Each deal is shuffled from a seed and played to the end, every action chosen from the legal
 ones by ``random.Random(seed)``.  The transcript shows, step by step, the seat to move, the
@@ -22,11 +23,23 @@ from bezique import Deal, Rules
 OUT = Path(__file__).resolve().parent.parent / "tests" / "golden"
 SEEDS = (1, 2, 3, 4)
 RULES = "classic"
+#: Every deal played: (rules, seed, game scores brought into the deal or None).
+PLAYS: tuple[tuple[str, int, tuple[int, ...] | None], ...] = (
+    *((RULES, seed, None) for seed in SEEDS),
+    ("haitian", 1, None),
+    ("haitian", 2, (620, 180)),  # the brisque gate on one side only
+    ("haitian", 3, (980, 960)),  # near the target: the deal ends at once
+    ("haitian(players=3)", 4, None),
+    ("haitian(players=4,partnerships=true)", 5, None),
+)
 
 
-def path_for(seed: int) -> Path:
-    """The transcript file of a seed."""
-    return OUT / f"{RULES}-seed-{seed}.txt"
+def path_for(seed: int, rules_text: str = RULES, carry: tuple[int, ...] | None = None) -> Path:
+    """The transcript file of a deal."""
+    name = "".join(c if c.isalnum() else "-" for c in rules_text).strip("-")
+    if carry:
+        name += "-carry-" + "-".join(map(str, carry))
+    return OUT / f"{name}-seed-{seed}.txt"
 
 
 def _cards(cards: list[str] | tuple[str, ...]) -> str:
@@ -50,11 +63,11 @@ def _seat_line(deal: Deal, seat: int) -> str:
     return line
 
 
-def transcript(seed: int, rules_text: str = RULES) -> str:
+def transcript(seed: int, rules_text: str = RULES, carry: tuple[int, ...] | None = None) -> str:
     """The transcript of the deal of ``seed``, dealt by seat ``seed % players``."""
     rules = Rules.from_string(rules_text)
     dealer = seed % rules.players
-    deal = Deal.new(rules, seed=seed, dealer=dealer)
+    deal = Deal.new(rules, seed=seed, dealer=dealer, carry=carry)
     rng = random.Random(seed)
     assert deal.initial is not None
     hands, turn_up, stock = deal.initial
@@ -65,6 +78,7 @@ def transcript(seed: int, rules_text: str = RULES) -> str:
         f"rules: {rules}",
         f"seed: {seed}",
         f"dealer: seat {dealer}",
+        *([f"game scores brought in: {' '.join(map(str, carry))}"] if carry else []),
         "dealt:",
     ]
     out += [f"  seat {seat}: {_cards(list(hand))}" for seat, hand in enumerate(hands)]
@@ -100,6 +114,8 @@ def transcript(seed: int, rules_text: str = RULES) -> str:
     assert result is not None
     out.append("")
     out.append(f"over after {step} steps and {deal.tricks_played} tricks")
+    if deal.ended_early:
+        out.append("ended early: the target was reached")
     out.append(f"trick winners: {' '.join(str(w) for w in deal.trick_winners)}")
     for side, r in enumerate(result):
         out.append(
@@ -112,9 +128,9 @@ def transcript(seed: int, rules_text: str = RULES) -> str:
 
 def main() -> int:
     OUT.mkdir(parents=True, exist_ok=True)
-    for seed in SEEDS:
-        path = path_for(seed)
-        path.write_text(transcript(seed), encoding="utf-8")
+    for rules_text, seed, carry in PLAYS:
+        path = path_for(seed, rules_text, carry)
+        path.write_text(transcript(seed, rules_text, carry), encoding="utf-8")
         print(f"wrote {path}")
     return 0
 

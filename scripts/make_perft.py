@@ -103,13 +103,15 @@ def _stacked() -> Case:
     return Case("stacked-melds", hands=hands, turn_up=turn_up, stock=rest, dealer=0)
 
 
-def _late(seed: int) -> Case:
+def _late(seed: int, rules: str = "classic") -> Case:
     """A seeded deal from late in stage 1: the counts cross the last draw into stage 2."""
-    case = Case(f"seed-{seed}-trick-23", seed=seed, dealer=seed % 2)
+    case = Case(f"seed-{seed}-trick-23", rules=rules, seed=seed, dealer=seed % 2)
     deal = case.build()
     rng = random.Random(seed)
-    rules = deal.rules
-    while not (deal.tricks_played == rules.stage1_tricks - 2 and deal.phase == "play"):
+    last = deal.rules.stage1_tricks - 2
+    if rules != "classic":
+        case.name = f"{rules}-seed-{seed}-trick-{last + 1}"
+    while not (deal.tricks_played == last and deal.phase == "play"):
         deal.apply(rng.choice(deal.legal_actions()))
     case.then = deal.history
     return case
@@ -123,6 +125,9 @@ def cases() -> list[Case]:
         Case("seed-3", seed=3, dealer=0),
         _stacked(),
         _late(4),
+        Case("haitian-seed-1", rules="haitian", seed=1, dealer=0),
+        Case("haitian-3-seed-2", rules="haitian(players=3)", seed=2, dealer=2),
+        _late(5, "haitian"),
     ]
 
 

@@ -78,8 +78,8 @@ def trick_value(rules: Rules, cards: Iterable[str]) -> int:
     """Points a trick of these card codes is worth to its winner."""
     ranks = [c[0] for c in cards]
     brisques = 10 * sum(1 for r in ranks if r in "AT")
-    if rules.trick_scoring == "brisques":
-        return brisques
+    if rules.trick_scoring in ("brisques", "brisque-majority"):
+        return brisques  # brisque-majority: what the majority is counted from
     if rules.trick_scoring == "card-points":
         return sum(_CARD_POINTS.get(r, 0) for r in ranks)
     if rules.trick_scoring == "greek-per-trick":
@@ -90,22 +90,31 @@ def trick_value(rules: Rules, cards: Iterable[str]) -> int:
 
 def trick_total(rules: Rules) -> int:
     """Trick points in a whole hand, the last-trick bonus not included (160 in classic)."""
-    per_pack = {"brisques": 80, "card-points": 120, "greek-per-trick": 80, "none": 0}
+    per_pack = {
+        "brisques": 80,
+        "brisque-majority": 80,
+        "card-points": 120,
+        "greek-per-trick": 80,
+        "none": 0,
+    }
     total = per_pack[rules.trick_scoring] * rules.packs
     if rules.trick_scoring == "greek-per-trick":
         total += 10 * rules.tricks
     return total
 
 
-def trick_winner(cards: list[tuple[int, str]], trump: str | None) -> int:
-    """The seat winning a trick of (seat, code) in play order (RULES.md section 1)."""
+def trick_winner(
+    cards: list[tuple[int, str]], trump: str | None, wild_lead_wins: bool = False
+) -> int:
+    """The seat winning a trick of (seat, code) in play order (RULES.md section 1).  A wild card
+    never wins, unless ``wild_lead_wins`` and it was led and nobody trumps (HAITIAN.md H16)."""
     order = "ATKQJ987"
     win_seat, best = cards[0]
     for seat, card in cards[1:]:
-        if card == "XX":  # the wild card never wins
+        if card == "XX":  # a wild card played to a lead never wins
             beats = False
         elif best == "XX":
-            beats = True
+            beats = card[1] == trump if wild_lead_wins else True
         elif card[1] == best[1]:
             beats = order.index(card[0]) < order.index(best[0])
         else:
@@ -171,8 +180,9 @@ def snapshot(deal: Deal) -> tuple[Any, ...]:
     states many times a step use it; they compare position strings as well, once.
     """
     out: list[Any] = []
-    slots = [name for cls in type(deal).__mro__ for name in getattr(cls, "__slots__", ())]
-    for name in slots:
+    # the state lives in the slots of every class of the split Deal, not only its own
+    names = [n for cls in type(deal).__mro__ for n in getattr(cls, "__slots__", ())]
+    for name in names:
         if name in _CONSTANT_SLOTS:
             continue
         value = getattr(deal, name)
@@ -284,6 +294,19 @@ def check_points(deal: Deal) -> None:
         assert [r.melds + r.last_trick + r.bonuses for r in result] == by_events, (
             "result does not match the scoring events"
         )
+        if deal.ended_early:
+            check_early_end(deal, by_events)
+            return
+        last = [0] * sides
+        last[rules.side_of(deal.last_trick_winner)] = rules.last_trick_bonus  # type: ignore[arg-type]
+        assert [r.last_trick for r in result] == last, "last-trick bonus misplaced"
+        if rules.trick_scoring == "brisque-majority":
+            assert sum(tricks) == trick_total(rules), f"brisques won {tricks}"
+            before = [c + e for c, e in zip(deal.carry, by_events, strict=True)]
+            assert [r.tricks for r in result] == brisque_majority(rules, tricks, before), (
+                f"brisque majority of {tricks} on scores {before} wrongly settled"
+            )
+            return
         assert [r.tricks + r.brisques for r in result] == tricks, (
             "trick points do not match the tricks won"
         )
@@ -291,9 +314,6 @@ def check_points(deal: Deal) -> None:
         assert won == trick_total(rules), f"trick points total {won}; expected {trick_total(rules)}"
         if rules.brisques_only_to_settle:  # kept aside to settle a per-deal game
             assert all(r.tricks == 0 for r in result), "settling brisques counted as points"
-        last = [0] * sides
-        last[rules.side_of(deal.last_trick_winner)] = rules.last_trick_bonus  # type: ignore[arg-type]
-        assert [r.last_trick for r in result] == last, "last-trick bonus misplaced"
         from_tricks = sum(r.tricks + r.brisques + r.last_trick for r in result)
         assert from_tricks == trick_total(rules) + rules.last_trick_bonus, (
             f"tricks and last trick make {from_tricks}, not "
@@ -306,6 +326,42 @@ def check_points(deal: Deal) -> None:
         immediate = immediate and not rules.brisques_only_to_settle
         want = [e + t for e, t in zip(by_events, tricks, strict=True)] if immediate else by_events
         assert deal.points == want, f"points {deal.points}; events and tricks give {want}"
+
+
+def brisque_majority(rules: Rules, brisques: list[int], scores: list[int]) -> list[int]:
+    """HAITIAN.md section 6, written out again: more brisques score 10 each, fewer lose the
+    penalty, a tie gives each the bonus; only for a side on at least the gate score."""
+    out = []
+    for side in (0, 1):
+        mine, theirs = brisques[side], brisques[1 - side]
+        if scores[side] < rules.brisque_min_score:
+            out.append(0)
+        elif mine == theirs:
+            out.append(rules.brisque_tie_bonus)
+        elif mine > theirs:
+            out.append(mine)
+        elif rules.score_floor_zero:
+            out.append(-min(rules.brisque_loser_penalty, max(0, scores[side])))
+        else:
+            out.append(-rules.brisque_loser_penalty)
+    return out
+
+
+def check_early_end(deal: Deal, by_events: list[int]) -> None:
+    """A deal ended when a side reached the target (``target_check=immediate``): that side is
+    there, nobody had been before the last scoring step, and no trick points nor last trick
+    count (HAITIAN.md H25)."""
+    rules = deal.rules
+    assert rules.target_check == "immediate", "a deal ended early without target_check"
+    result = deal.result
+    assert result is not None
+    totals = [c + p for c, p in zip(deal.carry, deal.points, strict=True)]
+    assert max(totals) >= rules.target, f"ended early on {totals}, under {rules.target}"
+    assert deal.events[-1][2] == "target reached", "the target event is not the last one"
+    if rules.brisque_timing == "end-of-hand" and rules.trick_scoring != "greek-per-trick":
+        assert all(r.tricks == 0 for r in result), "trick points counted in a deal ended early"
+    assert all(r.last_trick == 0 for r in result), "a last trick in a deal ended early"
+    assert deal.tricks_played < rules.tricks
 
 
 def check_legal(deal: Deal) -> None:
@@ -702,6 +758,10 @@ def check_over(deal: Deal) -> None:
     rules = deal.rules
     assert deal.is_over and deal.phase == "over" and deal.to_move is None
     assert deal.legal_actions() == []
+    assert deal.result is not None
+    if deal.ended_early:  # the target was reached: the deal stopped there (HAITIAN.md H25)
+        assert not deal._trick
+        return
     assert deal.tricks_played == rules.tricks, f"{deal.tricks_played} tricks; {rules.tricks} due"
     assert not deal._stock and deal._turn_up is None and not deal._trick
     if rules.play_out_hand:  # else the hand ends when the stock is drawn (decision 11)
@@ -727,7 +787,7 @@ def check_step(deal: Deal, action: Action, before: Deal, position: str) -> None:
         if deal.rules.dealer_sits_out:
             seats.remove(deal.dealer)
         cards = [(seats[i], _code(deal, c)) for i, c in enumerate(cs)]
-        expected = trick_winner(cards, before.trump)
+        expected = trick_winner(cards, before.trump, deal.rules.wild_card_lead_wins)
         assert winner == expected, f"trick {cards} with trump {before.trump} won by {winner}"
     else:
         assert deal.tricks_played == before.tricks_played
@@ -774,6 +834,7 @@ class _Runner:
     def __init__(self, rules: Rules, seed: int, stats: Stats) -> None:
         self.rules, self.seed, self.stats = rules, seed, stats
         self.dealer = seed % rules.players
+        self.carry = carry_for(rules, seed)
 
     def run(self, name: str, fn: Callable[..., Any], deal: Deal, *args: Any) -> Any:
         """Run one check; record each kind of failure (one per line of the message) once,
@@ -788,7 +849,9 @@ class _Runner:
                 self.stats.failures.setdefault(
                     key,
                     f"{type(e).__name__}: {line}\n    rules {self.rules}, "
-                    f"Deal.new(rules, seed={self.seed}, dealer={self.dealer}), then "
+                    f"Deal.new(rules, seed={self.seed}, dealer={self.dealer}"
+                    + (f", carry={self.carry}" if self.carry else "")
+                    + "), then "
                     f"{len(history)} actions: {history}",
                 )
             return None
@@ -798,6 +861,18 @@ def _failure_kind(message: str) -> str:
     """A message with its particulars (quoted text, lists, numbers) blanked out."""
     kind = re.sub(r"'[^']*'|\"[^\"]*\"|\[[^\]]*\]|\{[^}]*\}|\d+", "_", message)
     return kind[:72]
+
+
+def carry_for(rules: Rules, seed: int) -> tuple[int, ...] | None:
+    """Game scores brought into a deal, drawn from the seed, where a rule depends on them (the
+    target checked at once, brisque-majority scoring): near the target, on either side of the
+    brisque gate, or 0.  None where no rule does."""
+    if rules.target_check != "immediate" and rules.trick_scoring != "brisque-majority":
+        return None
+    rng = random.Random(seed * 7919 + 17)
+    gate, target = rules.brisque_min_score, rules.target
+    near = [0, 0, gate - 10, gate, target // 2, target - 60]
+    return tuple(max(0, rng.choice(near)) for _ in range(rules.sides))
 
 
 def check_deal(
@@ -818,8 +893,9 @@ def check_deal(
     run = _Runner(rules, seed, stats).run
     path = random.Random(seed)
     rng = random.Random(seed + 1_000_003)
-    deal = Deal.new(rules, seed=seed, dealer=seed % rules.players)
-    again = Deal.new(rules, seed=seed, dealer=seed % rules.players)
+    carry = carry_for(rules, seed)
+    deal = Deal.new(rules, seed=seed, dealer=seed % rules.players, carry=carry)
+    again = Deal.new(rules, seed=seed, dealer=seed % rules.players, carry=carry)
     assert again.position() == deal.position(), "Deal.new is not deterministic"
     seats: list[int | None] = [*range(rules.players), None]
     playout_step = path.randrange(rules.tricks * rules.players)
@@ -861,7 +937,7 @@ def check_deal(
         run("step", check_step, deal, action, before, position)
         stats.steps += 1
         step += 1
-    replay = Deal.new(rules, seed=seed, dealer=seed % rules.players)
+    replay = Deal.new(rules, seed=seed, dealer=seed % rules.players, carry=carry)
     for text in deal.history:
         replay.apply(text)
     if replay.position() != deal.position():

@@ -21,6 +21,8 @@ from bezique.bots.playout import playout_action, utility
 from bezique.bots.search import world_is_known
 from bezique.bots.solver import Endgame, SolverLimit, exact_values, play_action
 from bezique.cli import app
+from bezique.core.cards import CODES
+from bezique.core.notation import split_ref
 
 HONEST = ["random", "simple", "heuristic", "pimc", "ismcts"]
 TINY = Limit(nodes=300)
@@ -29,6 +31,8 @@ RULES = [Rules.preset(p) for p in Rules.presets()] + [
     Rules.preset("four", partner_declaring="winner-or-partner"),
     Rules.preset("no-trump", players=3),
     Rules.preset("old-russian", players=4),
+    Rules.preset("haitian", players=3),
+    Rules.preset("haitian", players=4, partnerships=True),
 ]
 
 
@@ -162,10 +166,21 @@ def endgame(rules: Rules, seed: int, cards: int) -> Deal:
 
 @pytest.mark.parametrize(
     "preset,cards",
-    [("classic", 4), ("russian", 4), ("greek", 3), ("rubicon", 3), ("three", 2), ("four", 2)],
+    [
+        ("classic", 4),
+        ("russian", 4),
+        ("greek", 3),
+        ("rubicon", 3),
+        ("three", 2),
+        ("four", 2),
+        # jokers led and discarded, sevens of trumps to the taker (brisques counted flat: the
+        # majority count and the sevens scored by their player are not the solver's values)
+        ("haitian(trick_scoring=brisques,second_seven_scores=capture)", 3),
+        ("haitian(trick_scoring=brisques,second_seven_scores=capture,players=3)", 2),
+    ],
 )
 def test_solver_agrees_with_brute_force(preset: str, cards: int) -> None:
-    rules = Rules.preset(preset)
+    rules = Rules.from_string(preset)
     for seed in range(4):
         deal = endgame(rules, seed, cards)
         if deal.is_over:
@@ -185,6 +200,27 @@ def test_solver_agrees_with_brute_force(preset: str, cards: int) -> None:
         for _, kind in sol.pv:
             line.apply(play_action(line, kind))
         assert line.is_over and utility(line, side) == pytest.approx(sol.value + offset)
+
+
+@pytest.mark.parametrize("options", [{}, {"stage2_wild_card": "last-resort"}, {"players": 3}])
+def test_solver_plays_the_haitian_stage2_duties(options: dict[str, object]) -> None:
+    """The solver's playable cards are the engine's legal plays in Haitian stage-2 positions:
+    jokers led (trump if able), jokers as discards or last resort (HAITIAN.md H19, H20)."""
+    rules = Rules.preset("haitian", **options)
+    checked = 0
+    for seed in range(6):
+        rng = random.Random(seed)
+        deal = Deal.new(rules, seed=seed, dealer=seed % rules.players)
+        while not deal.is_over:
+            if deal.stage == 2 and deal.phase == "play":
+                seat = deal.to_move
+                assert seat is not None
+                legal = {split_ref(a.cards[0])[0] for a in deal.legal_actions()}
+                mine = {CODES[k] for k in Endgame.from_deal(deal).playable(seat)}
+                assert mine == legal, (deal.hand(seat), deal.trick)
+                checked += 1
+            deal.apply(playout_action(deal, rng, 0.5))
+    assert checked > 40
 
 
 def test_solver_node_limit() -> None:

@@ -1,4 +1,4 @@
-"""Golden playthroughs: whole seeded classic deals, written again in memory and compared with
+"""Golden playthroughs: whole seeded classic and Haitian deals, written again in memory and compared with
 the committed transcripts in tests/golden/ (written by scripts/make_golden.py)."""
 
 from __future__ import annotations
@@ -33,17 +33,21 @@ make_golden = _load_script()
 
 def test_the_transcripts_are_the_scripts() -> None:
     """No transcript is missing, and none is left over from a seed no longer played."""
-    want = sorted(make_golden.path_for(seed).name for seed in make_golden.SEEDS)
+    want = sorted(make_golden.path_for(s, r, c).name for r, s, c in make_golden.PLAYS)
     have = sorted(p.name for p in GOLDEN.glob("*.txt"))
     assert have == want, f"tests/golden/ holds {have}, the script writes {want}. {HOW}"
 
 
-@pytest.mark.parametrize("seed", make_golden.SEEDS)
-def test_golden_playthrough(seed: int) -> None:
-    path = make_golden.path_for(seed)
+@pytest.mark.parametrize(
+    ("rules_text", "seed", "carry"),
+    make_golden.PLAYS,
+    ids=[f"{r}-{s}" for r, s, _ in make_golden.PLAYS],
+)
+def test_golden_playthrough(rules_text: str, seed: int, carry: tuple[int, ...] | None) -> None:
+    path = make_golden.path_for(seed, rules_text, carry)
     assert path.exists(), f"{path.relative_to(ROOT)} is missing. {HOW}"
     want = path.read_text(encoding="utf-8")
-    got = make_golden.transcript(seed)
+    got = make_golden.transcript(seed, rules_text, carry)
     if got != want:
         diff = difflib.unified_diff(
             want.splitlines(),

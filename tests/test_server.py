@@ -62,6 +62,9 @@ def test_info_lists_presets_and_levels(client: TestClient) -> None:
     assert 2 in by_name["classic"] and 3 in by_name["three"] and by_name["four"] == [4]
     assert by_name["no-trump"][0] == 2 and sorted(by_name["no-trump"]) == [2, 3, 4]
     assert all(ns[0] == Rules.preset(name).players for name, ns in by_name.items())
+    # the start page shows the target each variant plays to unless told otherwise
+    targets = {p["name"]: p["target"] for p in info["presets"]}
+    assert targets["classic"] == Rules.preset("classic").target and targets["greek"] > 0
     assert info["default_level"] in [lv["name"] for lv in info["levels"]]
     assert client.get("/").status_code == 200
     assert client.get("/protocol.schema.json").status_code == 200
@@ -307,9 +310,6 @@ def test_hello_first_and_bad_tokens(client: TestClient) -> None:
         assert json.loads(ws.receive_text())["code"] == "auth"
     with client.websocket_connect(f"/ws/{host['code']}") as ws:
         ws.send_text(hello(other["token"]))  # a token of another table
-        assert json.loads(ws.receive_text())["code"] == "auth"
-    with client.websocket_connect("/ws/nosuchtable") as ws:
-        ws.send_text(hello(None))
         assert json.loads(ws.receive_text())["code"] == "auth"
 
 
@@ -731,3 +731,46 @@ def test_a_real_server_closes_on_text_that_is_not_utf8(tmp_path: Path) -> None:
         proc.terminate()
         _, err = proc.communicate(timeout=10)
     assert "Traceback" not in err.decode(), err.decode()
+
+
+def test_nobody_at_a_friends_table_the_computer_waits(client: TestClient) -> None:
+    """Issue 14: with every person gone the computer plays no seat; it takes over an away seat
+    only while someone is connected, and the table tells when it will."""
+    host, friend = friends_table(client)
+    a = Player(client, host["code"], host["token"], seed=1)
+    b = Player(client, host["code"], friend["token"], seed=2)
+    table = lobby(client).get(host["code"])
+    b.close()
+    # the others are told when the computer takes over b's seat
+    countdown = a.until(lambda m: m["type"] == "table" and not m["table"]["seats"][1]["connected"])
+    wait = countdown["table"]["seats"][1]["takeover_in"]
+    assert wait is not None and 0 < wait <= 0.3
+    assert countdown["table"]["seats"][0]["takeover_in"] is None
+    a.close()
+    time.sleep(1.0)  # both away for longer than the takeover time (0.3 s)
+    moves = table.moves
+    time.sleep(1.0)
+    assert table.moves == moves, "the computer played with nobody at the table"
+    assert not any(table.computer_plays(s) for s in range(2))
+    # one person back: the computer plays the other seat while that person is there
+    a2 = Player(client, host["code"], host["token"], seed=3)
+    t0 = time.monotonic()
+    while table.moves < moves + 6:
+        if a2.my_turn() and a2.move not in a2.acted:
+            a2.acted.add(a2.move)
+            a2.act()
+        a2.recv()
+        assert time.monotonic() - t0 < 30
+    assert table.computer_plays(1)
+    a2.close()
+
+
+def test_a_table_that_does_not_exist(client: TestClient) -> None:
+    """Issue 14: a link to no table gets its own error code (the client shows a 'no such table'
+    screen and stops reconnecting), not 'auth' (a stale token)."""
+    p = Player(client, "nosuchtable", None)
+    assert p.welcome["type"] == "error" and p.welcome["code"] == "no-table"
+    p.close()
+    p = Player(client, "nosuchtable", "some-token")
+    assert p.welcome["code"] == "no-table"
+    p.close()

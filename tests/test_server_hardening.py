@@ -362,6 +362,23 @@ def test_a_slow_request_head_is_closed(tmp_path: Path) -> None:
             assert r.status == 200
 
 
+def test_a_kept_alive_connection_is_not_cut_by_the_head_clock(tmp_path: Path) -> None:
+    """Between requests an idle connection is uvicorn's to close (``--timeout-keep-alive``,
+    5 s): the head clock (here 0.3 s) only times a request that has begun."""
+    with real_server(tmp_path, head_seconds=0.3) as app:
+        request = b"GET /api/info HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+        with socket.create_connection(("127.0.0.1", app.state.port), timeout=5) as s:
+            for _ in range(2):
+                s.sendall(request)
+                got = b""
+                while b'"version"' not in got:
+                    more = s.recv(65536)
+                    assert more, "closed"
+                    got += more
+                assert got.startswith(b"HTTP/1.1 200")
+                time.sleep(1.0)  # idle for over three head clocks, under the keep-alive
+
+
 def test_serve_offers_uvicorns_own_limits() -> None:
     code, out = run_cli("serve", "--help")
     assert code == 0

@@ -27,7 +27,7 @@ def strings(lang: str) -> dict[str, str]:
 
 
 def test_the_client_offers_exactly_these_languages() -> None:
-    app = (WEB / "app.js").read_text(encoding="utf-8")
+    app = (WEB / "common.js").read_text(encoding="utf-8")
     m = re.search(r"const LANGS = \[([^\]]*)\]", app)
     assert m is not None
     assert re.findall(r'"(\w+)"', m.group(1)) == LANGS

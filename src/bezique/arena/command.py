@@ -1,4 +1,6 @@
-"""``bezique arena``: two players on mirrored deals, with a text report and optional JSON."""
+"""``bezique arena``: two players on mirrored deals, with a text report and optional JSON;
+``bezique self-play``: positions for a learned evaluation.  Both run here, in worker processes
+or on Ray."""
 
 from __future__ import annotations
 
@@ -22,6 +24,34 @@ OptionList = Annotated[
     ),
 ]
 
+AddressArgument = Annotated[
+    str | None,
+    typer.Argument(
+        metavar="ADDRESS",
+        help="With --ray: the cluster, ray://HOST:PORT or auto (default: a Ray instance on this "
+        "machine, started for the run).",
+        show_default=False,
+    ),
+]
+JobsOption = Annotated[
+    int | None,
+    typer.Option(
+        "--jobs",
+        "-j",
+        help="Worker processes (default 1; 0: one per core); with --ray, the CPUs of the local "
+        "Ray instance (default: every core).",
+        show_default=False,
+    ),
+]
+RayFlag = Annotated[
+    bool,
+    typer.Option(
+        "--ray",
+        help="Run on Ray (the cluster extra): --ray alone starts a local instance for the run, "
+        "--ray ADDRESS uses a cluster.",
+    ),
+]
+
 
 def arena_command(
     a: Annotated[
@@ -32,6 +62,7 @@ def arena_command(
         ),
     ],
     b: Annotated[str, typer.Argument(help="Player B, written as A is.")],
+    address: AddressArgument = None,
     variant: Annotated[
         str, typer.Option("--variant", "-v", help="Preset (or rules string) to play.")
     ] = "classic",
@@ -40,9 +71,8 @@ def arena_command(
         int, typer.Option("--deals", "-n", help="Decks to play; each is played in every seating.")
     ] = 100,
     seed: Annotated[int, typer.Option("--seed", help="Arena seed: decides every deck.")] = 1,
-    jobs: Annotated[
-        int, typer.Option("--jobs", "-j", help="Worker processes (0: one per core).")
-    ] = 1,
+    jobs: JobsOption = None,
+    ray: RayFlag = False,
     json_file: Annotated[
         Path | None, typer.Option("--json", help="Also write every deal and the figures here.")
     ] = None,
@@ -51,6 +81,7 @@ def arena_command(
     """Play two computer players against each other on mirrored deals (each deck twice, seats
     swapped) and report win rates, the point margin and Elo, with 95% intervals."""
     from ..cli.common import build_rules, fail
+    from .distributed import ClusterError
     from .runner import PlayerSpec, run_arena
 
     rules = build_rules(variant, option)
@@ -62,21 +93,130 @@ def arena_command(
         fail(f"--deals must be at least 1: got {deals}")
     if seed < 0:
         fail(f"--seed must not be negative: got {seed}")
-    if jobs < 0:
-        fail(f"--jobs must not be negative: got {jobs}")
-    jobs = jobs or os.cpu_count() or 1
-    err = Console(stderr=True, highlight=False)
-    show = not quiet and sys.stderr.isatty()
-
-    def progress(done: int, total: int) -> None:
-        if show:
-            err.print(f"\r{done}/{total} decks", end="")
-
-    result = run_arena(spec_a, spec_b, rules, decks=deals, seed=seed, jobs=jobs, progress=progress)
-    if show:
-        err.print()
+    jobs, ray_address = where_to_run(jobs, ray, address)
+    progress = Progress("decks", quiet)
+    try:
+        result = run_arena(
+            spec_a,
+            spec_b,
+            rules,
+            decks=deals,
+            seed=seed,
+            jobs=jobs,
+            ray=ray_address,
+            progress=progress,
+        )
+    except ClusterError as e:
+        progress.end()
+        fail(str(e))
+    progress.end()
     result.variant = variant
     _report(result, json_file)
+
+
+class Progress:
+    """``done/total UNIT`` on one line of stderr as work finishes (only on a terminal)."""
+
+    def __init__(self, unit: str, quiet: bool) -> None:
+        self.unit = unit
+        self.show = not quiet and sys.stderr.isatty()
+        self.err = Console(stderr=True, highlight=False)
+
+    def __call__(self, done: int, total: int) -> None:
+        if self.show:
+            self.err.print(f"\r{done}/{total} {self.unit}", end="")
+
+    def end(self) -> None:
+        """Finish the line."""
+        if self.show:
+            self.err.print()
+
+
+def where_to_run(jobs: int | None, ray: bool, address: str | None) -> tuple[int | None, str | None]:
+    """``jobs`` and ``ray`` of the run for ``--jobs``, ``--ray`` and the ADDRESS argument, or a
+    one-line error for a negative ``--jobs``, an address without ``--ray``, a malformed address,
+    a missing Ray or ``--jobs`` with a cluster."""
+    from ..cli.common import fail
+    from .distributed import LOCAL, ClusterError, check_address, require_ray
+
+    if jobs is not None and jobs < 0:
+        fail(f"--jobs must not be negative: got {jobs}")
+    if jobs == 0:
+        jobs = os.cpu_count() or 1
+    if not ray:
+        if address is not None:
+            fail(f"unexpected argument {address!r}: a Ray address follows --ray")
+        return jobs, None
+    try:
+        target = check_address(address or LOCAL)
+        require_ray()  # say what to install before any work starts
+    except ClusterError as e:
+        fail(str(e))
+    if target != LOCAL and jobs is not None:
+        fail("--jobs sets the CPUs of a local Ray instance: a cluster uses all of its CPUs")
+    return jobs, target
+
+
+def selfplay_command(
+    bot: Annotated[
+        str,
+        typer.Argument(
+            help="The bot in every seat: a bot or level name, a budget may follow "
+            "(pimc:nodes=2000)."
+        ),
+    ],
+    address: AddressArgument = None,
+    out: Annotated[
+        Path, typer.Option("--out", "-o", help="The .npz file to write the positions to.")
+    ] = Path("selfplay.npz"),
+    variant: Annotated[
+        str, typer.Option("--variant", "-v", help="Preset (or rules string) to play.")
+    ] = "classic",
+    option: OptionList = None,
+    deals: Annotated[int, typer.Option("--deals", "-n", help="Deals to play.")] = 100,
+    seed: Annotated[int, typer.Option("--seed", help="Run seed: decides every deal.")] = 1,
+    jobs: JobsOption = None,
+    ray: RayFlag = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress line.")] = False,
+) -> None:
+    """Play seeded deals with one bot in every seat and write every position (the observation
+    of the seat to move, encoded) with its final point margin to an .npz file, as training data
+    for a learned evaluation."""
+    from ..cli.common import build_rules, fail
+    from .distributed import ClusterError
+
+    rules = build_rules(variant, option)
+    if deals < 1:
+        fail(f"--deals must be at least 1: got {deals}")
+    if seed < 0:
+        fail(f"--seed must not be negative: got {seed}")
+    if out.suffix != ".npz":
+        fail(f"--out {out}: the positions are written to an .npz file")
+    jobs, ray_address = where_to_run(jobs, ray, address)
+    try:
+        from .selfplay import describe, generate
+    except ImportError as e:
+        fail(f"self-play needs numpy (pip install 'bezique[cluster]'): {e}")
+    progress = Progress("deals", quiet)
+    try:
+        positions = generate(
+            bot, rules, deals=deals, seed=seed, jobs=jobs, ray=ray_address, progress=progress
+        )
+    except (ValueError, ClusterError) as e:
+        progress.end()
+        fail(str(e))
+    progress.end()
+    try:
+        positions.save(out)
+    except OSError as e:
+        fail(f"could not write {out}: {e}")
+    d = describe(positions)
+    Console(highlight=False, soft_wrap=True).print(
+        f"{positions.bot} in every seat: {variant}, {d['deals']} deals, seed {seed}, "
+        f"{positions.seconds:.0f} s\n"
+        f"  {d['positions']} positions x {d['features']} features, final margin "
+        f"{d['margin_mean']:.1f} ± {d['margin_sd']:.1f} (mean ± sd), written to {out}"
+    )
 
 
 def arena_pool_command(

@@ -25,7 +25,6 @@ seating is dropped.  In per-deal games every deal is a match.
 from __future__ import annotations
 
 import importlib
-import multiprocessing
 import time
 import zlib
 from collections.abc import Callable, Iterable
@@ -39,6 +38,7 @@ from ..core.match import settle
 from ..core.notation import Action
 from ..core.rules import Rules
 from ..core.scoring import target_winner
+from .distributed import run_tasks
 from .stats import Estimate, elo_interval, mean_interval, wilson_interval
 
 OPENSPIEL_ISMCTS = "openspiel-ismcts"
@@ -443,47 +443,30 @@ def run_arena(
     *,
     decks: int = 100,
     seed: int = 1,
-    jobs: int = 1,
+    jobs: int | None = None,
+    ray: str | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> ArenaResult:
     """Play ``decks`` decks in every seating between A and B (see the module docstring).
 
-    ``jobs`` worker processes share the decks (1: play here, no processes); the results do not
-    depend on it.  ``progress(done, total)`` is called after each deck."""
+    ``jobs`` worker processes share the decks (default 1: play here, no processes); with
+    ``ray`` (an address, or :data:`~.distributed.LOCAL` for an instance started for the run,
+    ``jobs`` CPUs) every deck is a Ray task (:func:`~.distributed.run_tasks`).  The results do
+    not depend on either.
+    ``progress(done, total)`` is called after each deck."""
     a = a if isinstance(a, PlayerSpec) else PlayerSpec.parse(a)
     b = b if isinstance(b, PlayerSpec) else PlayerSpec.parse(b)
     variant = rules if isinstance(rules, str) else str(rules)
     rules = rules if isinstance(rules, Rules) else Rules.from_string(rules)
     if decks < 1:
         raise ValueError(f"decks must be at least 1: got {decks}")
-    if jobs < 1:
+    if jobs is not None and jobs < 1:
         raise ValueError(f"jobs must be at least 1: got {jobs}")
     start = time.perf_counter()
     jobs_list = [(str(rules), str(a), str(b), seed, i) for i in range(decks)]
-    plays: list[Play] = []
-    results: Iterable[list[Play]]
-    if jobs == 1:
-        results = map(_work, jobs_list)
-        _collect(results, plays, decks, progress)
-    else:
-        methods = multiprocessing.get_all_start_methods()
-        ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-        with ctx.Pool(jobs) as pool:
-            _collect(pool.imap_unordered(_work, jobs_list), plays, decks, progress)
-    plays.sort(key=lambda p: (p.deck, p.seating))
+    per_deck = run_tasks(_work, jobs_list, jobs=jobs, ray=ray, progress=progress)
+    plays = sorted((p for deck in per_deck for p in deck), key=lambda p: (p.deck, p.seating))
     return ArenaResult(a, b, rules, variant, seed, decks, plays, time.perf_counter() - start)
-
-
-def _collect(
-    results: Iterable[list[Play]],
-    plays: list[Play],
-    total: int,
-    progress: Callable[[int, int], None] | None,
-) -> None:
-    for done, deck_plays in enumerate(results, 1):
-        plays.extend(deck_plays)
-        if progress is not None:
-            progress(done, total)
 
 
 def pool(results: Iterable[ArenaResult]) -> ArenaResult:

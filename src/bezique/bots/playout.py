@@ -110,7 +110,7 @@ def _rank_points(rules: Rules) -> tuple[tuple[float, ...], float]:
     scoring = rules.trick_scoring
     brisque = 1.0 if rules.brisques_only_to_settle else 10.0
     brisques = tuple(brisque if r in BRISQUE_RANKS else 0.0 for r in range(8))
-    if scoring == "brisques":
+    if scoring in ("brisques", "brisque-majority"):
         return brisques, 0.0
     if scoring == "card-points":
         scale = 0.1 if rules.brisques_only_to_settle else 1.0
@@ -216,6 +216,11 @@ def _meld_bonus(k: int, held: list[int], by_rank: list[int], table: _MeldTable) 
     return bonus
 
 
+def card_points(per_rank: tuple[float, ...], k: int) -> float:
+    """What card kind ``k`` brings to a trick's winner (a wild card: nothing)."""
+    return 0.0 if k == WILD else per_rank[k & 7]
+
+
 def playout_action(deal: Deal, rng: random.Random, explore: float = 0.1) -> Action:
     """A quick, reasonable action for the seat to move in a world (the default policy).
 
@@ -272,17 +277,18 @@ def playout_action(deal: Deal, rng: random.Random, explore: float = 0.1) -> Acti
     if not trick:
         best_v, choice = -1e9, actions[0]
         for a, k, keep in keeps:
-            v = -keep - (0.5 * per_rank[k & 7] if stage1 else 0.0)
+            v = -keep - (0.5 * card_points(per_rank, k) if stage1 else 0.0)
             if v > best_v:
                 best_v, choice = v, a
         return choice
     side_of = rules.side_of
     win_seat, win = trick[0][0], code_kind[trick[0][1]]
-    points = per_trick + per_rank[win & 7]
+    lead_wins = rules.wild_card_lead_wins
+    points = per_trick + card_points(per_rank, win)
     for s, c in trick[1:]:
         k = code_kind[c]
-        points += per_rank[k & 7]
-        if beats(k, win, t):
+        points += card_points(per_rank, k)
+        if beats(k, win, t, lead_wins):
             win, win_seat = k, s
     partner_wins = side_of(win_seat) == side_of(seat)
     last = len(trick) == rules.active_players - 1
@@ -290,8 +296,8 @@ def playout_action(deal: Deal, rng: random.Random, explore: float = 0.1) -> Acti
     win_extra = 8.0 if stage1 else 0.0  # the lead, and the right to declare
     best_v, choice = -1e9, actions[0]
     for a, k, keep in keeps:
-        mine = per_rank[k & 7]
-        wins = beats(k, win, t)
+        mine = card_points(per_rank, k)
+        wins = beats(k, win, t, lead_wins)
         if partner_wins:
             v = (mine if last else 0.0) - keep
         elif wins:

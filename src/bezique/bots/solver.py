@@ -76,6 +76,15 @@ class Endgame:
         self.must_head = rules.stage2_must_head
         self.must_trump = rules.stage2_must_trump
         self.per_rank, self.per_trick = rank_points(rules)
+        # by card kind, a wild card worth nothing
+        self.per_kind = (*(self.per_rank[k & 7] for k in range(WILD)), 0.0)
+        self.lead_wins = rules.wild_card_lead_wins
+        self.last_resort = rules.stage2_wild_card == "last-resort"
+        # sevens of trumps scored for the taker of their trick (second_seven_scores=capture);
+        # those scored for their player whoever wins change no choice
+        self.seven_bonus = (
+            float(rules.seven_of_trumps) if rules.second_seven_scores == "capture" else 0.0
+        )
         self.last_bonus = float(rules.last_trick_bonus)
         self.sides = rules.sides
         self.side_of = [rules.side_of(s) for s in range(self.n)]
@@ -110,24 +119,28 @@ class Endgame:
             led = trick[0][1] >> 3
             best = trick[0][1]
             for _, c in trick[1:]:
-                if beats(c, best, self.trump):
+                if beats(c, best, self.trump, self.lead_wins):
                     best = c
-            same = [c for c in hand if c >> 3 == led]
+            same = [c for c in hand if c >> 3 == led] if led < 4 else []  # a wild card: no suit
             if same:
                 cands = same
                 if self.must_head:
-                    cands = [c for c in same if beats(c, best, self.trump)] or same
+                    cands = [c for c in same if beats(c, best, self.trump, self.lead_wins)] or same
             else:
                 cands = hand
                 if self.trump >= 0 and self.must_trump:
                     trumps = [c for c in hand if c >> 3 == self.trump]
                     if trumps:
                         if self.must_head:
-                            cands = [c for c in trumps if beats(c, best, self.trump)] or hand
+                            cands = [
+                                c for c in trumps if beats(c, best, self.trump, self.lead_wins)
+                            ] or hand
                         else:
                             cands = trumps
         else:
             cands = hand
+        if self.last_resort and hand and hand[-1] == WILD:
+            cands = [c for c in cands if c != WILD] or cands
         out: list[int] = []
         prev = -1
         for c in cands:  # hands are sorted, so copies sit together
@@ -157,6 +170,7 @@ class Endgame:
                 k >> 3 == prev >> 3
                 and k != WILD
                 and per_rank[k & 7] == per_rank[prev & 7]
+                and not (self.seven_bonus and k & 7 == 7)
                 and not present & ((1 << k) - (1 << (prev + 1)))
             ):
                 out[-1].append(k)
@@ -169,11 +183,15 @@ class Endgame:
         """(winning seat, points) of the complete trick in ``self.trick``."""
         trick = self.trick
         win_seat, best = trick[0]
-        pts = self.per_trick + self.per_rank[best & 7]
+        per_kind = self.per_kind
+        pts = self.per_trick + per_kind[best]
         for s, c in trick[1:]:
-            pts += self.per_rank[c & 7]
-            if beats(c, best, self.trump):
+            pts += per_kind[c]
+            if beats(c, best, self.trump, self.lead_wins):
                 best, win_seat = c, s
+        if self.seven_bonus:
+            seven = self.trump * 8 + 7
+            pts += self.seven_bonus * sum(1 for _, c in trick if c == seven)
         return win_seat, pts
 
     # --- search ----------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from math import comb
 
-from ..core.cards import ALL_KINDS, BRISQUE_RANKS, CARD_POINTS, SUITS, kind, parse_card
+from ..core.cards import ALL_KINDS, BRISQUE_RANKS, CARD_POINTS, SUITS, WILD, kind, parse_card
 from ..core.melds import (
     MELD_BY_NAME,
     SEVEN_MELD,
@@ -34,9 +34,9 @@ Holding = tuple[int, int]
 def trick_value(rules: Rules, kinds: Iterable[int], *, whole: bool = True) -> int:
     """Points the cards of a trick bring to whoever wins it (``whole``: include the per-trick
     points some rules give)."""
-    ranks = [k & 7 for k in kinds]
+    ranks = [k & 7 for k in kinds if k != WILD]  # a wild card is worth nothing
     scoring = rules.trick_scoring
-    if scoring == "brisques":
+    if scoring in ("brisques", "brisque-majority"):
         return 10 * sum(1 for r in ranks if r in BRISQUE_RANKS)
     if scoring == "card-points":
         return sum(CARD_POINTS[r] for r in ranks)

@@ -8,7 +8,9 @@
     bezique rules [PRESET] [--option key=value ...] [--options [--all]]
     bezique bots
     bezique arena A B [--variant classic] [--deals N] [--seed S] [--jobs K] [--json FILE]
+                      [--ray [ADDRESS]]
     bezique arena-pool FILE... [--json FILE]
+    bezique self-play BOT [--deals N] [--seed S] [--out FILE.npz] [--jobs K] [--ray [ADDRESS]]
     bezique serve [--host 127.0.0.1] [--port 8000] [--data DIR] [--limit-concurrency N]
                   [--timeout-keep-alive S] [--api-docs] [--no-ws-compression]
 
@@ -251,10 +253,12 @@ app.command("keep")(keep_command)
 from ..arena.command import (  # noqa: E402  (bezique arena: bots against bots)
     arena_command,
     arena_pool_command,
+    selfplay_command,
 )
 
 app.command("arena")(arena_command)
 app.command("arena-pool")(arena_pool_command)
+app.command("self-play")(selfplay_command)
 
 
 def main() -> None:

@@ -37,6 +37,7 @@ class DealBase:
     """The state of a deal: every slot, with its type (the behaviour comes in layers)."""
 
     __slots__ = (
+        "_carry",
         "_decl_count",
         "_events",
         "_exchanged",
@@ -89,3 +90,5 @@ class DealBase:
     _decl_count: int
     _exchanged: bool
     _legal: dict[Action, Move] | None
+    _carry: tuple[int, ...]
+    """Each side's game score coming into the deal (see ``Deal.carry``)."""

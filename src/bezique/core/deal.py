@@ -106,6 +106,7 @@ class Deal(Worlds):
                 )
             ),
             legal_ids=legal_ids,
+            carry=self._carry if any(self._carry) else (),
         )
 
     def position(self) -> str:

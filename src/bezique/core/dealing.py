@@ -60,6 +60,16 @@ def check_dealer(rules: Rules, dealer: int) -> None:
         raise ValueError(f"dealer must be a seat from 0 to {rules.players - 1}: got {dealer!r}")
 
 
+def check_carry(rules: Rules, carry: Sequence[int]) -> tuple[int, ...]:
+    """Each side's game score coming into a deal, checked: one whole number a side."""
+    out = tuple(carry)
+    if len(out) != rules.sides or not all(
+        isinstance(v, int) and not isinstance(v, bool) for v in out
+    ):
+        raise ValueError(f"carry must be {rules.sides} whole numbers, one a side: got {carry!r}")
+    return out
+
+
 def shuffled(rules: Rules, seed: int | None, dealer: int) -> Dealt:
     """The cards shuffled from ``seed`` and dealt in the packets of the rules."""
     check_dealer(rules, dealer)

@@ -1,4 +1,5 @@
-"""A match: deals played one after another until a side reaches the target score."""
+"""A match: deals played one after another until a side reaches the target score (or, with
+``match_games``, until a side has won enough games: see :mod:`bezique.core.games`)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,9 @@ from dataclasses import dataclass
 
 from .cards import RANKS, rank_of
 from .deal import Deal
+from .games import GameResult, add_points, count_game, game_winner, match_winner, next_handicap
 from .notation import Action
 from .rules import Rules
-from .scoring import target_winner
 
 
 class Match:
@@ -21,9 +22,21 @@ class Match:
     :meth:`next_deal` starts the next one.
     """
 
-    def __init__(self, rules: Rules | None = None, seed: int | None = None) -> None:
+    def __init__(
+        self,
+        rules: Rules | None = None,
+        seed: int | None = None,
+        handicap: Sequence[int] | None = None,
+    ) -> None:
         self.rules: Rules = rules if rules is not None else Rules.preset("classic")
         self.seed: int | None = seed
+        sides = self.rules.sides
+        self.handicap: tuple[int, ...] = tuple(handicap) if handicap else (0,) * sides
+        """The score each side starts every game on (cent points: the last match's loser)."""
+        if len(self.handicap) != sides or not all(
+            isinstance(h, int) and not isinstance(h, bool) and h >= 0 for h in self.handicap
+        ):
+            raise ValueError(f"handicap must be {sides} whole numbers >= 0: got {handicap!r}")
         self._rng = random.Random(seed)
         self.cut: list[str] = []
         """The cards cut for the first deal, per seat (the last round if there were ties)."""
@@ -48,7 +61,11 @@ class Match:
     def _start(self, dealer: int) -> None:
         seed = self._rng.getrandbits(63)
         self.deal_seeds.append(seed)
-        self.deals.append(Deal.new(self.rules, seed=seed, dealer=dealer))
+        games, scores = self._tally()
+        if games and games[-1].last_deal == len(self.deals) - 1:  # a new game begins
+            scores = list(self.handicap)
+        carry = scores if any(scores) else None
+        self.deals.append(Deal.new(self.rules, seed=seed, dealer=dealer, carry=carry))
         self._three_in_a_row()
 
     def _three_in_a_row(self) -> None:
@@ -79,20 +96,66 @@ class Match:
 
     @property
     def scores(self) -> list[int]:
-        """Match totals per side: every finished deal (the current one once it is over).
+        """Game totals per side: every finished deal of the current game (the current deal
+        once it is over); with ``match_games`` 0, the whole match is one game.
 
         With per-deal scoring (Rubicon and its family) a deal is a game, and each finished
         deal adds its payout (:func:`settle`) to the winner."""
-        totals = [0] * self.rules.sides
-        for d in self.deals:
-            if d.is_over:
-                points = settle(d).payout if self.rules.deal_scoring == "per-deal" else d.points
-                for side, p in enumerate(points):
-                    totals[side] += p
+        return self._tally()[1]
+
+    @property
+    def games(self) -> list[GameResult]:
+        """The games finished so far (only with ``match_games``; else the match is one game)."""
+        return self._tally()[0]
+
+    @property
+    def match_counts(self) -> tuple[int, ...]:
+        """Each side's count of games towards ``match_games`` (cent points)."""
+        games = self.games
+        return games[-1].counts if games else (0,) * self.rules.sides
+
+    @property
+    def game_winner(self) -> int | None:
+        """The side that won the game the current deal finished, else None."""
+        if self.rules.match_games:
+            games = self.games
+            last = len(self.deals) - 1
+            return games[-1].winner if games and games[-1].last_deal == last else None
+        return self.winner
+
+    def _deal_winner(self, deal: Deal, scores: Sequence[int]) -> int | None:
+        """The side that a finished deal makes the winner of its game, on these game scores."""
+        for _, seat, what, _ in deal.events:
+            if what == "wins the game":
+                return self.rules.side_of(seat)
+        if self.rules.deal_scoring == "per-deal":
+            return settle(deal).winner
+        return game_winner(self.rules, scores, deal.trick_winners)
+
+    def _tally(self) -> tuple[list[GameResult], list[int]]:
+        """The finished games, and the current game's scores, from the deals played."""
+        rules = self.rules
+        games: list[GameResult] = []
+        counts = (0,) * rules.sides
+        scores, first = list(self.handicap), 0
+        adjust: dict[int, list[tuple[int, int]]] = {}
         for i, side, p, _ in self.adjustments:
-            if self.deals[i].is_over:
-                totals[side] += p
-        return totals
+            adjust.setdefault(i, []).append((side, p))
+        for i, d in enumerate(self.deals):
+            if games and games[-1].last_deal == i - 1:  # the last deal ended a game
+                scores, first = list(self.handicap), i
+            if not d.is_over:
+                break
+            points = settle(d).payout if rules.deal_scoring == "per-deal" else d.points
+            scores = add_points(rules, scores, points)
+            for side, p in adjust.get(i, ()):
+                scores[side] += p
+            if rules.match_games:
+                w = self._deal_winner(d, scores)
+                if w is not None:
+                    counts, double = count_game(rules, counts, w, scores)
+                    games.append(GameResult(first, i, w, tuple(scores), double, counts))
+        return games, scores
 
     @property
     def winner(self) -> int | None:
@@ -100,15 +163,19 @@ class Match:
         deal = self.deal
         if not deal.is_over:
             return None
-        for _, seat, what, _ in deal.events:
-            if what == "wins the game":
-                return self.rules.side_of(seat)
-        if self.rules.deal_scoring == "per-deal":
-            return settle(deal).winner
-        side_of = self.rules.side_of
-        return target_winner(
-            self.rules, self.scores, (side_of(w) for w in reversed(deal.trick_winners))
-        )
+        if self.rules.match_games:
+            games = self.games
+            if not games or games[-1].last_deal != len(self.deals) - 1:
+                return None
+            return match_winner(self.rules, games[-1].counts)
+        return self._deal_winner(deal, self.scores)
+
+    def rematch(self, seed: int | None = None) -> Match:
+        """A new match of the same rules once this one is won; with ``cent_points_handicap``
+        its loser starts every game on that score until he wins a match (HAITIAN.md H32)."""
+        if self.winner is None:
+            raise ValueError("the match is not over yet")
+        return Match(self.rules, seed, next_handicap(self.rules, self.handicap, self.winner))
 
     @property
     def is_over(self) -> bool:
@@ -116,7 +183,8 @@ class Match:
         return self.winner is not None
 
     def next_deal(self) -> Deal:
-        """Start the next deal, dealt by the seat to the left of the last dealer."""
+        """Start the next deal, dealt by the seat to the left of the last dealer (in the next
+        game if this deal ended one)."""
         if not self.deal.is_over:
             raise ValueError("the current deal is not over yet")
         if self.winner is not None:

@@ -9,6 +9,9 @@ comes from the reuse rule (RULES.md section 2.1.3):
   third; the seven of trumps stands apart.  Across classes reuse is free; within a class a card
   may only go up (marriage -> sequence, bezique -> double bezique), never sideways or down.
 * ``higher-score-only``: a card may only score again in a meld of another kind that scores more.
+* ``once-per-kind`` (Haitian): a card scores once in each kind of meld: marriages (plain or
+  royal), beziques, sequences, and the quartets of each rank (plain and trump alike); a wild card
+  scores in one meld only.
 
 On top of that every declaration must put at least one card from the concealed hand on the table.
 """
@@ -20,7 +23,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Final
 
-from .cards import ACE, JACK, KING, QUEEN, SEVEN, TEN, kind
+from .cards import ACE, JACK, KING, QUEEN, SEVEN, TEN, WILD, kind
 
 if TYPE_CHECKING:
     from .rules import Rules
@@ -32,7 +35,8 @@ class MeldKind:
 
     id: int
     name: str
-    klass: str  # 'A' marriages/sequences, 'B' beziques, 'C' quartets, 'S' sevens, 'X' carte blanche
+    klass: str  # 'A' marriages/sequences, 'B' beziques, 'C' quartets, 'S' sevens, 'X' carte
+    # blanche, 'W' four wild cards
     level: int
     score_option: str  # the Rules field holding its score
 
@@ -78,6 +82,7 @@ _KINDS: Final = (
     ("seven", "S", 1, "seven_of_trumps"),
     ("two-sevens", "S", 1, "two_trump_sevens"),
     ("carte-blanche", "X", 1, "carte_blanche"),
+    ("four-wild-cards", "W", 1, "four_wild_cards"),
 )
 
 MELDS: Final = tuple(MeldKind(i, n, c, lv, s) for i, (n, c, lv, s) in enumerate(_KINDS))
@@ -115,6 +120,7 @@ FIVE_TRUMP_JACKS = MELD_BY_NAME["five-trump-jacks"].id
 SEVEN_MELD = MELD_BY_NAME["seven"].id
 TWO_SEVENS = MELD_BY_NAME["two-sevens"].id
 CARTE_BLANCHE = MELD_BY_NAME["carte-blanche"].id
+FOUR_WILD_CARDS = MELD_BY_NAME["four-wild-cards"].id
 
 QUARTET_RANK: Final = {
     FOUR_ACES: ACE,
@@ -212,9 +218,11 @@ def meld_score(rules: Rules, meld: int) -> int:
 @cache
 def blocked_masks(rules: Rules) -> tuple[int, ...]:
     """For each meld kind, the profile bits that stop a card from scoring in it again."""
+    if rules.meld_reuse == "once-per-kind":
+        return tuple(_kind_group(m.id) for m in MELDS)
     out = []
     for m in MELDS:
-        if m.klass in ("S", "X"):
+        if m.klass in ("S", "X", "W"):
             bits = sum(1 << o.id for o in MELDS if o.klass == m.klass)
         elif rules.meld_reuse == "by-class":
             bits = sum(1 << o.id for o in MELDS if o.klass == m.klass and o.level >= m.level)
@@ -223,12 +231,46 @@ def blocked_masks(rules: Rules) -> tuple[int, ...]:
             bits = sum(
                 1 << o.id
                 for o in MELDS
-                if o.klass not in ("S", "X") and (o.id == m.id or meld_score(rules, o.id) >= score)
+                if o.klass not in ("S", "X", "W")
+                and (o.id == m.id or meld_score(rules, o.id) >= score)
             )
         # a broken meld blocks what it blocked, except forming that same meld again
         bits |= sum(1 << (GHOST + o.id) for o in MELDS if o.id != m.id and bits >> o.id & 1)
         out.append(bits)
     return tuple(out)
+
+
+def _kind_group(meld: int) -> int:
+    """The profile bits of every meld of the same kind as ``meld`` (once-per-kind reuse): the
+    marriages, the beziques, the sequences, the quartets of one rank (bezique jacks with the
+    jacks), the sevens, carte blanche, four wild cards."""
+
+    def key(m: int) -> object:
+        if m in _MARRIAGE_COPIES:
+            return "marriage"
+        if m in _BEZIQUE_COPIES:
+            return "bezique"
+        if m in (TRUMP_SEQUENCE, PLAIN_SEQUENCE):
+            return "sequence"
+        if m in QUARTET_RANK:
+            return QUARTET_RANK[m]
+        if m in _TRUMP_SETS:
+            return _TRUMP_SETS[m][0]
+        if m in BEZIQUE_JACK_SETS:
+            return JACK
+        return MELDS[m].klass
+
+    return sum(1 << o.id for o in MELDS if key(o.id) == key(meld))
+
+
+@cache
+def wild_card_melds(rules: Rules) -> frozenset[int]:
+    """The meld kinds a wild card may complete under these rules (four wild cards apart)."""
+    if rules.wild_card_melds == "quartets":
+        return frozenset(QUARTET_RANK)
+    if rules.wild_card_melds == "all-but-sequence":
+        return frozenset(m.id for m in MELDS if m.id not in (TRUMP_SEQUENCE, PLAIN_SEQUENCE))
+    return frozenset(m.id for m in MELDS if m.id != FOUR_WILD_CARDS)
 
 
 def bezique_kinds(rules: Rules, trump: int | None) -> tuple[int, int] | None:
@@ -244,8 +286,15 @@ def bezique_kinds(rules: Rules, trump: int | None) -> tuple[int, int] | None:
 
 @cache
 def active_melds(rules: Rules) -> tuple[int, ...]:
-    """Meld kinds worth points under these rules (the sevens and carte blanche excepted)."""
-    return tuple(m.id for m in MELDS if m.klass not in ("S", "X") and meld_score(rules, m.id) > 0)
+    """Meld kinds worth points under these rules (the sevens and carte blanche excepted; four
+    wild cards only where the pack holds four)."""
+    return tuple(
+        m.id
+        for m in MELDS
+        if m.klass not in ("S", "X")
+        and meld_score(rules, m.id) > 0
+        and (m.klass != "W" or rules.wild_cards >= 4)
+    )
 
 
 def slots(rules: Rules, meld: int, trump: int | None) -> Iterator[list[Slot]]:
@@ -282,6 +331,8 @@ def slots(rules: Rules, meld: int, trump: int | None) -> Iterator[list[Slot]]:
         if trump is not None:
             r, n = _TRUMP_SETS[meld]
             yield [((kind(trump, r),), n)]
+    elif meld == FOUR_WILD_CARDS:
+        yield [((WILD,), 4)]
     elif meld in (SEVEN_MELD, TWO_SEVENS) and trump is not None:
         yield [((kind(trump, SEVEN),), 1 if meld == SEVEN_MELD else 2)]
 

@@ -13,14 +13,19 @@ from typing import Any
 from .base import DECLARE, PLAY, DealBase, Move
 from .cards import (
     CODES,
+    KING,
     NINE,
+    QUEEN,
     SEVEN,
     WILD,
+    kind,
 )
 from .melds import (
     DOUBLE_ROYAL_MARRIAGE,
+    FOUR_WILD_CARDS,
     GHOST,
     MELDS,
+    ROYAL_MARRIAGE,
     SEVEN_MELD,
     TRUMP_SEQUENCE,
     TWO_SEVENS,
@@ -30,6 +35,7 @@ from .melds import (
     choose,
     profile_names,
     slots,
+    wild_card_melds,
 )
 from .notation import PARTNER, PASS, Action
 from .percache import per_rules
@@ -55,6 +61,8 @@ def _plan(rules: Rules, trump: int | None) -> list[_PlanEntry]:
             melds.append(DOUBLE_ROYAL_MARRIAGE)
         if not rules.sequence_fixes_trump and TRUMP_SEQUENCE in melds:
             melds.remove(TRUMP_SEQUENCE)
+        if rules.melds_before_trump == "marriage-only":
+            melds = [m for m in melds if m in (ROYAL_MARRIAGE, DOUBLE_ROYAL_MARRIAGE)]
     if rules.seven_of_trumps and trump is not None and rules.second_seven_scores == "declare":
         melds.append(SEVEN_MELD)
     if rules.two_trump_sevens and trump is not None:
@@ -244,14 +252,20 @@ class MoveGen(DealBase):
             glist.sort(key=lambda g: g[0])
         name = self._namer(seat)
         wild = groups.get(WILD, [])
+        rules = self.rules
+        wild_ok = wild_card_melds(rules) if wild else frozenset()
+        # once-per-kind reuse: a wild card scores in one meld only
+        wild_once = rules.meld_reuse == "once-per-kind"
         for meld, mname, block, req in possible:
             per_slot = []
             for kinds, n in req:
                 cand = [
                     (k, gm, ids) for k in kinds for gm, ids in groups.get(k, ()) if not gm & block
                 ]
-                if wild:  # a wild card may stand for any card of a meld (one per meld)
-                    cand += [(WILD, gm, ids) for gm, ids in wild if not gm & block]
+                if meld in wild_ok:  # a wild card may stand in for a card of a meld (one a meld)
+                    cand += [
+                        (WILD, gm, ids) for gm, ids in wild if not (gm if wild_once else gm & block)
+                    ]
                 ways: list[tuple[int, ...]]
                 if len(cand) == 1:  # the usual case: one way or none
                     ways = [(n,)] if len(cand[0][2]) >= n else []
@@ -274,6 +288,36 @@ class MoveGen(DealBase):
                                 # a new card, or one of a broken meld re-forming it
                                 fresh = fresh or not gm or bool(gm >> (GHOST + meld) & 1)
                                 wilds += t if k == WILD else 0
-                    if fresh and wilds <= 1 and len(ids) > wilds:
-                        # at least one card comes from the concealed hand
-                        out[Action("meld", mname, tuple(refs))] = ("meld", meld, tuple(ids))
+                    if not fresh:  # at least one card comes from the concealed hand
+                        continue
+                    if meld == FOUR_WILD_CARDS:
+                        if wild_once and any(M[c] for c in ids):
+                            continue
+                    elif wilds > 1 or len(ids) == wilds:
+                        continue
+                    elif meld == TRUMP_SEQUENCE and rules.sequence_needs_marriage:
+                        quinte = self._on_marriage(seat, ids)
+                        if quinte is None:
+                            continue
+                        ids = quinte
+                    out[Action("meld", mname, tuple(refs))] = ("meld", meld, tuple(ids))
+
+    def _on_marriage(self, seat: int, ids: list[int]) -> list[int] | None:
+        """A trump sequence that must add its A 10 J to the declarer's own royal marriage on
+        the table, neither card of it played (HAITIAN.md section 3): the sequence's cards with
+        the K and Q of such a marriage (cards just like the ones chosen), or None."""
+        K, M = self._kinds, self._mask
+        at = {K[c]: i for i, c in enumerate(ids)}
+        trump = self._trump or 0
+        if kind(trump, KING) not in at or kind(trump, QUEEN) not in at:
+            return None  # a wild card stands in for the K or the Q: no marriage on the table
+        ki, qi = at[kind(trump, KING)], at[kind(trump, QUEEN)]
+        king, queen = ids[ki], ids[qi]
+        for s, meld, pair in self._instances:
+            if s == seat and meld == ROYAL_MARRIAGE:
+                k, q = pair if K[pair[0]] == K[king] else pair[::-1]
+                if K[k] == K[king] and M[k] == M[king] and M[q] == M[queen]:
+                    out = list(ids)
+                    out[ki], out[qi] = k, q
+                    return out
+        return None

@@ -65,8 +65,10 @@ class Observation:
     legal: tuple[str, ...]
     """The legal actions in notation when this seat is to move, else empty."""
     live_melds: tuple[tuple[int, str, tuple[str, ...]], ...] = ()
-    """With meld re-forming: the melds on the table none of whose cards has been played,
-    as (seat, meld, cards)."""
+    """With meld re-forming (or a sequence that must join a marriage): the melds on the table
+    none of whose cards has been played, as (seat, meld, cards)."""
+    carry: tuple[int, ...] = ()
+    """Each side's game score coming into the deal; empty when all are 0."""
     legal_ids: tuple[int, ...] = ()
     """The action id of each of :attr:`legal`, in the same order (:mod:`bezique.core.ids`)."""
 
@@ -134,6 +136,8 @@ def encode(o: Observation, extra: dict[str, str] | None = None) -> str:
         "history": _join(list(o.history)),
         "melds": ";".join(f"{s}:{m}:{'.'.join(cs)}" for s, m, cs in o.live_melds),
     }
+    if o.carry:  # written only when a side brings a score in, so older strings stay the same
+        parts["carry"] = _join([str(p) for p in o.carry])
     if extra:
         parts.update(extra)
     return FORMAT + "|" + "|".join(f"{k}={v}" for k, v in parts.items())
@@ -165,6 +169,9 @@ _FIELDS = [
 ]
 
 
+_OPTIONAL = ("carry",)
+
+
 def decode_fields(text: str) -> tuple[dict[str, str], dict[str, str]]:
     """Split a position string into its observation fields and its hidden part."""
     if not isinstance(text, str) or not text.startswith(FORMAT + "|"):
@@ -181,7 +188,7 @@ def decode_fields(text: str) -> tuple[dict[str, str], dict[str, str]]:
     if missing:
         raise ValueError(f"position string lacks field(s): {', '.join(missing)}")
     hidden: dict[str, str] = {k: out.pop(k) for k in ("hands", "deck") if k in out}
-    unknown = [k for k in out if k not in _FIELDS]
+    unknown = [k for k in out if k not in _FIELDS and k not in _OPTIONAL]
     if unknown:
         raise ValueError(f"unknown field(s) in position string: {', '.join(unknown)}")
     return out, hidden
@@ -274,6 +281,7 @@ def observation_from_fields(f: dict[str, str]) -> Observation:
                 (seat(a), b, tuple(parse_ref(r) for r in c.split(".")))
                 for a, b, c in (t.split(":") for t in f["melds"].split(";") if t)
             ),
+            carry=counts(f["carry"], rules.sides, "carry") if "carry" in f else (),
         )
     except (ValueError, IllegalAction, AssertionError) as e:
         raise ValueError(f"bad position string: {e}") from None

@@ -42,7 +42,18 @@ FORMAT = "bezique-record/1"
 
 KINDS = ("deal", "match")
 
-_TOP_KEYS = ("format", "rules", "players", "kind", "seed", "deals", "scores", "winner", "meta")
+_TOP_KEYS = (
+    "format",
+    "rules",
+    "players",
+    "kind",
+    "seed",
+    "deals",
+    "scores",
+    "winner",
+    "meta",
+    "handicap",
+)
 _DEAL_KEYS = ("dealer", "seed", "cards", "actions", "points")
 _CARDS_KEYS = ("hands", "turn_up", "stock")
 _WIDTH = 100  # lines of the pretty JSON are wrapped at this width where they can be
@@ -91,6 +102,9 @@ class GameRecord:
     """The side that won the match, once decided; always None for a single deal."""
     meta: dict[str, str] = field(default_factory=dict)
     """Free text: date, event, place, notes..."""
+    handicap: tuple[int, ...] = ()
+    """A match's starting score per side (``Match(rules, seed, handicap)``: cent points);
+    empty when every side starts on 0, and then not written."""
 
     # --- writing -------------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
@@ -114,6 +128,7 @@ class GameRecord:
             "scores": _plain(self.scores),
             "winner": self.winner,
             "meta": {k: self.meta[k] for k in sorted(self.meta)},
+            **({"handicap": _plain(self.handicap)} if self.handicap else {}),
         }
 
     def to_json(self) -> str:
@@ -257,6 +272,7 @@ def record_match(
         scores=tuple(match.scores),
         winner=match.winner,
         meta=_meta(meta),
+        handicap=match.handicap if any(match.handicap) else (),
     )
 
 
@@ -390,7 +406,7 @@ class _Replay:
                     "seed",
                     f"a match record needs the match seed (a whole number): got {rec.seed!r}",
                 )
-            self.match = Match(rec.rules, seed=rec.seed)
+            self.match = Match(rec.rules, seed=rec.seed, handicap=rec.handicap or None)
             return self.match.deal
         match = self.match
         assert match is not None
@@ -642,7 +658,14 @@ def _parse(data: Any) -> tuple[GameRecord, _Given]:
     if "meta" in top and top["meta"] is not None:
         m = _object(top["meta"], "meta", (), None)
         meta = {k: _text(v, f"meta.{k}") for k, v in m.items()}
-    record = GameRecord(rules, players, kind, seed, tuple(deals), scores, winner, meta)
+    handicap: tuple[int, ...] = ()
+    if top.get("handicap") is not None:
+        if kind != "match":
+            _fail("handicap", "only a match record has a handicap")
+        handicap = _ints(top["handicap"], "handicap", rules.sides, "side")
+        if any(h < 0 for h in handicap):
+            _fail("handicap", f"a starting score cannot be negative: got {list(handicap)}")
+    record = GameRecord(rules, players, kind, seed, tuple(deals), scores, winner, meta, handicap)
     return record, given
 
 

@@ -22,6 +22,7 @@ from typing import Any, ClassVar
 
 from .cards import RANKS, pack
 from .ids import action_ids
+from .presets import ALIASES, BY_PLAYERS, PRESETS
 
 
 def _opt(default: Any, doc: str, choices: tuple[str, ...] = ()) -> Any:
@@ -43,6 +44,17 @@ class Rules:
     pack_ranks: str = _opt("ATKQJ987", "the ranks of each pack (A T K Q J 9 8 7 is a piquet pack)")
     extra_nines: int = _opt(0, "nines added to the packs, spread over the suits (old Russian)")
     wild_cards: int = _opt(0, "suitless wild cards (XX) that stand for any card in a meld")
+    wild_card_melds: str = _opt(
+        "any",
+        "the melds a wild card may complete, one wild card a meld: any; quartets (four aces, "
+        "kings, queens, jacks or tens of any suits, not the trump quartets); all but the "
+        "sequences",
+        ("any", "quartets", "all-but-sequence"),
+    )
+    four_wild_cards: int = _opt(0, "four wild cards declared together as one meld")
+    wild_card_lead_wins: bool = _opt(
+        False, "a wild card led wins the trick unless a trump is played to it (else it never wins)"
+    )
     deal_packets: tuple[int, ...] = _opt((3, 2, 3), "packets in which the cards are dealt")
     turn_up: bool = _opt(True, "the card after the deal is turned up and fixes trump")
     turn_up_bonus: str = _opt(
@@ -50,6 +62,13 @@ class Rules:
         "dealer bonus for the turn-up: none; seven (a 7 gives the dealer 10); greek-club "
         "(black trump ace +20, red +12, a 7 gives the dealer +10 and the others -5)",
         ("none", "seven", "greek-club"),
+    )
+    melds_before_trump: str = _opt(
+        "all-but-sequence",
+        "without a turn-up, what may be declared before trump is fixed: every meld but a "
+        "sequence (a marriage, or a sequence where allowed, fixes trump); or a marriage only "
+        "(Haitian)",
+        ("all-but-sequence", "marriage-only"),
     )
     sequence_fixes_trump: bool = _opt(
         False, "without a turn-up, a sequence declared before any marriage fixes trump too"
@@ -70,6 +89,13 @@ class Rules:
     )
     stage2_must_trump: bool = _opt(
         True, "in the last tricks a follower void in the suit led must trump"
+    )
+    stage2_wild_card: str = _opt(
+        "discard",
+        "in the last tricks a wild card is a card of no suit: played when the player cannot "
+        "follow suit or trump (discard), or only when it is the last kind of card he holds "
+        "(last-resort)",
+        ("discard", "last-resort"),
     )
     play_out_hand: bool = _opt(
         True, "after the stock is drawn the hands are played out (else the hand ends there)"
@@ -109,8 +135,10 @@ class Rules:
         "by-class",
         "by-class: a card may score again in a meld of another class (marriages and sequences; "
         "beziques; quartets), and within a class only in a higher meld; higher-score-only: a "
-        "card may score again only in a meld of another kind that scores more",
-        ("by-class", "higher-score-only"),
+        "card may score again only in a meld of another kind that scores more; "
+        "once-per-kind: a card scores once per kind of meld (marriages; beziques; sequences; "
+        "the quartets of each rank, plain and trump alike) and a wild card in one meld only",
+        ("by-class", "higher-score-only", "once-per-kind"),
     )
     bezique_pairing: str = _opt(
         "spade-queen-diamond-jack",
@@ -119,11 +147,19 @@ class Rules:
         ("spade-queen-diamond-jack", "opposite-colour", "same-colour"),
     )
     quartet_distinct_suits: bool = _opt(False, "four aces/kings/queens/jacks need four suits")
+    sequence_needs_marriage: bool = _opt(
+        False,
+        "a trump sequence is the A 10 J of trumps added to the declarer's own royal marriage "
+        "on the table, neither card of it played (Haitian quinte)",
+    )
 
     # --- meld scores (0 = not played) --------------------------------------------------------
     common_marriage: int = _opt(20, "K+Q of a plain suit")
     royal_marriage: int = _opt(40, "K+Q of trumps")
     bezique: int = _opt(40, "bezique (Q♠ J♦)")
+    first_bezique: int = _opt(
+        0, "the first bezique declared in a deal scores this instead (0: as any other)"
+    )
     double_bezique: int = _opt(500, "both beziques on the table together")
     triple_bezique: int = _opt(0, "three beziques on the table together")
     quadruple_bezique: int = _opt(0, "four beziques on the table together")
@@ -195,17 +231,28 @@ class Rules:
     second_seven_scores: str = _opt(
         "declare",
         "when a seven of trumps that was not exchanged scores: declared after winning a "
-        "trick; played to a stage-1 trick; winning a stage-1 trick",
-        ("declare", "play", "win-trick"),
+        "trick; played to a stage-1 trick; winning a stage-1 trick; play-always: for the "
+        "player who plays it, in any trick once trump is fixed; capture: for the taker of "
+        "any trick it is in, once trump is fixed",
+        ("declare", "play", "win-trick", "play-always", "capture"),
     )
 
     # --- scoring -----------------------------------------------------------------------------
     trick_scoring: str = _opt(
         "brisques",
         "points from tricks: brisques (10 per ace and ten won); card-points (A 11, 10 10, "
-        "K 4, Q 3, J 2); greek-per-trick (10 per trick plus 10 per ace or ten in it); none",
-        ("brisques", "card-points", "greek-per-trick", "none"),
+        "K 4, Q 3, J 2); greek-per-trick (10 per trick plus 10 per ace or ten in it); "
+        "brisque-majority (two sides: the side with more brisques scores 10 each and the "
+        "other loses brisque_loser_penalty, a tie gives both brisque_tie_bonus; Haitian); none",
+        ("brisques", "card-points", "greek-per-trick", "brisque-majority", "none"),
     )
+    brisque_min_score: int = _opt(
+        200,
+        "brisque-majority: a side gains or loses by the brisques only if its game score, the "
+        "last trick included, is at least this",
+    )
+    brisque_loser_penalty: int = _opt(200, "brisque-majority: lost by the side with fewer")
+    brisque_tie_bonus: int = _opt(160, "brisque-majority: gained by each side on a tie")
     brisque_timing: str = _opt(
         "end-of-hand",
         "when brisques or card points are added: at the end of the hand, or as tricks are won",
@@ -213,6 +260,24 @@ class Rules:
     )
     last_trick_bonus: int = _opt(10, "points for winning the last trick of the hand")
     target: int = _opt(1000, "the match is won by reaching this score (checked after a hand)")
+    target_check: str = _opt(
+        "end-of-hand",
+        "when the target is checked: at the end of the hand; or immediate (a side reaching it "
+        "by a meld or a seven ends the hand at once, without last trick or brisques)",
+        ("end-of-hand", "immediate"),
+    )
+    score_floor_zero: bool = _opt(False, "a game score never goes below 0")
+    match_games: int = _opt(
+        0,
+        "games to 'cent points': a game won adds 1 to the winner's count (2 en bas table) "
+        "and sets the losers' to 0; a count reaching this wins the match (0: one game)",
+    )
+    double_game_below: int = _opt(
+        0, "a game won with every loser under this score counts double: en bas table (0: never)"
+    )
+    cent_points_handicap: int = _opt(
+        0, "the loser of a match starts each game of the next on this score, until he wins one"
+    )
     both_reach_target: str = _opt(
         "last-trick-winner",
         "who wins when several sides reach the target: the taker of the last trick, or the "
@@ -251,198 +316,9 @@ class Rules:
     )
 
     # ------------------------------------------------------------------------------------------
-    _PRESETS: ClassVar[dict[str, dict[str, Any]]] = {
-        "classic": {},
-        "three": {"players": 3, "packs": 3, "target": 1500, "triple_bezique": 1500},
-        "four": {
-            "players": 4,
-            "partnerships": True,
-            "packs": 3,
-            "target": 1500,
-            "triple_bezique": 1500,
-        },
-        "no-trump": {"turn_up": False, "seven_of_trumps": 0, "trump_double_marriage": 50},
-        "rubicon": {
-            "packs": 4,
-            "hand_size": 9,
-            "deal_packets": (3, 3, 3),
-            "turn_up": False,
-            "sequence_fixes_trump": True,
-            "seven_of_trumps": 0,
-            "last_trick_bonus": 50,
-            "plain_sequence": 150,
-            "triple_bezique": 1500,
-            "quadruple_bezique": 4500,
-            "carte_blanche": 50,
-            "carte_blanche_repeat": True,
-            "meld_reforming": True,
-            "deal_scoring": "per-deal",
-            "brisques_only_to_settle": True,
-        },
-        "chinese": {
-            "packs": 6,
-            "hand_size": 12,
-            "deal_packets": (3, 3, 3, 3),
-            "turn_up": False,
-            "sequence_fixes_trump": True,
-            "seven_of_trumps": 0,
-            "last_trick_bonus": 250,
-            "plain_sequence": 150,
-            "triple_bezique": 1500,
-            "quadruple_bezique": 4500,
-            "four_trump_aces": 1000,
-            "four_trump_tens": 900,
-            "four_trump_kings": 800,
-            "four_trump_queens": 600,
-            "four_trump_jacks": 400,
-            "carte_blanche": 250,
-            "carte_blanche_repeat": True,
-            "meld_reforming": True,
-            "trick_scoring": "none",
-            "deal_scoring": "per-deal",
-            "game_bonus": 1000,
-            "rubicon_threshold": 3000,
-            "rubicon_brisque_bonus": 0,
-        },
-        "eight-pack": {
-            "packs": 8,
-            "hand_size": 13,
-            "deal_packets": (3, 3, 3, 4),
-            "turn_up": False,
-            "sequence_fixes_trump": True,
-            "seven_of_trumps": 0,
-            "last_trick_bonus": 250,
-            "plain_sequence": 150,
-            "bezique": 50,
-            "triple_bezique": 1500,
-            "quadruple_bezique": 4500,
-            "quintuple_bezique": 9000,
-            "four_trump_aces": 1000,
-            "four_trump_tens": 900,
-            "four_trump_kings": 800,
-            "four_trump_queens": 600,
-            "four_trump_jacks": 400,
-            "five_trump_aces": 2000,
-            "five_trump_tens": 1800,
-            "five_trump_kings": 1600,
-            "five_trump_queens": 1200,
-            "five_trump_jacks": 800,
-            "meld_reforming": True,
-            "trick_scoring": "none",
-            "deal_scoring": "per-deal",
-            "game_bonus": 1000,
-            "rubicon_threshold": 5000,
-            "rubicon_brisque_bonus": 0,
-        },
-        "russian": {
-            "trick_scoring": "card-points",
-            "brisque_timing": "immediate",
-            "stage1_must_follow_suit": True,
-            "stage2_must_head": False,
-            "two_trump_sevens": 20,
-            "double_common_marriage": 40,
-            "double_royal_marriage": 80,
-            "plain_sequence": 100,
-            "penalty_scheme": "russian",
-        },
-        "old-russian": {
-            "packs": 8,
-            "pack_ranks": "ATKQJ",
-            "extra_nines": 12,
-            "wild_cards": 2,
-            "hand_size": 18,
-            "deal_packets": (3, 3, 3, 3, 3, 3),
-            "play_out_hand": False,
-            "bezique_pairing": "same-colour",
-            "turn_up_bonus": "none",
-            "turn_up_exchange": "nine",
-            "seven_of_trumps": 0,
-            "declare_only_after_beating": True,
-            "repeat_doubles": True,
-            "sequence_bezique_jack": True,
-            "trick_scoring": "none",
-            "last_trick_bonus": 0,
-            "common_marriage": 0,
-            "royal_marriage": 4,
-            "bezique": 25,
-            "double_bezique": 0,
-            "trump_sequence": 50,
-            "four_aces": 10,
-            "four_kings": 8,
-            "four_queens": 6,
-            "four_jacks": 4,
-            "quartet_distinct_suits": True,
-            "four_trump_aces": 110,
-            "four_trump_tens": 90,
-            "four_trump_kings": 88,
-            "four_trump_queens": 176,
-            "four_trump_jacks": 44,
-            "four_bezique_jacks": 164,
-            # the 5th to 8th card: queens and bezique jacks +100/+200/+400 then 800 + twice
-            # the four; kings, and (decision 11) aces, tens and jacks +50/+100/+200 then 400 +
-            # twice the four
-            "five_trump_queens": 100,
-            "six_trump_queens": 200,
-            "seven_trump_queens": 400,
-            "eight_trump_queens": 1152,
-            "five_bezique_jacks": 100,
-            "six_bezique_jacks": 200,
-            "seven_bezique_jacks": 400,
-            "eight_bezique_jacks": 1128,
-            "five_trump_kings": 50,
-            "six_trump_kings": 100,
-            "seven_trump_kings": 200,
-            "eight_trump_kings": 576,
-            "five_trump_aces": 50,
-            "six_trump_aces": 100,
-            "seven_trump_aces": 200,
-            "eight_trump_aces": 620,
-            "five_trump_tens": 50,
-            "six_trump_tens": 100,
-            "seven_trump_tens": 200,
-            "eight_trump_tens": 580,
-            "five_trump_jacks": 50,
-            "six_trump_jacks": 100,
-            "seven_trump_jacks": 200,
-            "eight_trump_jacks": 488,
-        },
-        "greek": {
-            "turn_up_bonus": "greek-club",
-            "carte_blanche": 250,
-            "last_trick_bonus": 250,
-            "trick_scoring": "greek-per-trick",
-        },
-    }
-    # Presets played "as the base game for that player count" (RULES.md 2.4).
-    _BY_PLAYERS: ClassVar[dict[str, dict[int, str | dict[str, Any]]]] = {
-        "no-trump": {2: "classic", 3: "three", 4: "four"},
-        # decision 11: 8 packs for two, 10 for three; with four at the table the dealer sits out
-        "old-russian": {
-            3: {"players": 3, "packs": 10},
-            4: {"players": 4, "packs": 10, "dealer_sits_out": True},
-        },
-    }
-    _ALIASES: ClassVar[dict[str, str]] = {
-        "classic2": "classic",
-        "two-handed": "classic",
-        "standard": "classic",
-        "three-handed": "three",
-        "four-handed": "four",
-        "partnership": "four",
-        "fourpartners": "four",
-        "notrump": "no-trump",
-        "sans-trump": "no-trump",
-        "six-pack": "chinese",
-        "sixpack": "chinese",
-        "eightpack": "eight-pack",
-        "8-pack": "eight-pack",
-        "russiancardpoints": "russian",
-        "russian-card-points": "russian",
-        "greek-club": "greek",
-        "oldrussian": "old-russian",
-        "old-russian-18": "old-russian",
-        "oldrussian18": "old-russian",
-    }
+    _PRESETS: ClassVar[dict[str, dict[str, Any]]] = PRESETS
+    _BY_PLAYERS: ClassVar[dict[str, dict[int, str | dict[str, Any]]]] = BY_PLAYERS
+    _ALIASES: ClassVar[dict[str, str]] = ALIASES
     # RULES.md's switch names for the extra melds, with the scores they switch on.
     _SWITCHES: ClassVar[dict[str, dict[str, int]]] = {
         "two_trump_sevens": {"two_trump_sevens": 20},
@@ -466,6 +342,7 @@ class Rules:
         "min_tricks_before_declaring": (0, 100),
         "melds_scored_per_trick": (1, 10),
         "target": (1, 1_000_000),
+        "match_games": (0, 100),
     }
 
     @classmethod
@@ -531,6 +408,10 @@ class Rules:
                 f"deal_packets {self.deal_packets} must be positive and add up to the hand "
                 f"size {self.hand_size}"
             )
+        if self.trick_scoring == "brisque-majority" and self.sides != 2:
+            raise ValueError("trick_scoring brisque-majority needs two sides")
+        if self.match_games and self.deal_scoring == "per-deal":
+            raise ValueError("match_games counts games to a target: not with per-deal scoring")
         if self.deal_scoring == "per-deal" and self.sides != 2:
             raise ValueError("per-deal scoring (a deal is a game) needs two sides")
 

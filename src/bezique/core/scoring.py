@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from .cards import ACE, BRISQUE_RANKS, CARD_POINTS, SEVEN, rank_of, suit_of
+from .cards import ACE, BRISQUE_RANKS, CARD_POINTS, SEVEN, WILD, rank_of, suit_of
 from .percache import per_rules
 
 if TYPE_CHECKING:
@@ -17,10 +17,11 @@ if TYPE_CHECKING:
 
 @per_rules
 def trick_values(rules: Rules) -> tuple[tuple[int, ...], int]:
-    """Points a trick is worth: by the rank of each card in it, plus a flat amount per trick."""
+    """Points a trick is worth: by the rank of each card in it, plus a flat amount per trick.
+    (Under brisque-majority the brisques are counted so, then settled at the end.)"""
     scoring = rules.trick_scoring
     brisques = tuple(10 if r in BRISQUE_RANKS else 0 for r in range(8))
-    if scoring == "brisques":
+    if scoring in ("brisques", "brisque-majority"):
         return brisques, 0
     if scoring == "card-points":
         return CARD_POINTS, 0
@@ -29,10 +30,17 @@ def trick_values(rules: Rules) -> tuple[tuple[int, ...], int]:
     return (0,) * 8, 0
 
 
+@per_rules
+def kind_values(rules: Rules) -> tuple[int, ...]:
+    """:func:`trick_values` by card kind: ``kind_values(rules)[k]``, a wild card worth 0."""
+    per_rank = trick_values(rules)[0]
+    return (*(per_rank[k & 7] for k in range(WILD)), 0)
+
+
 def trick_points(rules: Rules, kinds: Sequence[int]) -> int:
-    """What a trick of these kinds is worth to its winner."""
-    per_rank, per_trick = trick_values(rules)
-    return per_trick + sum(per_rank[k & 7] for k in kinds)
+    """What a trick of these kinds is worth to its winner (a wild card is worth nothing)."""
+    per_kind = kind_values(rules)
+    return trick_values(rules)[1] + sum(per_kind[k] for k in kinds)
 
 
 def turn_up_bonus(rules: Rules, kind: int, dealer: int) -> list[tuple[int, int]]:
@@ -76,4 +84,4 @@ def target_winner(rules: Rules, totals: Sequence[float], recent_sides: Iterable[
     return reached[0]
 
 
-__all__ = ["target_winner", "trick_points", "trick_values", "turn_up_bonus"]
+__all__ = ["kind_values", "target_winner", "trick_points", "trick_values", "turn_up_bonus"]

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Self
 
 from .base import DECLARE, OVER, PLAY
+from .brisques import majority_adjustments
 from .cards import (
     CODES,
     COURT_RANKS,
@@ -20,7 +21,7 @@ from .cards import (
 from .cards import (
     kind as make_kind,
 )
-from .dealing import active_order, kinds_of, shuffled, stacked
+from .dealing import active_order, check_carry, kinds_of, shuffled, stacked
 from .melds import (
     BEZIQUE,
     DOUBLE_ROYAL_MARRIAGE,
@@ -35,11 +36,14 @@ from .melds import (
 from .notation import Action, IllegalAction
 from .resolve import Resolver
 from .rules import Rules
-from .scoring import trick_values, turn_up_bonus
+from .scoring import kind_values, trick_values, turn_up_bonus
 from .tricks import beats
 
 _TEXTS: dict[Action, str] = {}
 _DOUBLING = frozenset({ROYAL_MARRIAGE, BEZIQUE, TRUMP_SEQUENCE})  # repeat_doubles
+_ANY_TRICK = ("play-always", "capture")  # second_seven_scores values scored at every trick
+TARGET_REACHED = "target reached"
+"""The event that ends a deal at once when a side reaches the target (``target_check``)."""
 
 
 @dataclass(frozen=True)
@@ -76,9 +80,17 @@ class DealState(Resolver):
     __slots__ = ()
 
     @classmethod
-    def new(cls, rules: Rules, seed: int | None = None, dealer: int = 0) -> Self:
-        """A deal shuffled from ``seed`` (a fresh random one when None)."""
-        d = cls._start(rules, dealer, kinds_of(rules), *shuffled(rules, seed, dealer))
+    def new(
+        cls,
+        rules: Rules,
+        seed: int | None = None,
+        dealer: int = 0,
+        carry: Sequence[int] | None = None,
+    ) -> Self:
+        """A deal shuffled from ``seed`` (a fresh random one when None).  ``carry`` is each
+        side's game score coming into the deal, where a rule needs it (the target checked at
+        once, brisque-majority scoring); 0 by default."""
+        d = cls._start(rules, dealer, kinds_of(rules), *shuffled(rules, seed, dealer), carry)
         d.seed = seed
         return d
 
@@ -90,11 +102,12 @@ class DealState(Resolver):
         turn_up: str | None = None,
         stock: Iterable[str] = (),
         dealer: int = 0,
+        carry: Sequence[int] | None = None,
     ) -> Self:
         """A stacked deal: each seat's cards, the turn-up and the stock (``stock[0]`` is drawn
-        first).  The cards must make up the whole pack exactly."""
+        first).  The cards must make up the whole pack exactly.  ``carry`` as for :meth:`new`."""
         return cls._start(
-            rules, dealer, kinds_of(rules), *stacked(rules, hands, turn_up, stock, dealer)
+            rules, dealer, kinds_of(rules), *stacked(rules, hands, turn_up, stock, dealer), carry
         )
 
     @classmethod
@@ -115,6 +128,7 @@ class DealState(Resolver):
         d._exchanged = False
         d._legal = None
         d._stage = 1
+        d._carry = (0,) * rules.sides
         d.seed = None
         d.initial = None
         return d
@@ -128,8 +142,11 @@ class DealState(Resolver):
         hands: list[list[int]],
         turn_up: int | None,
         stock: list[int],
+        carry: Sequence[int] | None = None,
     ) -> Self:
         d = cls._blank(rules, dealer, kinds)
+        if carry is not None:
+            d._carry = check_carry(rules, carry)
         n = rules.players
         d.hands = [sorted(h) for h in hands]
         d.initial = (
@@ -183,6 +200,16 @@ class DealState(Resolver):
     def turn_up(self) -> str | None:
         """The face-up trump card under the stock (None once taken, or in games without one)."""
         return None if self._turn_up is None else CODES[self._kinds[self._turn_up]]
+
+    @property
+    def carry(self) -> tuple[int, ...]:
+        """Each side's game score coming into this deal (0 unless a match passed it in)."""
+        return self._carry
+
+    @property
+    def ended_early(self) -> bool:
+        """True when a side reached the target during the deal and so ended it at once."""
+        return any(what == TARGET_REACHED for _, _, what, _ in self._events)
 
     @property
     def stock_size(self) -> int:
@@ -287,6 +314,7 @@ class DealState(Resolver):
         d._decl_count = self._decl_count
         d._exchanged = self._exchanged
         d._legal = self._legal
+        d._carry = self._carry
         return d
 
     def apply(self, action: Action | str) -> None:
@@ -387,6 +415,8 @@ class DealState(Resolver):
         if M[cid]:
             if rules.meld_reforming:
                 self._break_melds(cid)
+            elif self._instances:  # a marriage a sequence must join is broken
+                self._instances = [inst for inst in self._instances if cid not in inst[2]]
             M[cid] = 0
         self._known[cid] = False
         trick = self._trick
@@ -403,9 +433,10 @@ class DealState(Resolver):
         win_seat, win_card = trick[0]
         best = K[win_card]
         trump = self._trump
+        lead_wins = rules.wild_card_lead_wins
         for i in range(1, len(trick)):
             s, c = trick[i]
-            if beats(K[c], best, trump):
+            if beats(K[c], best, trump, lead_wins):
                 best, win_seat, win_card = K[c], s, c
         self._tricks.append((self._leader, tuple([c for _, c in trick]), win_seat))
         self._trick = []
@@ -418,15 +449,19 @@ class DealState(Resolver):
             and best == make_kind(self._trump, SEVEN)
         ):
             self._score(win_seat, 0, rules.seven_of_trumps, f"seven won {CODES[best]}")
-        per_rank, per_trick = trick_values(rules)
-        value = per_trick
+        if trump is not None and rules.seven_of_trumps and rules.second_seven_scores in _ANY_TRICK:
+            self._score_sevens(trick, win_seat)
+        per_kind = kind_values(rules)  # a wild card is worth nothing
+        value = trick_values(rules)[1]
         for _, c in trick:
-            value += per_rank[K[c] & 7]
+            value += per_kind[K[c]]
         if value:
             self._pts[rules.side_of(win_seat)][1] += value
         led_by = self._leader
         self._leader = win_seat
         self._to_move = win_seat
+        if self._target_reached():
+            return
         if self._stage == 1:
             self._decl_count = 0
             self._exchanged = False
@@ -444,8 +479,52 @@ class DealState(Resolver):
         elif not self.hands[win_seat]:
             if rules.last_trick_bonus:
                 self._score(win_seat, 2, rules.last_trick_bonus, "last trick")
-            self._phase = OVER
-            self._to_move = None
+            self._finish()
+
+    def _score_sevens(self, trick: list[tuple[int, int]], win_seat: int) -> None:
+        """``second_seven_scores`` play-always / capture (HAITIAN.md section 4): each seven of
+        trumps in a trick scores for the player who played it, or for the trick's taker."""
+        seven = make_kind(self._trump, SEVEN)  # type: ignore[arg-type]
+        capture = self.rules.second_seven_scores == "capture"
+        for s, c in trick:
+            if self._kinds[c] == seven:
+                what = f"seven {'captured' if capture else 'played'} {CODES[seven]}"
+                self._score(win_seat if capture else s, 0, self.rules.seven_of_trumps, what)
+
+    def _target_reached(self) -> bool:
+        """With ``target_check=immediate``: a side whose game score reaches the target ends
+        the deal at once, with no last trick and no brisques (HAITIAN.md section 6)."""
+        rules = self.rules
+        if rules.target_check != "immediate" or self._phase == OVER:
+            return False
+        points = self.points
+        reached = [s for s in range(rules.sides) if self._carry[s] + points[s] >= rules.target]
+        if not reached:
+            return False
+        seat = self._events[-1][1] if self._events else self._leader
+        self._events.append((len(self._tricks), seat, TARGET_REACHED, 0))
+        self._finish()
+        return True
+
+    def _finish(self) -> None:
+        """End the deal; settle what counts only at the end (brisque majority)."""
+        self._phase = OVER
+        self._to_move = None
+        self._legal = None
+        self._settle_tricks()
+
+    def _settle_tricks(self) -> None:
+        """The trick points of a finished deal: none when it ended early (the target reached);
+        under brisque-majority, the majority adjustment in place of the brisques' count."""
+        rules, pts = self.rules, self._pts
+        if self.ended_early and not self._tricks_immediate():
+            for p in pts:
+                p[1] = 0
+        elif rules.trick_scoring == "brisque-majority":
+            scores = [c + m + lt + b for c, (m, _, lt, b) in zip(self._carry, pts, strict=True)]
+            adjust = majority_adjustments(rules, [p[1] for p in pts], scores)
+            for p, a in zip(pts, adjust, strict=True):
+                p[1] = a
 
     def _break_melds(self, cid: int) -> None:
         """Re-forming (Rubicon): a meld one of whose cards is played no longer holds its other
@@ -473,8 +552,14 @@ class DealState(Resolver):
             self._trump = self._kinds[ids[0]] >> 3
             if meld == DOUBLE_ROYAL_MARRIAGE and rules.trump_double_marriage:
                 points = rules.trump_double_marriage
-        if rules.meld_reforming:
+        if rules.meld_reforming or (meld == ROYAL_MARRIAGE and rules.sequence_needs_marriage):
             self._instances.append((seat, meld, ids))
+        if (
+            meld == BEZIQUE
+            and rules.first_bezique
+            and not any(what.startswith("meld bezique ") for _, _, what, _ in self._events)
+        ):
+            points = rules.first_bezique
         if rules.repeat_doubles and meld in _DOUBLING:
             before = f"meld {MELDS[meld].name} "
             points <<= sum(
@@ -485,7 +570,8 @@ class DealState(Resolver):
         self._decl_count += 1
         if meld == TRIPLE_BEZIQUE and rules.triple_bezique_wins_game:
             self._events.append((len(self._tricks), seat, "wins the game", 0))
-        self._continue_declaring()
+        if not self._target_reached():
+            self._continue_declaring()
 
     def _exchange(self, cid: int) -> None:
         seat = self._to_move
@@ -545,8 +631,7 @@ class DealState(Resolver):
             # the hand ends when the stock is drawn (decision 11)
             if self.rules.last_trick_bonus:
                 self._score(winner, 2, self.rules.last_trick_bonus, "last trick")
-            self._phase = OVER
-            self._to_move = None
+            self._finish()
         elif not stock and self._turn_up is None:
             # stage 2: declared cards go back into the hands, still known to everyone
             self._stage = 2

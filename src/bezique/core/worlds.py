@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from operator import itemgetter
 from typing import TYPE_CHECKING, Self
 
-from .base import RngLike, as_rng
+from .base import OVER, RngLike, as_rng
 from .cards import (
     ALL_KINDS,
     CODES,
@@ -20,13 +20,13 @@ from .cards import (
     parse_card,
 )
 from .dealids import DealIds
-from .dealing import card_counts, kinds_of, offsets
+from .dealing import card_counts, check_carry, kinds_of, offsets
 from .melds import (
     MELD_BY_NAME,
     profile_mask,
 )
 from .notation import Action, split_ref
-from .scoring import trick_values
+from .scoring import trick_points
 
 if TYPE_CHECKING:
     from .observation import Observation
@@ -105,6 +105,8 @@ class Worlds(DealIds):
         rules = obs.rules
         n = rules.players
         d = cls._blank(rules, obs.dealer, kinds_of(rules))
+        if obs.carry:
+            d._carry = check_carry(rules, obs.carry)
         copies = [0] * ALL_KINDS
         pool_left = card_counts(rules)
         offset = offsets(rules)
@@ -197,7 +199,8 @@ class Worlds(DealIds):
             part = 3 if what.startswith("turn-up") else 2 if what == "last trick" else 0
             d._pts[rules.side_of(seat)][part] += pts
         K = d._kinds
-        per_rank, per_trick = trick_values(rules)
         for _, cs, w in d._tricks:
-            d._pts[rules.side_of(w)][1] += per_trick + sum(per_rank[K[c] & 7] for c in cs)
+            d._pts[rules.side_of(w)][1] += trick_points(rules, [K[c] for c in cs])
+        if d._phase == OVER:
+            d._settle_tricks()
         return d

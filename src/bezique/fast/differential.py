@@ -20,6 +20,9 @@ PRESETS = [p for p in Rules.presets() if p != "old-russian"]
 
 # Options varied at random on top of a preset, with the values tried.
 VARIATIONS: dict[str, tuple[Any, ...]] = {
+    "pack_ranks": ("ATKQJ987", "ATKQJ9"),
+    "extra_nines": (0, 4),
+    "dealer_sits_out": (False, True),
     "stage1_must_follow_suit": (True, False),
     "stage2_must_head": (True, False),
     "stage2_must_trump": (True, False),

@@ -88,6 +88,7 @@ class Keeper(Declarations):
         path: str | os.PathLike[str] | None = None,
     ) -> None:
         self.rules = rules
+        _check_keepable(rules)
         n = rules.players
         names = [str(p).strip() for p in players] if players is not None else []
         if not names:
@@ -728,3 +729,29 @@ class Keeper(Declarations):
             return best[0]
         last = r.side_of(sheet.last_trick_seat)
         return last if last in best else best[0]
+
+
+# Options the score-keeper does not keep yet (the Haitian game's), with the values it keeps.
+_NOT_KEPT: tuple[tuple[str, tuple[object, ...]], ...] = (
+    ("melds_before_trump", ("all-but-sequence",)),
+    ("meld_reuse", ("by-class", "higher-score-only")),
+    ("second_seven_scores", ("declare", "play", "win-trick")),
+    ("trick_scoring", ("brisques", "card-points", "greek-per-trick", "none")),
+    ("target_check", ("end-of-hand",)),
+    ("sequence_needs_marriage", (False,)),
+    ("first_bezique", (0,)),
+    ("four_wild_cards", (0,)),
+    ("wild_card_lead_wins", (False,)),
+    ("match_games", (0,)),
+)
+
+
+def _check_keepable(rules: Rules) -> None:
+    """Refuse, naming the option, rules whose scoring the keeper would get wrong."""
+    for name, kept in _NOT_KEPT:
+        value = getattr(rules, name)
+        if value not in kept:
+            raise ValueError(
+                f"the score-keeper does not keep games with {name}={value} yet (the Haitian "
+                "options): play them with `bezique play`, or keep the score on paper"
+            )

@@ -80,7 +80,8 @@ def _rules(text: str) -> Rules:
 
 
 def presets() -> list[dict[str, Any]]:
-    """Each preset with the numbers of players it can seat, its own number first."""
+    """Each preset with the numbers of players it can seat (its own number first) and the
+    target it plays to."""
     out = []
     for name in Rules.presets():
         default = Rules.preset(name).players
@@ -93,7 +94,7 @@ def presets() -> list[dict[str, Any]]:
                     counts.append(n)
             except (ValueError, TypeError):
                 pass
-        out.append({"name": name, "players": counts})
+        out.append({"name": name, "players": counts, "target": Rules.preset(name).target})
     return out
 
 
@@ -439,7 +440,7 @@ def create_app(
                             raise ProtocolError("hello-first", "say hello first")
                         found = await lobby.find(code)
                         if found is None:
-                            conn.send(error("auth", "no such table"))
+                            conn.send(error("no-table", "no such table"))
                             break
                         await found.attach(conn, msg["token"])
                         table = found

@@ -36,6 +36,7 @@ ErrorCode = Literal[
     "unknown-type",
     "hello-first",
     "auth",
+    "no-table",
     "spectator",
     "not-started",
     "over",

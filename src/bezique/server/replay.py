@@ -1,7 +1,8 @@
 """The replay view's answer: every position of a finished game, all hands shown, by page.
 
 Each step carries only what the replay view draws (trump, turn-up, stock, points, each seat's
-concealed and declared cards, the trick on the table), and only what changed since the step
+concealed and declared cards, the trick on the table, the winner of the last trick and the
+melds declared in the deal), and only what changed since the step
 before: the first step of a page is whole, the others are deltas that the client lays over the
 position before.  An answer therefore grows with the game's length, never with its square (a
 view with the whole trick history in every step made a 34 KiB record a 37 MB answer).
@@ -25,7 +26,7 @@ PAGE_STEPS = 2_000
 """Steps one answer holds at most, in whole deals (a single longer deal is sent whole)."""
 
 
-VIEW_KEYS = ("trump", "turn_up", "stock_size", "points", "hands", "tables", "trick")
+VIEW_KEYS = ("trump", "turn_up", "stock_size", "points", "hands", "tables", "trick", "won", "melds")
 """What a step's view holds (the first step of a page all of it, the others what changed)."""
 
 
@@ -92,6 +93,9 @@ def replay_steps(
             "hands": hands,
             "tables": tables,
             "trick": [[s, c] for s, c in deal.trick],
+            "won": deal.last_trick_winner,
+            # each declaration: seat, "meld NAME CARDS" and its points
+            "melds": [[s, w, p] for _, s, w, p in deal.events if w.startswith("meld ")],
         }
         changed = {k: v for k, v in now.items() if k not in before or before[k] != v}
         before = now

@@ -167,9 +167,16 @@ class Table:
         return None if value is None else float(value)
 
     def computer_plays(self, seat: int) -> bool:
-        """Is the computer choosing for this seat now (a computer seat, or a person away too
-        long)?"""
-        return self.seats[seat].kind == "bot" or seat in self.taken_over
+        """Does the computer play this seat now? (For an away person only while others are in.)"""
+        present = any(c.seat is not None for c in self.conns)  # spectators do not count
+        return self.seats[seat].kind == "bot" or (seat in self.taken_over and present)
+
+    def takeover_in(self, seat: int) -> float | None:
+        """Seconds until the computer takes over this away seat; None when no clock runs."""
+        since, wait = self.away_since[seat], self.takeover_seconds
+        if since is None or wait is None or seat in self.taken_over:
+            return None
+        return round(max(0.0, since + wait - time.monotonic()), 1)
 
     def connected(self, seat: int) -> bool:
         return any(c.seat == seat for c in self.conns)
@@ -194,6 +201,7 @@ class Table:
                     "level": s.level if s.kind == "bot" else None,
                     "connected": s.kind == "bot" or self.connected(s.seat),
                     "computer": self.computer_plays(s.seat),
+                    "takeover_in": self.takeover_in(s.seat),
                 }
                 for s in self.seats
             ],
@@ -216,13 +224,8 @@ class Table:
         match = self.match
         if match is not None and info is None:
             info = match_info(match, self.moves, self.ready)
-        return message(
-            kind,
-            move=self.moves,
-            view=None if match is None else view(match.deal.observation(viewer)),
-            match=info,
-            **extra,
-        )
+        seen = None if match is None else view(match.deal.observation(viewer))
+        return message(kind, move=self.moves, view=seen, match=info, **extra)
 
     # --- telling the clients ---------------------------------------------------------------------
     def _per_seat(self, build: Callable[[int | None], dict[str, Any]]) -> None:
@@ -258,6 +261,9 @@ class Table:
         """A connection says hello: as the seat its token names, or as a spectator."""
         async with self.lock:
             self._attach(conn, token)
+            # a person back at a table that waited: the computer goes on for the away seats
+            await self._maybe_next_deal()
+            self.kick()
 
     def _attach(self, conn: Connection, token: str | None) -> None:
         seat = None

@@ -316,8 +316,27 @@ class TerminalGame:
         for line in log_lines(obs, self.names)[-4:]:
             self.console.print(line)
         self.console.print(render_deal_end(obs, deal.result, self.names, scores=self.match.scores))
+        if deal.ended_early:
+            self.say("The target was reached during the deal: it ended there.", "bold")
+        self._game_over_note()
         if self.save_path is not None and self.saved_ok:
             self.say(f"Game saved to {self.save_path}.", "dim")
+
+    def _game_over_note(self) -> None:
+        """In a match of games (``match_games``): who won the game just ended, and the counts."""
+        match = self.match
+        if not self.rules.match_games or match.game_winner is None:
+            return
+        game = match.games[-1]
+        sides = side_names(self.rules, self.names)
+        counts = ", ".join(f"{sides[s]} {c}" for s, c in enumerate(game.counts))
+        self.say(
+            f"{does(sides[game.winner], 'win')} game {len(match.games)}"
+            + (" en bas table (it counts double)" if game.double else "")
+            + f". Match count: {counts} (first to {self.rules.match_games}). "
+            + ("Scores start again from 0." if match.winner is None else ""),
+            "bold",
+        )
 
     def _match_over(self, winner: int) -> None:
         sides = side_names(self.rules, self.names)

@@ -97,6 +97,12 @@ def rules_sections(rules: Rules) -> list[tuple[str, list[str]]]:
         if _get(r, "sequence_fixes_trump", False):
             fix += " or sequence"
         trump.append(f"There is no turn-up: {fix} declared fixes the trump suit.")
+        if _get(r, "melds_before_trump", "all-but-sequence") == "marriage-only":
+            trump.append(
+                "Until then a marriage (any suit, scoring as a royal marriage) is the only "
+                "declaration, and a trick goes to the higher card of the suit led, else to the "
+                "leader. If no marriage is ever declared, the deal ends without trumps."
+            )
         extra = _get(r, "trump_double_marriage", 0)
         if extra:
             trump.append(f"A double marriage that fixes trump scores {extra}.")
@@ -121,6 +127,11 @@ def rules_sections(rules: Rules) -> list[tuple[str, list[str]]]:
         "After each trick the winner may declare, then draws the top card of the stock, and "
         "the others draw in turn."
     )
+    if r.wild_cards and r.wild_card_lead_wins:
+        play.append(
+            "A joker led wins the trick unless a trump is played to it; a joker played to "
+            "another lead never wins; of two jokers the first wins."
+        )
     if r.reveal_last_draw:
         play.append("The winner of the last stage-1 trick shows the card drawn.")
     out.append(("Play", play))
@@ -148,8 +159,31 @@ def rules_sections(rules: Rules) -> list[tuple[str, list[str]]]:
             "beziques; fours of a kind), and within its class only in a higher meld (a marriage "
             "may grow into a sequence, a bezique into a double bezique), never the other way."
         )
+    elif r.meld_reuse == "once-per-kind":
+        decl.append(
+            "A card scores once in each kind of meld: marriages, beziques, sequences, and the "
+            "fours of each rank (plain and trump fours of a rank are one kind). A king may "
+            "marry and later join four kings; two beziques need four different cards."
+        )
     else:
         decl.append("A card may score again only in a meld of another kind that scores more.")
+    if r.wild_cards and r.wild_card_melds != "any":
+        which = {
+            "any": "any meld",
+            "quartets": "four aces, kings, queens or jacks of any suits (not a trump four, a "
+            "marriage, a bezique or a sequence)",
+            "all-but-sequence": "any meld but a sequence",
+        }[_get(r, "wild_card_melds", "any")]
+        decl.append(f"A joker may stand in for one card of {which}, one joker a meld.")
+        if r.meld_reuse == "once-per-kind":
+            decl.append("A joker scores in one meld a deal.")
+    if _get(r, "sequence_needs_marriage", False):
+        decl.append(
+            "The trump sequence is the A, 10 and J of trumps added to the declarer's own royal "
+            "marriage on the table, neither card of which has been played."
+        )
+    if _get(r, "first_bezique", 0):
+        decl.append(f"The first bezique declared in a deal scores {r.first_bezique}.")
     if _get(r, "meld_reforming", False):
         decl.append(
             "A meld may score again once one of its cards has been played and a like card added."
@@ -188,10 +222,17 @@ def rules_sections(rules: Rules) -> list[tuple[str, list[str]]]:
             "declare": "when declared after winning a trick",
             "play": "when it is played to a stage-1 trick",
             "win-trick": "when it wins a stage-1 trick",
+            "play-always": "for the player who plays it, win or lose, once trump is fixed",
+            "capture": "for the player who takes the trick it is played to, once trump is fixed",
         }.get(r.second_seven_scores, r.second_seven_scores)
         sevens.append(
-            f"A seven of trumps that is not exchanged scores {r.seven_of_trumps} {when}. In "
-            "stage 2 it scores nothing."
+            f"A seven of trumps {'that is not exchanged ' if r.turn_up else ''}scores "
+            f"{r.seven_of_trumps} {when}."
+            + (
+                " This holds in stage 2 too."
+                if r.second_seven_scores in ("play-always", "capture")
+                else " In stage 2 it scores nothing."
+            )
         )
     else:
         sevens.append("The seven of trumps scores nothing.")
@@ -212,6 +253,15 @@ def rules_sections(rules: Rules) -> list[tuple[str, list[str]]]:
             f"{_n(r.hand_size, 'trick')} are played out with no more declarations.",
             f"Now a player must {duty}; a player who can do none of that may play any card.",
         ]
+        if r.wild_cards:
+            stage2.append(
+                "A joker has no suit: after a joker is led a player must trump if able. "
+                + (
+                    "A joker may be played only when it is the last kind of card held."
+                    if _get(r, "stage2_wild_card", "discard") == "last-resort"
+                    else "A joker may be played only by a player who can neither follow nor trump."
+                )
+            )
         out.append(("Stage 2: the last tricks", stage2))
     else:
         out.append(
@@ -234,6 +284,14 @@ def rules_sections(rules: Rules) -> list[tuple[str, list[str]]]:
         scoring.append(f"Each ace and ten won in tricks (a brisque) scores 10, counted{when}.")
     elif ts == "card-points":
         scoring.append(f"Cards won in tricks score A 11, 10 10, K 4, Q 3, J 2, counted{when}.")
+    elif ts == "brisque-majority":
+        scoring.append(
+            "At the end of the deal the aces and tens won in tricks (brisques) are counted: the "
+            "player with more scores 10 for each of his, the other loses "
+            f"{_get(r, 'brisque_loser_penalty', 200)}; if they are equal, each scores "
+            f"{_get(r, 'brisque_tie_bonus', 160)}. Only a player whose game score (the last "
+            f"trick included) is at least {_get(r, 'brisque_min_score', 200)} gains or loses."
+        )
     elif ts == "greek-per-trick":
         scoring.append("Each trick won scores 10, plus 10 for each ace and ten in it.")
     else:
@@ -260,10 +318,18 @@ def rules_sections(rules: Rules) -> list[tuple[str, list[str]]]:
         if small:
             game.append(f"If the loser has under 100, the winner scores {small} more.")
     else:
+        immediate = _get(r, "target_check", "end-of-hand") == "immediate"
         game.append(
-            f"Deals are played until a side reaches {r.target} points, checked at the end of a "
-            "deal."
+            f"Deals are played until a side reaches {r.target} points"
+            + (
+                ": a side that gets there by a meld or a seven ends the deal at once, with no "
+                "last trick and no brisques."
+                if immediate
+                else ", checked at the end of a deal."
+            )
         )
+        if _get(r, "score_floor_zero", False):
+            game.append("A score never goes below 0.")
         if r.both_reach_target == "last-trick-winner":
             game.append("If more than one side gets there, the taker of the last trick wins.")
         else:
@@ -273,6 +339,22 @@ def rules_sections(rules: Rules) -> list[tuple[str, list[str]]]:
             )
     if r.triple_bezique_wins_game:
         game.append("A triple bezique wins the game outright.")
+    games = _get(r, "match_games", 0)
+    if games:
+        below = _get(r, "double_game_below", 0)
+        game.append(
+            "Scores start again from 0 for the next game. Each game won adds 1 to the winner's "
+            "count"
+            + (f", 2 if every loser is under {below} (en bas table)" if below else "")
+            + f", and sets the losers' counts to 0; the first to {games} wins the match "
+            "(cent points)."
+        )
+        handicap = _get(r, "cent_points_handicap", 0)
+        if handicap:
+            game.append(
+                f"The loser of a match starts every game of the next on {handicap}, until he "
+                "wins a match."
+            )
     out.append(("The game", game))
     return out
 
@@ -296,7 +378,9 @@ def _cards(r: Rules) -> list[str]:
     order = [x for x in RANKS if x in r.pack_ranks or (x == "9" and r.extra_nines)]
     rank = ", ".join(_RANK_WORDS[x] for x in order)
     out = [f"{text}: {r.cards} cards.", f"Cards rank {rank}: the ten is above the king."]
-    if r.wild_cards:
+    if r.wild_cards and (r.wild_card_lead_wins or r.wild_card_melds != "any"):
+        out.append("A wild card (a joker) has no suit.")  # the rest is told with play, melds
+    elif r.wild_cards:
         out.append(
             "A wild card has no suit and never wins a trick; in a meld it stands for any one card."
         )

@@ -1,0 +1,140 @@
+// What the table shows, worked out from the server's view: pure functions (no page, no
+// network), unit-tested with node:test in tests/js/.
+
+/**
+ * @typedef {{ seat: number, name: string, kind: string, level: string|null, connected: boolean,
+ *   computer: boolean, takeover_in?: number|null }} SeatInfo
+ * @typedef {{ code: string, rules: string, players: number, sides: number, partnerships: boolean,
+ *   status: string, host: number, hints: boolean, seats: SeatInfo[] }} TableInfo
+ * @typedef {{ action: string, points: number|null }} Legal
+ * @typedef {{ seat: number|null, dealer: number, phase: string, to_move: number|null, stage: number,
+ *   trump: string|null, turn_up: string|null, stock_size: number|null, hand: string[],
+ *   hand_sizes: number[], tables: string[][], known: string[][], trick: Array<[number, string]>,
+ *   tricks: Array<[number, string[], number]>, events: Array<[number, number, string, number]>,
+ *   points: number[], legal: Legal[], tricks_total: number, history?: string[] }} View
+ * @typedef {(key: string, params?: Record<string, string|number>) => string} Translate
+ */
+
+/** Where each seat sits, seen from ``me`` (a spectator sees seat 0 at the bottom): play goes
+ * to the left, so the next seat is on the left, a partner opposite.
+ * @param {number} n @param {number|null} me @returns {string[]} */
+export function positions(n, me) {
+  const around = { 2: ["bottom", "top"], 3: ["bottom", "left", "right"], 4: ["bottom", "left", "top", "right"] }[n];
+  if (!around) throw new Error(`no table for ${n} players`);
+  const base = me ?? 0;
+  return Array.from({ length: n }, (_, seat) => around[(seat - base + n) % n]);
+}
+
+/** The side a seat scores for. @param {TableInfo} table @param {number} seat */
+export function sideOf(table, seat) {
+  return table.partnerships ? seat % 2 : seat;
+}
+
+/** The name shown for a seat: a computer's translated name, "You" for oneself.
+ * @param {TableInfo} table @param {number} seat @param {number|null} me @param {Translate} t */
+export function seatName(table, seat, me, t) {
+  const s = table.seats[seat];
+  if (!s) return "";
+  if (s.kind === "bot") return t(`bot.${seat}`);
+  if (s.kind === "open") return t("table.open");
+  return s.name;
+}
+
+/** The names of the sides, for the scores (partners joined with "&").
+ * @param {TableInfo} table @param {string[]} names @returns {string[]} */
+export function sideNames(table, names) {
+  if (!table.partnerships) return names.slice(0, table.sides);
+  return [0, 1].map((side) => names.filter((_, i) => i % 2 === side).join(" & "));
+}
+
+/**
+ * Each meld a seat has declared this deal, in order, with its points and its cards: a card
+ * still on the table is shown in full in the first meld it scored in (where it was laid down)
+ * and by its name in any later meld that used it again; cards played since are left out.
+ * @param {View} v @param {number} seat
+ * @returns {Array<{ name: string, points: number, cards: Array<{ code: string, ref: string, again: boolean }> }>}
+ */
+export function meldGroups(v, seat) {
+  const free = [...(v.tables[seat] || [])];
+  /** @type {string[]} */
+  const shown = [];
+  const out = [];
+  for (const [, who, what, points] of v.events) {
+    if (who !== seat || !what.startsWith("meld ")) continue;
+    const [, name, ...cards] = what.split(/\s+/);
+    const group = { name, points, cards: /** @type {Array<{ code: string, ref: string, again: boolean }>} */ ([]) };
+    for (const code of cards) {
+      // a card named with its melds (CODE@meld+meld) belongs to one of them; a bare code to any
+      const i = free.findIndex((r) => r.split("@")[0] === code && (!r.includes("@") || r.split("@")[1].split("+").includes(name)));
+      if (i >= 0) {
+        group.cards.push({ code, ref: free[i], again: false });
+        shown.push(free[i]);
+        free.splice(i, 1);
+        continue;
+      }
+      // laid down for an earlier meld (each such card once in this meld); else played since
+      const j = shown.findIndex((r) => r.split("@")[0] === code && !group.cards.some((c) => c.ref === r));
+      if (j >= 0) group.cards.push({ code, ref: shown[j], again: true });
+    }
+    out.push(group);
+  }
+  // cards on the table no event accounts for (a view without events): one group of their own
+  if (free.length) out.push({ name: "", points: 0, cards: free.map((ref) => ({ code: ref.split("@")[0], ref, again: false })) });
+  return out;
+}
+
+/** The action that plays a card from the hand (or, ``fromTable``, from one's declared cards);
+ * null when that card may not be played now.
+ * @param {View} v @param {string} code @param {boolean} fromTable @returns {string|null} */
+export function playAction(v, code, fromTable) {
+  const legal = new Set(v.legal.map((l) => l.action).filter((a) => a.startsWith("play ")));
+  const c = code.split("@")[0];
+  if (!fromTable) return legal.has(`play ${c}`) ? `play ${c}` : null;
+  for (const a of [`play ${code}`, `play ${c}@table`]) if (legal.has(a)) return a;
+  if (!v.hand.includes(c) && legal.has(`play ${c}`)) return `play ${c}`;
+  return null;
+}
+
+/**
+ * The deal so far in words, worked out from the view alone (so it survives a reload and
+ * speaks the language chosen now): each trick won, each declaration and exchange.
+ * @param {View} v @param {string[]} names @param {Translate} t
+ * @param {(name: string) => string} meldName @param {(code: string) => string} label
+ * @returns {string[]}
+ */
+export function logLines(v, names, t, meldName, label) {
+  /** @type {string[]} */
+  const out = [];
+  const events = v.events.slice();
+  const flush = (/** @type {number} */ upto) => {
+    while (events.length && events[0][0] <= upto) {
+      const [, seat, what, points] = /** @type {[number, number, string, number]} */ (events.shift());
+      const parts = what.split(/\s+/);
+      const name = names[seat] ?? "";
+      if (parts[0] === "meld") out.push(t("msg.declared", { name, meld: meldName(parts[1]), points }));
+      else if (parts[0] === "exchange") out.push(t("msg.exchanged", { name, card: label(parts[1]) }));
+      else if (what === "last trick") out.push(t("msg.last", { name, points }));
+      else if (points) out.push(t("msg.scored", { name, points }));
+    }
+  };
+  flush(0);
+  v.tricks.forEach(([, cards, winner], i) => {
+    out.push(t("msg.won", { name: names[winner] ?? "", cards: cards.map(label).join(" ") }));
+    flush(i + 1);
+  });
+  flush(Infinity);
+  return out;
+}
+
+/** Seconds to wait, as the countdown shows them ("0:27"). @param {number} seconds */
+export function clock(seconds) {
+  const s = Math.max(0, Math.ceil(seconds));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+/** How long a motion lasts: its normal length times the speed chosen, none when the person
+ * asked their system for reduced motion.
+ * @param {number} ms @param {number} speed @param {boolean} reduced */
+export function duration(ms, speed, reduced) {
+  return reduced || speed <= 0 ? 0 : Math.round(ms * speed);
+}

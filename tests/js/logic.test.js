@@ -1,0 +1,111 @@
+// Unit tests of the client's logic (src/bezique/web/logic.js and cards.js): `make test` runs
+// them with node:test.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { cardSVG, label, PIPS, rankText, sortCards, suitClass } from "../../src/bezique/web/cards.js";
+import { clock, duration, logLines, meldGroups, playAction, positions, seatName, sideNames } from "../../src/bezique/web/logic.js";
+
+/** A view with only what a test sets; the rest empty. @param {object} o */
+function view(o) {
+  return {
+    seat: 0, dealer: 1, phase: "play", to_move: 0, stage: 1, trump: "S", turn_up: "9S", stock_size: 10,
+    hand: [], hand_sizes: [8, 8], tables: [[], []], known: [[], []], trick: [], tricks: [], events: [],
+    points: [0, 0], legal: [], tricks_total: 16, ...o,
+  };
+}
+const t = (/** @type {string} */ key, /** @type {Record<string, any>} */ p = {}) => `${key}${JSON.stringify(p)}`;
+
+test("seats sit around the table from the viewer's place, a partner opposite", () => {
+  assert.deepEqual(positions(2, 0), ["bottom", "top"]);
+  assert.deepEqual(positions(2, 1), ["top", "bottom"]);
+  assert.deepEqual(positions(3, 1), ["right", "bottom", "left"]);
+  assert.deepEqual(positions(4, 2), ["top", "right", "bottom", "left"]);
+  assert.deepEqual(positions(4, null), ["bottom", "left", "top", "right"]); // a spectator
+  assert.throws(() => positions(5, 0));
+});
+
+test("computers get distinct translated names, people their own", () => {
+  const table = { partnerships: true, sides: 2, seats: [
+    { seat: 0, name: "Ann", kind: "human" }, { seat: 1, name: "Computer (easy)", kind: "bot" },
+    { seat: 2, name: "Seat 3", kind: "open" }, { seat: 3, name: "Computer (easy)", kind: "bot" }] };
+  const names = [0, 1, 2, 3].map((s) => seatName(/** @type {any} */ (table), s, 0, t));
+  assert.deepEqual(names, ["Ann", "bot.1{}", "table.open{}", "bot.3{}"]);
+  assert.deepEqual(sideNames(/** @type {any} */ (table), names), ["Ann & table.open{}", "bot.1{} & bot.3{}"]);
+});
+
+test("each declared meld is one group with its points; a card used again is named, not drawn twice", () => {
+  const v = view({
+    tables: [["KS@marriage+four-kings", "QS@marriage+bezique", "JD@bezique", "KH@four-kings", "KC@four-kings", "KD@four-kings"], []],
+    events: [[2, 0, "meld marriage KS QS", 20], [3, 1, "meld marriage KH QH", 20], [4, 0, "meld bezique QS JD", 40],
+      [6, 0, "meld four-kings KS KH KC KD", 80]],
+  });
+  const groups = meldGroups(/** @type {any} */ (v), 0);
+  assert.deepEqual(groups.map((g) => [g.name, g.points]), [["marriage", 20], ["bezique", 40], ["four-kings", 80]]);
+  assert.deepEqual(groups[0].cards.map((c) => [c.code, c.again]), [["KS", false], ["QS", false]]);
+  assert.deepEqual(groups[1].cards.map((c) => [c.code, c.again]), [["QS", true], ["JD", false]]);
+  assert.deepEqual(groups[2].cards.map((c) => [c.code, c.again]), [["KS", true], ["KH", false], ["KC", false], ["KD", false]]);
+});
+
+test("a double bezique says so; cards played since a meld leave its group", () => {
+  const v = view({
+    tables: [["QS@bezique+double-bezique", "JD@bezique+double-bezique", "JD@double-bezique"], []],
+    events: [[1, 0, "meld bezique QS JD", 40], [5, 0, "meld double-bezique QS JD QS JD", 500]],
+  });
+  const groups = meldGroups(/** @type {any} */ (v), 0);
+  assert.equal(groups[1].name, "double-bezique");
+  assert.equal(groups[1].points, 500);
+  // one queen of spades was played: the double bezique shows the cards still on the table
+  assert.deepEqual(groups[1].cards.map((c) => c.code + (c.again ? "*" : "")), ["QS*", "JD", "JD*"]);
+});
+
+test("only legal cards are playable, from the hand or from the table", () => {
+  const v = view({ hand: ["AS", "7H"], tables: [["KS@marriage"], []], legal: [{ action: "play AS", points: null }, { action: "play KS", points: null }] });
+  assert.equal(playAction(/** @type {any} */ (v), "AS", false), "play AS");
+  assert.equal(playAction(/** @type {any} */ (v), "7H", false), null);
+  assert.equal(playAction(/** @type {any} */ (v), "KS@marriage", true), "play KS");
+});
+
+test("the log is worked out from the view: tricks, then the declarations after them", () => {
+  const v = view({
+    tricks: [[0, ["AS", "7S"], 0], [0, ["8H", "TH"], 1]],
+    events: [[1, 0, "meld marriage KD QD", 20], [1, 0, "exchange 7S", 10], [2, 1, "last trick", 10]],
+  });
+  const lines = logLines(/** @type {any} */ (v), ["Ann", "Bob"], t, (m) => `<${m}>`, (c) => c);
+  assert.deepEqual(lines, [
+    'msg.won{"name":"Ann","cards":"AS 7S"}',
+    'msg.declared{"name":"Ann","meld":"<marriage>","points":20}',
+    'msg.exchanged{"name":"Ann","card":"7S"}',
+    'msg.won{"name":"Bob","cards":"8H TH"}',
+    'msg.last{"name":"Bob","points":10}',
+  ]);
+});
+
+test("countdowns and motion lengths", () => {
+  assert.equal(clock(27.2), "0:28");
+  assert.equal(clock(-3), "0:00");
+  assert.equal(clock(75), "1:15");
+  assert.equal(duration(400, 1, false), 400);
+  assert.equal(duration(400, 0.5, false), 200);
+  assert.equal(duration(400, 1, true), 0); // prefers-reduced-motion
+  assert.equal(duration(400, 0, false), 0);
+});
+
+test("cards: rank letters per language, suit colours, pip counts", () => {
+  const ru = { A: "Т", K: "К", Q: "Д", J: "В" };
+  assert.equal(label("QH", ru), "Д♥");
+  assert.equal(label("TS", ru), "10♠");
+  assert.equal(label("JD@bezique"), "J♦");
+  assert.equal(label("XX"), "★");
+  assert.equal(rankText("A", ru), "Т");
+  assert.equal(suitClass("D"), "s-red");
+  assert.equal(suitClass("D", true), "s-blue");
+  assert.equal(suitClass("C", true), "s-green");
+  for (const [rank, n] of [["7", 7], ["8", 8], ["9", 9], ["T", 10]]) {
+    assert.equal(PIPS[rank].length, n);
+    assert.equal((cardSVG(rank + "C").match(/href="#suit-C"/g) || []).length, n + 2); // and 2 indices
+  }
+  assert.match(cardSVG("KH", { ranks: ru }), />К</);
+  assert.match(cardSVG("QS"), /court-Q/);
+  assert.deepEqual(sortCards(["7D", "AS", "TH", "KS", "XX"]), ["AS", "KS", "TH", "7D", "XX"]);
+});
