@@ -16,7 +16,10 @@ from ..core.deal import Deal
 from ..core.rules import Rules
 from . import FastDeal, supports
 
-PRESETS = [p for p in Rules.presets() if p != "old-russian"]
+# The presets the compiled engine does not play yet (wild cards; the Haitian options): the
+# reference core plays them.  tests/test_fast.py checks that each is refused by name.
+UNPLAYED_PRESETS = ("old-russian", "haitian")
+PRESETS = [p for p in Rules.presets() if p not in UNPLAYED_PRESETS]
 
 # Options varied at random on top of a preset, with the values tried.
 VARIATIONS: dict[str, tuple[Any, ...]] = {

@@ -2,7 +2,7 @@
 #ifndef BEZIQUE_FAST_TABLES_H
 #define BEZIQUE_FAST_TABLES_H
 
-#define NUM_MELDS 51
+#define NUM_MELDS 52
 #define NUM_KINDS 32
 #define WILD_KIND 32
 #define RANK_SEVEN 7
@@ -19,8 +19,8 @@
 #define M_CARTE_BLANCHE 50
 #define TRUMP_FIXING_BITS 0x8aULL
 
-static const char *const MELD_NAMES[51] = {"marriage", "royal-marriage", "double-marriage", "double-royal-marriage", "triple-marriage", "triple-royal-marriage", "plain-sequence", "trump-sequence", "bezique", "double-bezique", "triple-bezique", "quadruple-bezique", "quintuple-bezique", "four-aces", "four-tens", "four-kings", "four-queens", "four-jacks", "four-trump-aces", "four-trump-tens", "four-trump-kings", "four-trump-queens", "four-trump-jacks", "five-trump-aces", "five-trump-tens", "five-trump-kings", "five-trump-queens", "five-trump-jacks", "six-trump-aces", "six-trump-tens", "six-trump-kings", "six-trump-queens", "six-trump-jacks", "seven-trump-aces", "seven-trump-tens", "seven-trump-kings", "seven-trump-queens", "seven-trump-jacks", "eight-trump-aces", "eight-trump-tens", "eight-trump-kings", "eight-trump-queens", "eight-trump-jacks", "four-bezique-jacks", "five-bezique-jacks", "six-bezique-jacks", "seven-bezique-jacks", "eight-bezique-jacks", "seven", "two-sevens", "carte-blanche"};
-static const char MELD_CLASS[51] = "AAAAAAAABBBBBCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCSSX";
+static const char *const MELD_NAMES[52] = {"marriage", "royal-marriage", "double-marriage", "double-royal-marriage", "triple-marriage", "triple-royal-marriage", "plain-sequence", "trump-sequence", "bezique", "double-bezique", "triple-bezique", "quadruple-bezique", "quintuple-bezique", "four-aces", "four-tens", "four-kings", "four-queens", "four-jacks", "four-trump-aces", "four-trump-tens", "four-trump-kings", "four-trump-queens", "four-trump-jacks", "five-trump-aces", "five-trump-tens", "five-trump-kings", "five-trump-queens", "five-trump-jacks", "six-trump-aces", "six-trump-tens", "six-trump-kings", "six-trump-queens", "six-trump-jacks", "seven-trump-aces", "seven-trump-tens", "seven-trump-kings", "seven-trump-queens", "seven-trump-jacks", "eight-trump-aces", "eight-trump-tens", "eight-trump-kings", "eight-trump-queens", "eight-trump-jacks", "four-bezique-jacks", "five-bezique-jacks", "six-bezique-jacks", "seven-bezique-jacks", "eight-bezique-jacks", "seven", "two-sevens", "carte-blanche", "four-wild-cards"};
+static const char MELD_CLASS[52] = "AAAAAAAABBBBBCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCSSXW";
 static const char *const KIND_CODES[33] = {"AS", "TS", "KS", "QS", "JS", "9S", "8S", "7S", "AH", "TH", "KH", "QH", "JH", "9H", "8H", "7H", "AD", "TD", "KD", "QD", "JD", "9D", "8D", "7D", "AC", "TC", "KC", "QC", "JC", "9C", "8C", "7C", "XX"};
 static const int CARD_POINTS[8] = {11, 10, 4, 3, 2, 0, 0, 0};
 
