@@ -15,19 +15,11 @@ from typing import Any
 from ..core.deal import Deal
 from ..core.rules import Rules
 from . import FastDeal, supports
-from ._config import UnsupportedRules, check_supported
 
-
-def _engine_plays(rules: Rules) -> bool:
-    try:
-        check_supported(rules)
-    except UnsupportedRules:
-        return False
-    return True
-
-
-# The presets the compiled engine plays (not old-russian's or haitian's wild cards).
-PRESETS = [p for p in Rules.presets() if _engine_plays(Rules.preset(p))]
+# The presets the compiled engine does not play yet (wild cards; the Haitian options): the
+# reference core plays them.  tests/test_fast.py checks that each is refused by name.
+UNPLAYED_PRESETS = ("old-russian", "haitian")
+PRESETS = [p for p in Rules.presets() if p not in UNPLAYED_PRESETS]
 
 # Options varied at random on top of a preset, with the values tried.
 VARIATIONS: dict[str, tuple[Any, ...]] = {
