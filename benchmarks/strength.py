@@ -17,7 +17,7 @@ Pairs (A against B, classic unless ``--variant``):
 * ``oracle`` - ``expert`` and ``oracle`` - ``heuristic`` (the gap to a player that sees every
   card);
 * ``pimc`` - ``ismcts`` at equal budgets (engine steps, ``--equal-nodes``, default the
-  former expert's, ``expert-v1``);
+  expert level's);
 * ``expert`` - ``openspiel-ismcts`` (OpenSpiel's IS-MCTS, the ``rl`` extra) at equal CPU time a
   move (``--equal-time``, default 0.8 s, the expert's median).
 

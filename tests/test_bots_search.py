@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 from bezique import Action, Deal, Observation, Rules
 from bezique.arena import PlayerSpec, run_arena, seatings
 from bezique.bots import LEVELS, Hint, LevelBot, Limit, hint, levels, make, names
+from bezique.bots.levels import CANDIDATES
 from bezique.bots.oracle import OracleBot
 from bezique.bots.playout import playout_action, utility
 from bezique.bots.search import world_is_known
@@ -109,7 +110,7 @@ def test_search_bots_depend_on_their_seed() -> None:
         assert len(values) > 1
 
 
-@pytest.mark.parametrize("name", [*HONEST, "hard", "expert", "expert-v1"])
+@pytest.mark.parametrize("name", [*HONEST, "hard", "expert", "expert-c"])
 def test_bots_cannot_tell_deals_that_look_the_same(name: str) -> None:
     """Two deals a seat cannot tell apart (the hidden cards dealt again) get the same choice."""
     checked = 0
@@ -236,7 +237,7 @@ def test_known_stage_two_is_played_exactly() -> None:
     assert world_is_known(obs)
     sol, offset = exact_values(deal, rules.side_of(obs.seat or 0))
     best = max(sol.values.values())
-    for name in ("heuristic", "pimc", "ismcts", "expert", "pimc-c", "expert-v1"):
+    for name in ("heuristic", "pimc", "ismcts", "expert", "pimc-c", "expert-c"):
         result = make(name, 1).play(obs, TINY)
         assert "exact" in result.info.get("reason", "")
         chosen = result.info["scores"][str(result.action)]
@@ -267,26 +268,29 @@ def test_levels() -> None:
         "random",
         "simple",
         "heuristic",
-        "pimc-c",
-        "pimc-c",
+        "pimc",
+        "ismcts",
     ]
     hard, expert = LEVELS["hard"].limit, LEVELS["expert"].limit
-    assert hard.iterations is not None and expert.iterations is not None
+    assert hard.nodes is not None and expert.nodes is not None
     assert hard.time is None and expert.time is None  # reproducible: no clock in the levels
-    assert expert.iterations > hard.iterations
+    assert expert.nodes > hard.nodes
     assert set(levels()) <= set(names())
-    # the former levels stay playable by name, for comparison
-    assert {"hard-v1", "expert-v1"} <= set(names())
-    assert make("expert-v1", 1).bot.name == "ismcts"  # type: ignore[attr-defined]
-    bot = make("hard", seed=3)
+    # the compiled search is playable by name at the budgets meant for the levels
+    assert {"hard-c", "expert-c"} <= set(names())
+    assert make("expert-c", 1).bot.name == "pimc-c"  # type: ignore[attr-defined]
+    bot = make("hard-c", seed=3)
     assert isinstance(bot, LevelBot) and bot.bot.name == "pimc-c"
+    hard_c = CANDIDATES["hard-c"].limit
     obs = next(o for _, o in positions(Rules.preset("classic"), 8, 4) if len(o.legal) >= 3)
     # the level's own budget, unless a limit is given
-    assert bot.choose(obs) == make("pimc-c", 3).choose(obs, hard)
-    assert bot.play(obs).info["visits"] == make("pimc-c", 3).play(obs, hard).info["visits"]
+    assert bot.choose(obs) == make("pimc-c", 3).choose(obs, hard_c)
+    assert bot.play(obs).info["visits"] == make("pimc-c", 3).play(obs, hard_c).info["visits"]
     # a rollout budget: whole worlds of every candidate still in the running, at least one
-    visits = make("expert", 3).play(obs, Limit(iterations=9)).info["visits"]
+    visits = make("expert-c", 3).play(obs, Limit(iterations=9)).info["visits"]
     assert 9 <= visits < 9 + len(obs.legal)
+    level = make("hard", seed=3)
+    assert isinstance(level, LevelBot) and level.bot.name == "pimc"
 
 
 def test_hint_gives_the_choice_and_the_values() -> None:

@@ -24,7 +24,7 @@ pimc       perfect-information Monte Carlo over sampled worlds (:mod:`.search`)
 ismcts     single-observer information-set MCTS (:mod:`.ismcts`)
 pimc-c     PIMC in the compiled engine, exact stage 2 in every world (:mod:`.fastpimc`)
 beginner, easy, medium, hard, expert: the levels for people (:mod:`.levels`)
-hard-v1, expert-v1: the former hard and expert levels, for comparison
+hard-c, expert-c: the compiled search at the hard and expert budgets, for measurement
 =========  ============================================================================
 
 :func:`hint` gives the expert's choice with the value of every legal action.  The ``oracle``

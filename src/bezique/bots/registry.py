@@ -14,7 +14,7 @@ from .base import Bot
 from .fastpimc import FastPimcBot
 from .heuristic import HeuristicBot
 from .ismcts import IsmctsBot
-from .levels import FORMER, LEVELS, Level, LevelBot
+from .levels import CANDIDATES, LEVELS, Level, LevelBot
 from .random_bot import RandomBot
 from .search import PimcBot
 from .simple import SimpleBot
@@ -101,7 +101,7 @@ def _level_factory(level: Level) -> BotFactory:
 
 for _level in LEVELS.values():
     register(_level.name, _level_factory(_level), f"level: {_level.about} ({_level.bot})")
-for _level in FORMER.values():
+for _level in CANDIDATES.values():
     register(_level.name, _level_factory(_level), f"{_level.about}, kept for comparison")
 
 
