@@ -30,6 +30,7 @@ from ..core.melds import (
 )
 from ..core.percache import per_rules
 from ..core.rules import Rules
+from ..core.scoring import trick_values
 
 MAX_CARDS = 320
 """Most cards in a pack the compiled engine plays (eight packs of 32 and more fit)."""
@@ -81,19 +82,6 @@ def check_supported(rules: Rules) -> None:
         )
 
 
-def _trick_values(rules: Rules) -> tuple[list[int], int]:
-    """Points of a trick by the rank of each card in it, plus a flat amount per trick."""
-    brisques = [10 if r in BRISQUE_RANKS else 0 for r in range(8)]
-    scoring = rules.trick_scoring
-    if scoring == "brisques":
-        return brisques, 0
-    if scoring == "card-points":
-        return list(CARD_POINTS), 0
-    if scoring == "greek-per-trick":
-        return brisques, 10
-    return [0] * 8, 0
-
-
 def plan(rules: Rules, trump: int | None) -> tuple[tuple[Any, ...], ...]:
     """The ways to declare under these rules and trump, in the core's order, each as
     (meld, blocked bits low, high, slots, needs by count, needs by rank)."""
@@ -135,7 +123,7 @@ def plan(rules: Rules, trump: int | None) -> tuple[tuple[Any, ...], ...]:
 
 def scalars(rules: Rules) -> list[int]:
     """The option values in the order the C engine reads them (pymod.c, Config_init)."""
-    per_rank, per_trick = _trick_values(rules)
+    per_rank, per_trick = trick_values(rules)
     exch = {"seven": SEVEN, "nine": NINE, "none": -1}[rules.turn_up_exchange]
     return [
         rules.players,

@@ -14,7 +14,7 @@ from typing import Any
 from ..core.cards import SUITS, parse_card
 from ..core.melds import MELD_BY_NAME, profile_mask
 from ..core.rules import Rules
-from ._config import _trick_values
+from ..core.scoring import trick_values
 
 _PHASES = {"play": 0, "declare": 1, "over": 2}
 _DOUBLING = ("royal-marriage", "bezique", "trump-sequence")  # repeat_doubles, in C's order
@@ -82,7 +82,7 @@ def load_args(
     for item in filter(None, f["trick"].split(",")):
         s, card = item.split(":")
         trick.append((int(s), take(parse_card(card))))
-    per_rank, per_trick = _trick_values(rules)
+    per_rank, per_trick = trick_values(rules)
     sides = rules.sides
     points = [[0, 0, 0, 0] for _ in range(sides)]
     won = [0] * n
