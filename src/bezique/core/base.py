@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from .events import ScoreEvent
 from .notation import Action
 from .rules import Rules
 
@@ -79,7 +80,7 @@ class DealBase:
     _trump: int | None
     _trick: list[tuple[int, int]]
     _tricks: list[tuple[int, tuple[int, ...], int]]
-    _events: list[tuple[int, int, str, int]]
+    _events: list[ScoreEvent]
     _history: list[Action]
     _instances: list[tuple[int, int, tuple[int, ...]]]
     _pts: list[list[int]]

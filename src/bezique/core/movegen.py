@@ -21,18 +21,15 @@ from .cards import (
     kind,
 )
 from .melds import (
-    DOUBLE_ROYAL_MARRIAGE,
     FOUR_WILD_CARDS,
     GHOST,
     MELDS,
     ROYAL_MARRIAGE,
-    SEVEN_MELD,
     TRUMP_SEQUENCE,
-    TWO_SEVENS,
     Slot,
-    active_melds,
     blocked_masks,
     choose,
+    declarable_melds,
     profile_names,
     slots,
     wild_card_melds,
@@ -54,19 +51,7 @@ def _plan(rules: Rules, trump: int | None) -> list[_PlanEntry]:
     """The melds that can be declared under these rules and trump, with their reuse masks and
     card requirements, worked out once per rule set and trump."""
     blocked = blocked_masks(rules)
-    melds = list(active_melds(rules))
-    if trump is None:
-        # trump not fixed yet: a marriage (or, if allowed, a sequence) declared now fixes it
-        if rules.trump_double_marriage and DOUBLE_ROYAL_MARRIAGE not in melds:
-            melds.append(DOUBLE_ROYAL_MARRIAGE)
-        if not rules.sequence_fixes_trump and TRUMP_SEQUENCE in melds:
-            melds.remove(TRUMP_SEQUENCE)
-        if rules.melds_before_trump == "marriage-only":
-            melds = [m for m in melds if m in (ROYAL_MARRIAGE, DOUBLE_ROYAL_MARRIAGE)]
-    if rules.seven_of_trumps and trump is not None and rules.second_seven_scores == "declare":
-        melds.append(SEVEN_MELD)
-    if rules.two_trump_sevens and trump is not None:
-        melds.append(TWO_SEVENS)
+    melds = declarable_melds(rules, trump is not None)
     plan: list[_PlanEntry] = []
     for meld in melds:
         for req in slots(rules, meld, trump):

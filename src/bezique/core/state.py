@@ -22,28 +22,22 @@ from .cards import (
     kind as make_kind,
 )
 from .dealing import active_order, check_carry, kinds_of, shuffled, stacked
+from .events import EventKind, ScoreEvent
 from .melds import (
-    BEZIQUE,
-    DOUBLE_ROYAL_MARRIAGE,
     GHOST,
     MELDS,
     ROYAL_MARRIAGE,
     TRIPLE_BEZIQUE,
     TRUMP_FIXING,
-    TRUMP_SEQUENCE,
-    meld_score,
 )
 from .notation import Action, IllegalAction
 from .resolve import Resolver
 from .rules import Rules
-from .scoring import kind_values, trick_values, turn_up_bonus
+from .scoring import kind_values, meld_points, trick_values, turn_up_bonus
 from .tricks import beats
 
 _TEXTS: dict[Action, str] = {}
-_DOUBLING = frozenset({ROYAL_MARRIAGE, BEZIQUE, TRUMP_SEQUENCE})  # repeat_doubles
 _ANY_TRICK = ("play-always", "capture")  # second_seven_scores values scored at every trick
-TARGET_REACHED = "target reached"
-"""The event that ends a deal at once when a side reaches the target (``target_check``)."""
 
 
 @dataclass(frozen=True)
@@ -209,7 +203,7 @@ class DealState(Resolver):
     @property
     def ended_early(self) -> bool:
         """True when a side reached the target during the deal and so ended it at once."""
-        return any(what == TARGET_REACHED for _, _, what, _ in self._events)
+        return any(e.kind is EventKind.TARGET_REACHED for e in self._events)
 
     @property
     def stock_size(self) -> int:
@@ -264,8 +258,9 @@ class DealState(Resolver):
         return [w for _, _, w in self._tricks]
 
     @property
-    def events(self) -> list[tuple[int, int, str, int]]:
-        """Scoring events: (tricks completed before it, seat, what, points)."""
+    def events(self) -> list[ScoreEvent]:
+        """Scoring events (:class:`~bezique.core.events.ScoreEvent`): (tricks completed before
+        it, seat, what, points)."""
         return list(self._events)
 
     def hand(self, seat: int) -> list[str]:
@@ -368,7 +363,8 @@ class DealState(Resolver):
                     self._known[c] = True
             self._score(seat, 0, rules.carte_blanche, "carte blanche")
 
-        events = [(s, what) for _, s, what, _ in self._events if what.startswith("carte blanche")]
+        blanche = (EventKind.CARTE_BLANCHE, EventKind.CARTE_BLANCHE_ENDS)
+        events = [(e.seat, e.kind) for e in self._events if e.kind in blanche]
         if not rules.carte_blanche_repeat:
             if not events:
                 for seat in order:
@@ -381,18 +377,19 @@ class DealState(Resolver):
                 if blank(seat):
                     show(seat)
                 continue
-            mine = [what for s, what in events if s == seat]
-            if mine and mine[-1] == "carte blanche":
+            mine = [kind for s, kind in events if s == seat]
+            if mine and mine[-1] is EventKind.CARTE_BLANCHE:
                 c = drawn[seat]
                 if K[c] & 7 in COURT_RANKS:
-                    self._events.append((len(self._tricks), seat, "carte blanche ends", 0))
+                    ends = EventKind.CARTE_BLANCHE_ENDS
+                    self._events.append(ScoreEvent.of(len(self._tricks), seat, ends, 0))
                 else:
                     self._known[c] = True
                     self._score(seat, 0, rules.carte_blanche, "carte blanche")
 
     def _score(self, seat: int, part: int, points: int, what: str) -> None:
         self._pts[self.rules.side_of(seat)][part] += points
-        self._events.append((len(self._tricks), seat, what, points))
+        self._events.append(ScoreEvent(len(self._tricks), seat, what, points))
 
     def _play(self, cid: int) -> None:
         seat = self._to_move
@@ -502,7 +499,7 @@ class DealState(Resolver):
         if not reached:
             return False
         seat = self._events[-1][1] if self._events else self._leader
-        self._events.append((len(self._tricks), seat, TARGET_REACHED, 0))
+        self._events.append(ScoreEvent.of(len(self._tricks), seat, EventKind.TARGET_REACHED, 0))
         self._finish()
         return True
 
@@ -547,29 +544,26 @@ class DealState(Resolver):
         M = self._mask
         for c in ids:
             M[c] |= bit
-        points = meld_score(rules, meld)
-        if self._trump is None and meld in TRUMP_FIXING:
+        fixes_trump = self._trump is None and meld in TRUMP_FIXING
+        if fixes_trump:
             self._trump = self._kinds[ids[0]] >> 3
-            if meld == DOUBLE_ROYAL_MARRIAGE and rules.trump_double_marriage:
-                points = rules.trump_double_marriage
         if rules.meld_reforming or (meld == ROYAL_MARRIAGE and rules.sequence_needs_marriage):
             self._instances.append((seat, meld, ids))
-        if (
-            meld == BEZIQUE
-            and rules.first_bezique
-            and not any(what.startswith("meld bezique ") for _, _, what, _ in self._events)
-        ):
-            points = rules.first_bezique
-        if rules.repeat_doubles and meld in _DOUBLING:
-            before = f"meld {MELDS[meld].name} "
-            points <<= sum(
-                1 for _, s, what, _ in self._events if s == seat and what.startswith(before)
-            )
+        repeats = beziques = 0
+        if rules.repeat_doubles or rules.first_bezique:  # only then do earlier melds count
+            name = MELDS[meld].name
+            for e in self._events:
+                if e.kind is EventKind.MELD:
+                    repeats += e.seat == seat and e.meld == name
+                    beziques += e.meld == "bezique"
+        points = meld_points(
+            rules, meld, fixes_trump=fixes_trump, repeats=repeats, beziques_before=beziques
+        )
         cards = " ".join(CODES[self._kinds[c]] for c in ids)
         self._score(seat, 0, points, f"meld {MELDS[meld].name} {cards}")
         self._decl_count += 1
         if meld == TRIPLE_BEZIQUE and rules.triple_bezique_wins_game:
-            self._events.append((len(self._tricks), seat, "wins the game", 0))
+            self._events.append(ScoreEvent.of(len(self._tricks), seat, EventKind.WINS_GAME, 0))
         if not self._target_reached():
             self._continue_declaring()
 

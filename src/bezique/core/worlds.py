@@ -21,6 +21,7 @@ from .cards import (
 )
 from .dealids import DealIds
 from .dealing import card_counts, check_carry, kinds_of, offsets
+from .events import ScoreEvent
 from .melds import (
     MELD_BY_NAME,
     profile_mask,
@@ -194,10 +195,9 @@ class Worlds(DealIds):
                     raise ValueError(f"inconsistent position: meld {name} {r} not on the table")
                 ids.append(found)
             d._instances.append((seat, MELD_BY_NAME[name].id, tuple(ids)))
-        d._events = list(obs.events)
-        for _, seat, what, pts in obs.events:
-            part = 3 if what.startswith("turn-up") else 2 if what == "last trick" else 0
-            d._pts[rules.side_of(seat)][part] += pts
+        d._events = [ScoreEvent(*e) for e in obs.events]
+        for e in d._events:
+            d._pts[rules.side_of(e.seat)][e.part] += e.points
         K = d._kinds
         for _, cs, w in d._tricks:
             d._pts[rules.side_of(w)][1] += trick_points(rules, [K[c] for c in cs])

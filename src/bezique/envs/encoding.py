@@ -70,15 +70,16 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
 
 import numpy as np
 
 from ..core.cards import CODES, SUITS
+from ..core.events import EventKind
 from ..core.ids import ActionIds, MeldId, action_ids
 from ..core.melds import MELDS, meld_score
 from ..core.notation import Action
 from ..core.observation import Observation
+from ..core.percache import per_rules
 from ..core.rules import Rules
 
 ENCODING_VERSION = 1
@@ -356,15 +357,16 @@ class Encoding:
         o_e = blk["exchanges"].offset if "exchanges" in blk else -1
         o_cb = blk["carte_blanche"].offset if "carte_blanche" in blk else -1
         col = self._meld_column
-        for _, seat, what, _ in obs.events:
-            if what.startswith("meld "):
-                j = col.get(what.split(" ", 2)[1])
+        for e in obs.events:
+            kind = e.kind
+            if kind is EventKind.MELD:
+                j = col.get(e.meld)
                 if j is not None:
-                    x[o_m + rel(seat) * M + j] += 1
-            elif what.startswith("exchange ") and o_e >= 0:
-                x[o_e + rel(seat)] += 1
-            elif what == "carte blanche" and o_cb >= 0:
-                x[o_cb + rel(seat)] += 1
+                    x[o_m + rel(e.seat) * M + j] += 1
+            elif kind is EventKind.EXCHANGE and o_e >= 0:
+                x[o_e + rel(e.seat)] += 1
+            elif kind is EventKind.CARTE_BLANCHE and o_cb >= 0:
+                x[o_cb + rel(e.seat)] += 1
         if "live_melds" in blk:
             o = blk["live_melds"].offset
             for seat, name, _ in obs.live_melds:
@@ -411,7 +413,7 @@ class Encoding:
         return self.ids.table()
 
 
-@cache
+@per_rules
 def _encoding(rules: Rules) -> Encoding:
     return Encoding(rules)
 

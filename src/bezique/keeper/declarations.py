@@ -16,21 +16,19 @@ from ..core.cards import (
     suit_of,
 )
 from ..core.melds import (
-    DOUBLE_ROYAL_MARRIAGE,
     MELD_BY_NAME,
     SEVEN_MELD,
     TRIPLE_BEZIQUE,
     TRUMP_FIXING,
     TRUMP_SEQUENCE,
     TWO_SEVENS,
-    active_melds,
     blocked_masks,
-    meld_score,
+    declarable_melds,
     slots,
 )
 from ..core.rules import Rules
+from ..core.scoring import meld_points
 from .sheet import (
-    _DOUBLING,
     _WILD,
     DealSheet,
     Declaration,
@@ -76,12 +74,9 @@ class Declarations:
         meld = MELD_BY_NAME[name].id
         trump = None if sheet.trump is None else SUITS.index(sheet.trump)
         where = self._trump_words(sheet)
-        allowed = set(active_melds(r))
-        if trump is None:
-            if r.trump_double_marriage:
-                allowed.add(DOUBLE_ROYAL_MARRIAGE)
-            if not r.sequence_fixes_trump:
-                allowed.discard(TRUMP_SEQUENCE)
+        allowed = set(declarable_melds(r, trump is not None))
+        # a seven of trumps is entered as a declaration however it scored, and a seven
+        # entered before trump is fixed is told so (below: no way to form it)
         if r.seven_of_trumps:
             allowed.add(SEVEN_MELD)
         if r.two_trump_sevens:
@@ -167,15 +162,17 @@ class Declarations:
                         f"{what} this deal: if a {code(k)} of this meld is already on "
                         f"{self.players[seat]}'s table, write it {code(k)}@table"
                     )
-        points = meld_score(r, meld)
-        if trump is None and meld in TRUMP_FIXING:
+        fixes_trump = trump is None and meld in TRUMP_FIXING
+        if fixes_trump:
             suit = next(suit_of(k) for k in kinds if k != _WILD)
             sheet.trump = SUITS[suit]
-            if meld == DOUBLE_ROYAL_MARRIAGE and r.trump_double_marriage:
-                points = r.trump_double_marriage
-        if getattr(r, "repeat_doubles", False) and name in _DOUBLING:
-            before = sum(1 for d in sheet.declarations if d.seat == seat and d.meld == name)
-            points <<= before
+        points = meld_points(
+            r,
+            meld,
+            fixes_trump=fixes_trump,
+            repeats=sum(1 for d in sheet.declarations if d.seat == seat and d.meld == name),
+            beziques_before=sum(1 for d in sheet.declarations if d.meld == "bezique"),
+        )
         bit = 1 << meld
         for i in picks:
             table[i][1] |= bit

@@ -39,8 +39,6 @@ from typing import Any
 
 from ..core.cards import (
     ACE,
-    BRISQUE_RANKS,
-    CARD_POINTS,
     SUITS,
     code,
     pack,
@@ -55,7 +53,7 @@ from ..core.melds import (
     meld_score,
 )
 from ..core.rules import Rules
-from ..core.scoring import turn_up_bonus
+from ..core.scoring import target_winner, trick_values, trump_run_bonus, turn_up_bonus
 from .declarations import Declarations
 from .sheet import (
     _WILD,
@@ -538,12 +536,8 @@ class Keeper(Declarations):
 
     def _three_in_a_row(self, sheet: DealSheet) -> None:
         """Greek club: the same trump three deals running gives the dealer +20 (clubs -20)."""
-        deals = self._state.deals
-        if self.rules.turn_up_bonus != "greek-club" or len(deals) < 3:
-            return
-        trumps = {d.trump for d in deals[-3:]}
-        if len(trumps) == 1 and sheet.trump is not None:
-            points = -20 if sheet.trump == "C" else 20
+        points = trump_run_bonus(self.rules, [d.trump for d in self._state.deals[-3:]])
+        if points:
             sheet.bonuses[self.rules.side_of(sheet.dealer)] += points
             sheet.log.append(
                 f"the same trump three deals running: {self.players[sheet.dealer]} {points:+d}"
@@ -575,13 +569,8 @@ class Keeper(Declarations):
         if points < 0:
             raise ValueError(f"trick points cannot be negative: got {points}")
         pack_kinds = [k for k, n in self._copies.items() for _ in range(n) if k != _WILD]
-        brisque_points = 10 * sum(1 for k in pack_kinds if rank_of(k) in BRISQUE_RANKS)
-        if scoring == "brisques":
-            most = brisque_points
-        elif scoring == "card-points":
-            most = sum(CARD_POINTS[rank_of(k)] for k in pack_kinds)
-        else:  # greek-per-trick: 10 a trick plus 10 an ace or ten
-            most = 10 * r.tricks + brisque_points
+        per_rank, per_trick = trick_values(r)
+        most = per_trick * r.tricks + sum(per_rank[rank_of(k)] for k in pack_kinds)
         if scoring in ("brisques", "greek-per-trick") and points % 10:
             raise ValueError(f"trick points here go in tens: got {points}")
         column = sheet.brisques if r.brisques_only_to_settle else sheet.tricks
@@ -715,20 +704,11 @@ class Keeper(Declarations):
         took the last trick, the higher score decides among the others."""
         r = self.rules
         totals = self.scores
-        reached = [s for s, t in enumerate(totals) if t >= r.target]
-        if len(reached) <= 1:
-            return reached[0] if reached else None
-        if r.both_reach_target == "last-trick-winner":
-            assert sheet.last_trick_seat is not None
-            last = r.side_of(sheet.last_trick_seat)
-            if last in reached:
-                return last
-        top = max(totals[s] for s in reached)
-        best = [s for s in reached if totals[s] == top]
-        if len(best) == 1 or sheet.last_trick_seat is None:
-            return best[0]
-        last = r.side_of(sheet.last_trick_seat)
-        return last if last in best else best[0]
+        # the last trick's side first, then the others by score (highest first, ties in order)
+        recent = sorted(range(r.sides), key=lambda s: -totals[s])
+        if sheet.last_trick_seat is not None:
+            recent.insert(0, r.side_of(sheet.last_trick_seat))
+        return target_winner(r, totals, recent)
 
 
 # Options the score-keeper does not keep yet (the Haitian game's), with the values it keeps.
