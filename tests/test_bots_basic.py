@@ -8,8 +8,9 @@ import pytest
 
 from bezique import Action, Deal, Observation, Rules
 from bezique.bots import Bot, Limit, PlayResult, RandomBot, SimpleBot, make, names, register
-from bezique.bots.view import View, beats
+from bezique.bots.view import View
 from bezique.core.cards import CODES, SUITS, parse_card
+from bezique.core.tricks import beats
 
 VARIANTS = [
     Rules.preset("classic"),

@@ -42,6 +42,7 @@ class DealBase:
         "_decl_count",
         "_events",
         "_exchanged",
+        "_hands",
         "_history",
         "_instances",
         "_kinds",
@@ -59,7 +60,6 @@ class DealBase:
         "_trump",
         "_turn_up",
         "dealer",
-        "hands",
         "initial",
         "rules",
         "seed",
@@ -67,7 +67,8 @@ class DealBase:
 
     rules: Rules
     dealer: int
-    hands: list[list[int]]
+    _hands: list[list[int]]
+    """Each seat's cards, as card ids (:meth:`hand` gives them in notation)."""
     seed: int | None
     """The seed it was shuffled from (None for a stacked or rebuilt deal)."""
     initial: tuple[tuple[tuple[str, ...], ...], str | None, tuple[str, ...]] | None

@@ -91,7 +91,7 @@ class MoveGen(DealBase):
 
     def _playable(self, seat: int) -> Sequence[int]:
         return follow_duty(
-            self.hands[seat],
+            self._hands[seat],
             self._kinds,
             self._trick,
             self._stage,
@@ -104,7 +104,7 @@ class MoveGen(DealBase):
         K, M = self._kinds, self._mask
         table: dict[int, set[int]] = {}
         concealed = set()
-        for c in self.hands[seat]:
+        for c in self._hands[seat]:
             m = M[c]
             if m:
                 table.setdefault(K[c], set()).add(m)
@@ -122,7 +122,7 @@ class MoveGen(DealBase):
 
     def _play_actions(self, seat: int) -> dict[Action, Move]:
         K, M = self._kinds, self._mask
-        hand = self.hands[seat]
+        hand = self._hands[seat]
         playable: Sequence[int]
         if self._stage == 1 and not self.rules.stage1_must_follow_suit:
             playable = hand
@@ -156,7 +156,7 @@ class MoveGen(DealBase):
         rules = self.rules
         out: dict[Action, Move] = {}
         K, M = self._kinds, self._mask
-        hand = self.hands[seat]
+        hand = self._hands[seat]
         trump = self._trump
         room = self._decl_count < rules.melds_scored_per_trick
         if room:
@@ -224,7 +224,7 @@ class MoveGen(DealBase):
         K, M = self._kinds, self._mask
         # interchangeable cards: same kind, same history; concealed (history 0) first
         groups: dict[int, list[tuple[int, list[int]]]] = {}
-        for c in self.hands[seat]:
+        for c in self._hands[seat]:
             k, m = K[c], M[c]
             glist = groups.setdefault(k, [])
             for gm, members in glist:

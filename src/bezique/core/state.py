@@ -142,7 +142,7 @@ class DealState(Resolver):
         if carry is not None:
             d._carry = check_carry(rules, carry)
         n = rules.players
-        d.hands = [sorted(h) for h in hands]
+        d._hands = [sorted(h) for h in hands]
         d.initial = (
             tuple(tuple(CODES[kinds[c]] for c in h) for h in hands),
             None if turn_up is None else CODES[kinds[turn_up]],
@@ -265,11 +265,11 @@ class DealState(Resolver):
 
     def hand(self, seat: int) -> list[str]:
         """Every card the seat holds, concealed and declared, as sorted codes."""
-        return [CODES[k] for k in sorted((self._kinds[c] for c in self.hands[seat]), key=sort_key)]
+        return [CODES[k] for k in sorted((self._kinds[c] for c in self._hands[seat]), key=sort_key)]
 
     def table(self, seat: int) -> list[str]:
         """The seat's declared cards on the table, as sorted codes."""
-        ks = [self._kinds[c] for c in self.hands[seat] if self._mask[c]]
+        ks = [self._kinds[c] for c in self._hands[seat] if self._mask[c]]
         return [CODES[k] for k in sorted(ks, key=sort_key)]
 
     def side_of(self, seat: int) -> int:
@@ -290,7 +290,7 @@ class DealState(Resolver):
         d.seed = self.seed
         d.initial = self.initial
         d._kinds = self._kinds
-        d.hands = [h[:] for h in self.hands]
+        d._hands = [h[:] for h in self._hands]
         d._mask = self._mask[:]
         d._known = self._known[:]
         d._stock = self._stock[:]
@@ -355,10 +355,10 @@ class DealState(Resolver):
         rules, K = self.rules, self._kinds
 
         def blank(seat: int) -> bool:
-            return not any(K[c] & 7 in COURT_RANKS for c in self.hands[seat])
+            return not any(K[c] & 7 in COURT_RANKS for c in self._hands[seat])
 
         def show(seat: int) -> None:
-            for c in self.hands[seat]:
+            for c in self._hands[seat]:
                 if not self._mask[c]:
                     self._known[c] = True
             self._score(seat, 0, rules.carte_blanche, "carte blanche")
@@ -395,7 +395,7 @@ class DealState(Resolver):
         seat = self._to_move
         assert seat is not None
         rules = self.rules
-        self.hands[seat].remove(cid)
+        self._hands[seat].remove(cid)
         K = self._kinds
         k = K[cid]
         if (
@@ -473,7 +473,7 @@ class DealState(Resolver):
                     self._legal = legal
                     return
             self._draw()
-        elif not self.hands[win_seat]:
+        elif not self._hands[win_seat]:
             if rules.last_trick_bonus:
                 self._score(win_seat, 2, rules.last_trick_bonus, "last trick")
             self._finish()
@@ -571,7 +571,7 @@ class DealState(Resolver):
         seat = self._to_move
         assert seat is not None and self._turn_up is not None
         rules = self.rules
-        hand = self.hands[seat]
+        hand = self._hands[seat]
         hand.remove(cid)
         up = self._turn_up
         insort(hand, up)
@@ -613,7 +613,7 @@ class DealState(Resolver):
                 self._known[c] = True
             else:  # a short last round: the stock ran out (hands not played out)
                 break
-            insort(self.hands[seat], c)
+            insort(self._hands[seat], c)
             drawn[seat] = c
         self._phase = PLAY
         self._to_move = winner
@@ -631,7 +631,7 @@ class DealState(Resolver):
             self._stage = 2
             self._instances = []
             M, known = self._mask, self._known
-            for h in self.hands:
+            for h in self._hands:
                 for c in h:
                     if M[c]:
                         M[c] = 0

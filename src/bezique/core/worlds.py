@@ -61,7 +61,7 @@ class Worlds(DealIds):
         n = self.rules.players
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
             raise ValueError(f"no seat {seat!r}: seats are 0 to {n - 1}")
-        M, known, hands = self._mask, self._known, self.hands
+        M, known, hands = self._mask, self._known, self._hands
         hidden: list[int] = []
         for s, h in enumerate(hands):
             if s != seat:
@@ -123,24 +123,24 @@ class Worlds(DealIds):
         def kinds_in(cards: Iterable[str]) -> list[int]:
             return [parse_card(c) for c in cards]
 
-        d.hands = [[] for _ in range(n)]
+        d._hands = [[] for _ in range(n)]
         for seat in range(n):
             for ref in obs.tables[seat]:
                 card, where = split_ref(ref)
                 c = take(parse_card(card))
                 d._mask[c] = profile_mask(where.split("+"))
-                d.hands[seat].append(c)
+                d._hands[seat].append(c)
             for k in kinds_in(obs.known[seat]):
                 c = take(k)
                 d._known[c] = True
-                d.hands[seat].append(c)
+                d._hands[seat].append(c)
         if obs.seat is not None:
             own_known = kinds_in(obs.known[obs.seat])
             for k in kinds_in(obs.hand):
                 if k in own_known:
                     own_known.remove(k)  # already placed as a known card
                     continue
-                d.hands[obs.seat].append(take(k))
+                d._hands[obs.seat].append(take(k))
             if own_known:
                 raise ValueError("inconsistent position: known cards missing from the hand")
         d._trick = [(s, take(parse_card(c))) for s, c in obs.trick]
@@ -149,16 +149,16 @@ class Worlds(DealIds):
         # the unseen cards
         if hidden is not None:
             for seat, ks in enumerate(hidden[0]):
-                d.hands[seat].extend(take(k) for k in ks)
+                d._hands[seat].extend(take(k) for k in ks)
             stock = [take(k) for k in hidden[1]]
         else:
             unseen = [k for k in range(ALL_KINDS) for _ in range(pool_left[k])]
             rng.shuffle(unseen)
             for seat in range(n):
-                short = obs.hand_sizes[seat] - len(d.hands[seat])
+                short = obs.hand_sizes[seat] - len(d._hands[seat])
                 if short < 0:
                     raise ValueError(f"inconsistent position: seat {seat} holds too many cards")
-                d.hands[seat].extend(take(k) for k in unseen[:short])
+                d._hands[seat].extend(take(k) for k in unseen[:short])
                 unseen = unseen[short:]
             stock = [take(k) for k in unseen]
         if len(stock) != obs.stock_size:
@@ -166,11 +166,11 @@ class Worlds(DealIds):
                 f"inconsistent position: {len(stock)} cards for a stock of {obs.stock_size}"
             )
         for seat in range(n):
-            if len(d.hands[seat]) != obs.hand_sizes[seat]:
+            if len(d._hands[seat]) != obs.hand_sizes[seat]:
                 raise ValueError(f"inconsistent position: seat {seat} hand size")
         if any(pool_left):
             raise ValueError("inconsistent position: the cards do not make up the pack")
-        for h in d.hands:
+        for h in d._hands:
             h.sort()
         K0 = d._kinds
         d._stock = stock[::-1]
@@ -188,7 +188,7 @@ class Worlds(DealIds):
                 card, where = split_ref(r)
                 k, m = parse_card(card), profile_mask(where.split("+"))
                 found = next(
-                    (c for c in d.hands[seat] if K0[c] == k and d._mask[c] == m and c not in ids),
+                    (c for c in d._hands[seat] if K0[c] == k and d._mask[c] == m and c not in ids),
                     None,
                 )
                 if found is None:

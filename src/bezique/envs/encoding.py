@@ -244,7 +244,6 @@ class Encoding:
             self.high[b.offset : b.offset + b.size] = b.high
             if b.signed:
                 self.low[b.offset : b.offset + b.size] = -b.high
-        self._parsed: dict[str, tuple[str, str, tuple[tuple[int, str], ...]]] = {}
 
     @classmethod
     def for_rules(cls, rules: Rules) -> Encoding:
