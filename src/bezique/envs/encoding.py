@@ -67,7 +67,6 @@ of its legal actions (``Observation.legal_ids``), so nothing here parses notatio
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -138,21 +137,19 @@ class Encoding:
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
         """The rules this encoding is for."""
-        counts = Counter(rules.pack_kinds)
-        self.kind_ids: tuple[int, ...] = tuple(sorted(counts))
-        """Card kinds of the pack, in kind order (the kind axis)."""
-        self.kinds: tuple[str, ...] = tuple(CODES[k] for k in self.kind_ids)
-        """Codes of the kind axis."""
-        self.copies: tuple[int, ...] = tuple(counts[k] for k in self.kind_ids)
-        """Copies of each kind in the pack."""
-        self._kind_index = {k: i for i, k in enumerate(self.kind_ids)}
-        self._code_index = {CODES[k]: i for i, k in enumerate(self.kind_ids)}
-        n = rules.players
-
         # --- action ids: the core's (bezique.core.ids) -----------------------------------------
         ids = action_ids(rules)
         self.ids: ActionIds = ids
         """The action-id layout of the rules."""
+        self.kind_ids: tuple[int, ...] = ids.kind_ids
+        """Card kinds of the pack, in kind order (the kind axis)."""
+        self.kinds: tuple[str, ...] = ids.kinds
+        """Codes of the kind axis."""
+        self.copies: tuple[int, ...] = ids.copies
+        """Copies of each kind in the pack."""
+        self._kind_index = {k: i for i, k in enumerate(self.kind_ids)}
+        self._code_index = {CODES[k]: i for i, k in enumerate(self.kind_ids)}
+        n = rules.players
         self.pass_id = ids.pass_id
         self.exchange_id = ids.exchange_id
         self.partner_id = ids.partner_id
