@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
-from operator import itemgetter
 from typing import TYPE_CHECKING, Self
 
 from .base import OVER, RngLike, as_rng
@@ -72,10 +71,10 @@ class Worlds(DealIds):
         if len(hidden) < 2:
             return
         # a uniform shuffle: the cards sorted by a random float each (two equal keys have
-        # odds of about n**2 / 2**54); quicker than random.shuffle's loop of _randbelow calls
+        # odds of about n**2 / 2**54); a fifth fewer instructions than sorting indices by a
+        # list of keys, and far fewer than random.shuffle's loop of _randbelow calls
         rnd = as_rng(rng).random
-        keys = [rnd() for _ in hidden]
-        shuffled = list(itemgetter(*sorted(range(len(hidden)), key=keys.__getitem__))(hidden))
+        shuffled = sorted(hidden, key=lambda _: rnd())
         pos = 0
         for s, h in enumerate(hands):
             if s == seat:
