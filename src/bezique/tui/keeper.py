@@ -22,6 +22,7 @@ from rich.text import Text
 from ..core.cards import SUIT_SYMBOLS, SUITS, parse_card
 from ..core.rules import Rules
 from ..keeper import DealSheet, Keeper
+from . import lineedit
 from .render import card_label, does, settlement_text
 
 Ask = Callable[[str], str]
@@ -66,6 +67,8 @@ class KeeperApp:
     def ask(self, prompt: str) -> str:
         if self._ask is not None:
             return self._ask(prompt)
+        if lineedit.enable("keep"):  # arrow keys edit the line and recall earlier entries
+            return lineedit.read_line(prompt)
         return self.console.input(Text(prompt, style="bold"))
 
     def error(self, message: str) -> None:

@@ -15,6 +15,7 @@ from rich.text import Text
 
 from ..core.deal import Deal
 from ..core.records import GameRecord
+from . import lineedit
 from .render import notation_text, render_observation, seat_names, side_names
 
 Ask = Callable[[str], str]
@@ -92,6 +93,8 @@ class Replayer:
     def ask(self, prompt: str) -> str:
         if self._ask is not None:
             return self._ask(prompt)
+        if lineedit.enable("replay"):  # arrow keys edit the line and recall earlier entries
+            return lineedit.read_line(prompt)
         return self.console.input(Text(prompt, style="bold"))
 
     def show(self, index: int) -> None:
