@@ -72,7 +72,9 @@ def _main(
 def play(
     variant: Annotated[
         str | None,
-        typer.Option("--variant", "-v", help="Preset to play (see `bezique rules`; default classic)."),
+        typer.Option(
+            "--variant", "-v", help="Preset to play (see `bezique rules`; default classic)."
+        ),
     ] = None,
     option: OptionList = None,
     opponent: Annotated[
@@ -135,7 +137,9 @@ def play(
             if value is not None
         ]
         if given:
-            fail(f"--resume takes the rules, seed, seat and names from FILE: leave out {', '.join(given)}")
+            fail(
+                f"--resume takes the rules, seed, seat and names from FILE: leave out {', '.join(given)}"
+            )
         try:
             game = TerminalGame.resume(
                 resume, opponent=chosen, console=_console(), hints=hints, save=save

@@ -20,8 +20,8 @@ from ..core.melds import (
     DOUBLE_ROYAL_MARRIAGE,
     FOUR_WILD_CARDS,
     MARRIAGE,
-    ROYAL_MARRIAGE,
     MELD_BY_NAME,
+    ROYAL_MARRIAGE,
     SEVEN_MELD,
     TRIPLE_BEZIQUE,
     TRUMP_FIXING,
@@ -69,9 +69,7 @@ class Declarations:
     def _do_declare(self, entry: dict[str, Any]) -> None:
         sheet = self._current()
         seat = self._entry_seat(entry)
-        name, refs = parse_declaration(
-            str(entry.get("text", "")), [m for m, _ in self.melds()]
-        )
+        name, refs = parse_declaration(str(entry.get("text", "")), [m for m, _ in self.melds()])
         if name == "exchange":
             self._exchange(sheet, seat, refs)
         elif name == "carte-blanche":
@@ -205,8 +203,10 @@ class Declarations:
                     f"marriage on the table: write its K and Q as K{suit}@table Q{suit}@table"
                 )
         points = meld_score(r, meld)
-        if meld == BEZIQUE and r.first_bezique and not any(
-            d.meld == "bezique" for d in sheet.declarations
+        if (
+            meld == BEZIQUE
+            and r.first_bezique
+            and not any(d.meld == "bezique" for d in sheet.declarations)
         ):
             points = r.first_bezique  # the deal's first bezique (as the engine counts it)
         if trump is None and meld in TRUMP_FIXING:

@@ -56,7 +56,6 @@ from ..core.melds import (
 from ..core.rules import Rules
 from ..core.scoring import turn_up_bonus
 from .declarations import Declarations
-from .tally import Tally
 from .sheet import (
     _WILD,
     JOURNAL_FORMAT,
@@ -64,12 +63,12 @@ from .sheet import (
     OFFENCES,
     DealSheet,
     _clip,
-    _does,
     _parse_line,
     _State,
     _write_line,
     describe,
 )
+from .tally import Tally
 
 
 class Keeper(Declarations, Tally):
@@ -550,8 +549,9 @@ class Keeper(Declarations, Tally):
         for value in (count, points):
             if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
                 raise ValueError(f"trick points are a whole number: got {value!r}")
+        majority = scoring == "brisque-majority"  # settled at the end of the deal
         if count is not None:
-            if scoring != "brisques":
+            if scoring not in ("brisques", "brisque-majority"):
                 raise ValueError(
                     f"this game counts {scoring.replace('-', ' ')}, not brisques: enter the points"
                 )
@@ -564,15 +564,15 @@ class Keeper(Declarations, Tally):
             raise ValueError(f"trick points cannot be negative: got {points}")
         pack_kinds = [k for k, n in self._copies.items() for _ in range(n) if k != _WILD]
         brisque_points = 10 * sum(1 for k in pack_kinds if rank_of(k) in BRISQUE_RANKS)
-        if scoring == "brisques":
+        if scoring in ("brisques", "brisque-majority"):
             most = brisque_points
         elif scoring == "card-points":
             most = sum(CARD_POINTS[rank_of(k)] for k in pack_kinds)
         else:  # greek-per-trick: 10 a trick plus 10 an ace or ten
             most = 10 * r.tricks + brisque_points
-        if scoring in ("brisques", "greek-per-trick") and points % 10:
+        if scoring in ("brisques", "brisque-majority", "greek-per-trick") and points % 10:
             raise ValueError(f"trick points here go in tens: got {points}")
-        column = sheet.brisques if r.brisques_only_to_settle else sheet.tricks
+        column = sheet.brisques if r.brisques_only_to_settle or majority else sheet.tricks
         others = sum(column) - column[side]
         if others + points > most:
             raise ValueError(
@@ -581,6 +581,8 @@ class Keeper(Declarations, Tally):
             )
         column[side] = points
         label = "brisques (to settle)" if r.brisques_only_to_settle else "tricks"
+        if majority:
+            label = "brisques (the majority settles at the end)"
         sheet.log.append(f"{self.side_names[side]}: {label} {points}")
 
     def _do_last_trick(self, entry: dict[str, Any]) -> None:

@@ -15,12 +15,12 @@ from rich.text import Text
 from ..core.cards import SUITS, code, parse_card, rank_of, suit_of
 from ..core.melds import (
     BEZIQUE,
-    ROYAL_MARRIAGE,
     FOUR_ACES,
     FOUR_JACKS,
     FOUR_KINGS,
     FOUR_QUEENS,
     MARRIAGE,
+    ROYAL_MARRIAGE,
     TRUMP_SEQUENCE,
     active_melds,
     bezique_kinds,

@@ -13,6 +13,7 @@ Only real terminals get this: scripted input (tests, pipes) is read as before.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import os
 import sys
 from pathlib import Path
@@ -40,7 +41,9 @@ def history_path(kind: str, environ: dict[str, str] | None = None) -> Path | Non
     env = os.environ if environ is None else environ
     if "BEZIQUE_HISTORY" in env and env["BEZIQUE_HISTORY"].strip() in ("", "0"):
         return None
-    base = env.get("XDG_STATE_HOME") or str(Path(env.get("HOME", "~")).expanduser() / ".local/state")
+    base = env.get("XDG_STATE_HOME") or str(
+        Path(env.get("HOME", "~")).expanduser() / ".local/state"
+    )
     return Path(base) / "bezique" / f"{kind}-history"
 
 
@@ -48,10 +51,8 @@ def load_history(readline: ModuleType, path: Path) -> None:
     """Read a history file into readline; a missing or unreadable one is no error (the history
     only starts empty)."""
     readline.clear_history()
-    try:
+    with contextlib.suppress(OSError, UnicodeDecodeError):
         readline.read_history_file(str(path))
-    except (OSError, UnicodeDecodeError):
-        pass
 
 
 def save_history(readline: ModuleType, path: Path) -> bool:

@@ -236,7 +236,8 @@ def scores_line(names: Sequence[str], values: Sequence[int]) -> Text:
     """``You: 120   Computer 1: 40``: each name with a colon before its score, so that names
     ending in a number (``Computer 1``) are not read as part of the score."""
     return Text("   ").join(
-        Text.assemble((f"{name}:", ""), f" {value}") for name, value in zip(names, values, strict=False)
+        Text.assemble((f"{name}:", ""), f" {value}")
+        for name, value in zip(names, values, strict=False)
     )
 
 
