@@ -38,6 +38,8 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    # plain help: the rich help of this typer shows every flag as taking a <bool> value
+    rich_markup_mode=None,
 )
 
 OptionList = Annotated[

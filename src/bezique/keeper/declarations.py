@@ -49,6 +49,20 @@ from .sheet import (
 )
 
 
+_UPGRADES = {
+    MELD_BY_NAME[big].id: small
+    for big, small in (
+        ("double-bezique", "bezique"),
+        ("triple-bezique", "bezique"),
+        ("quadruple-bezique", "bezique"),
+        ("quintuple-bezique", "bezique"),
+        ("double-marriage", "marriage"),
+        ("double-royal-marriage", "royal marriage"),
+    )
+}
+"""Melds that repeat a smaller one, with its name (what the @table cards were scored as)."""
+
+
 class Declarations:
     """The declaration entries of a :class:`~bezique.keeper.Keeper`."""
 
@@ -145,6 +159,15 @@ class Declarations:
                     f"a meld cannot hold {n}"
                 )
         fresh = Counter(k for k, on_table in refs if not on_table)
+        if not fresh and meld in _UPGRADES:
+            # RULES.md C24: two single beziques (marriages) scored one by one never make a
+            # double: a declaration needs a new card
+            single = _UPGRADES[meld]
+            raise ValueError(
+                f"a {name} needs at least one new card from the hand: the {single}s already "
+                f"on {self.players[seat]}'s table were scored one by one, and no new card "
+                f"turns them into a {name}"
+            )
         if not fresh:
             raise ValueError(
                 "every declaration must put at least one new card from the hand on the table "

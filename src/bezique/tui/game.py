@@ -544,9 +544,16 @@ def _as_action(line: str) -> str:
 
 
 def _short(message: str, limit: int = 200) -> str:
-    """An engine message cut to a readable length."""
+    """An engine message cut to a readable length: without the list of legal actions (the
+    screen numbers them), and cut between words, never inside one."""
     message = " ".join(message.split())
-    return message if len(message) <= limit else message[: limit - 1] + "…"
+    head, sep, _ = message.partition("; legal: ")
+    if sep:
+        message = head + "; the list above shows what you may do"
+    if len(message) <= limit:
+        return message
+    cut = message.rfind(" ", 0, limit - 1)
+    return message[: cut if cut > 0 else limit - 1].rstrip(" ,;:") + " …"
 
 
 def play_match(
