@@ -116,7 +116,7 @@ def _play_reasons(obs: Observation, card: str) -> list[str]:
         elif is_trump:
             reasons.append("leads a trump")
         else:
-            reasons.append("a lead that risks nothing")
+            reasons.append("loses nothing")
     return reasons
 
 
