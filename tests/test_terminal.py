@@ -35,7 +35,9 @@ def quiet() -> Console:
 
 
 def output(console: Console) -> str:
-    return console.file.getvalue()  # type: ignore[attr-defined]
+    file = console.file
+    assert isinstance(file, io.StringIO)
+    return file.getvalue()
 
 
 def lines(*answers: str) -> Iterator[str]:
@@ -103,11 +105,16 @@ def test_every_prompt_reads_through_readline_on_a_terminal(
     fake = FakeReadline()
     monkeypatch.setattr(lineedit, "_readline", lambda: fake)
     monkeypatch.setattr(lineedit, "_active", {})
-    monkeypatch.setattr(lineedit.atexit, "register", lambda *a: None)
-    monkeypatch.setattr(lineedit.sys.stdin, "isatty", lambda: True, raising=False)
+    monkeypatch.setattr("bezique.tui.lineedit.atexit.register", lambda *a: None)
+    monkeypatch.setattr("sys.stdin.isatty", lambda: True, raising=False)
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
     prompts: list[str] = []
-    monkeypatch.setattr("builtins.input", lambda p="": prompts.append(p) or "q")
+
+    def fake_input(prompt: str = "") -> str:
+        prompts.append(prompt)
+        return "q"
+
+    monkeypatch.setattr("builtins.input", fake_input)
     game = TerminalGame(seed=1, console=quiet())
     assert game.ask("Your choice: ") == "q"
     record = GameRecord.from_json(_saved_game_json())

@@ -48,7 +48,6 @@ from .sheet import (
     parse_declaration,
 )
 
-
 _UPGRADES = {
     MELD_BY_NAME[big].id: small
     for big, small in (
@@ -220,10 +219,10 @@ class Declarations:
             married = [i for i in picks if table[i][1] >> ROYAL_MARRIAGE & 1]
             if len(married) < 2:
                 assert trump is not None
-                suit = SUITS[trump]
+                letter = SUITS[trump]
                 raise ValueError(
                     f"a {name} here adds A 10 J of trumps to {self.players[seat]}'s own royal "
-                    f"marriage on the table: write its K and Q as K{suit}@table Q{suit}@table"
+                    f"marriage on the table: write its K and Q as K{letter}@table Q{letter}@table"
                 )
         points = meld_score(r, meld)
         if (
