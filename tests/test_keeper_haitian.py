@@ -19,9 +19,11 @@ from bezique.core.records import record_match
 from bezique.keeper import Keeper
 
 
-def engine_match(rules: Rules, seed: int, max_deals: int = 12) -> Match:
+def engine_match(
+    rules: Rules, seed: int, max_deals: int = 12, handicap: tuple[int, ...] | None = None
+) -> Match:
     """A match the engine plays between simple bots (stopped after ``max_deals``)."""
-    match = Match(rules, seed=seed)
+    match = Match(rules, seed=seed, handicap=handicap)
     bots = {s: make("simple", seed=seed + s) for s in range(rules.players)}
     while True:
         deal = match.deal
@@ -95,13 +97,25 @@ def _end(keeper: Keeper, deal: object) -> None:
 
 
 @pytest.mark.parametrize(
-    ("preset", "seed"),
-    [("haitian", 3), ("haitian", 11), ("haitian(players=3)", 5), ("haitian(players=4)", 7)],
+    ("preset", "seed", "handicap"),
+    [
+        ("haitian", 3, None),
+        ("haitian", 11, None),
+        ("haitian(players=3)", 5, None),
+        ("haitian(players=4)", 7, None),
+        ("haitian(players=4,partnerships=true)", 2, None),
+        ("haitian(cent_points_handicap=100)", 4, (0, 100)),  # H32: the last match's loser
+    ],
 )
-def test_engine_deals_kept_give_the_engines_totals(preset: str, seed: int) -> None:
+def test_engine_deals_kept_give_the_engines_totals(
+    preset: str, seed: int, handicap: tuple[int, ...] | None
+) -> None:
+    """Whole matches (seeds 3 and 11 play to a count of 4 with games won en bas table and
+    deals ended at once by the target) give the engine's points deal by deal, its games and
+    counts, and its winner."""
     rules = Rules.from_string(preset)
-    match = engine_match(rules, seed)
-    keeper = Keeper(rules)
+    match = engine_match(rules, seed, handicap=handicap)
+    keeper = Keeper(rules, handicap=handicap)
     keep_like_the_engine(match, keeper)
     for sheet, deal in zip(keeper.deals, match.deals, strict=True):
         assert sheet.totals == list(deal.points), f"deal {sheet.number}"
