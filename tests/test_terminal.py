@@ -410,3 +410,14 @@ def test_haitian_keeper_from_the_command_line(
     )
     assert result.exit_code == 0, result.output
     assert "-200" in result.output and "Brisque majority" in result.output
+
+
+def test_keeper_tells_the_next_matchs_handicap() -> None:
+    """HAITIAN.md H32: with cent points the loser starts each game of the next match on 100."""
+    rules = Rules.preset("haitian", cent_points_handicap=100, match_games=1)
+    console = quiet()
+    app_ = KeeperApp(Keeper(rules, ["Ann", "Bob"], handicap=[990, 0]), console)
+    for line in ("deal", "Ann marriage KS QS"):
+        app_.handle(line)
+    assert app_.keeper.winner == 0
+    assert "every game starts on Ann 0, Bob 100" in " ".join(output(console).split())

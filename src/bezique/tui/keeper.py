@@ -20,7 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..core.cards import SUIT_SYMBOLS, SUITS, parse_card
-from ..core.games import add_points
+from ..core.games import add_points, next_handicap
 from ..core.rules import Rules
 from ..keeper import DealSheet, Keeper
 from . import lineedit
@@ -302,6 +302,16 @@ class KeeperApp:
             )
             if k.path is not None:
                 self.note(f"The whole match is in {k.path}.", "dim")
+            if k.rules.cent_points_handicap:
+                # cent points (HAITIAN.md H32): the loser starts every game of the next match
+                # on the handicap until he wins a match
+                starts = next_handicap(k.rules, k.handicap, k.winner)
+                self.note(
+                    "Next match: every game starts on "
+                    + ", ".join(f"{n} {h}" for n, h in zip(k.side_names, starts, strict=True))
+                    + f" (bezique keep ... --handicap {','.join(map(str, starts))}).",
+                    "bold",
+                )
 
     # --- pictures ------------------------------------------------------------------------------
     def show(self) -> None:
