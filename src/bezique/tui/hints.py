@@ -73,7 +73,7 @@ def meld_groups(obs: Observation) -> list[tuple[str, tuple[str, ...]]]:
             continue
         cards = tuple(c for c in own if c[0] == rank)
         if len(cards) >= 3:
-            what = f"four {_RANK_NAMES[rank]}" if len(cards) >= 4 else f"{_RANK_NAMES[rank]}"
+            what = f"{'four' if len(cards) >= 4 else 'three'} {_RANK_NAMES[rank]}"
             out.append((what, cards[:4]))
     return out
 
@@ -107,9 +107,9 @@ def _play_reasons(obs: Observation, card: str) -> list[str]:
                 verb += ", spending a trump"
             reasons.append(verb)
         elif brisque:
-            reasons.append("lets the trick go and gives away a brisque")
+            reasons.append("lets the trick go but gives away a brisque")
         else:
-            reasons.append("lets the trick go and loses nothing")
+            reasons.append("lets the trick go, losing nothing")
     else:
         if brisque:
             reasons.append("leads a brisque, which the opponent may take")
@@ -117,6 +117,8 @@ def _play_reasons(obs: Observation, card: str) -> list[str]:
             reasons.append("leads a trump")
         else:
             reasons.append("loses nothing")
+    if breaks:  # "loses nothing" would contradict giving up a meld's card
+        reasons = [r.replace(", losing nothing", "") for r in reasons if r != "loses nothing"]
     return reasons
 
 
