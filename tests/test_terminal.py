@@ -258,7 +258,7 @@ def test_hints_are_plain_words_in_card_symbols() -> None:
     obs = deal.observation(deal.to_move)
     action = next(a for a in obs.legal if a.startswith("play "))
     words = hint_words(obs, action).plain
-    assert words.startswith("Hint: play ")
+    assert words.startswith("Hint (expert): play ")
     assert any(s in words for s in "♠♥♦♣")
     assert action.split()[1] not in words  # the symbols, not the notation's letters
 
@@ -291,7 +291,7 @@ def test_hint_command_shows_figures_only_on_request(monkeypatch: pytest.MonkeyPa
     console = quiet()
     TerminalGame(seed=2, console=console, ask=script("hint")).run()
     plain = output(console)
-    assert "Hint: play" in plain and "12.5" not in plain
+    assert "Hint (expert): play" in plain and "12.5" not in plain
     console = quiet()
     TerminalGame(seed=2, console=console, ask=script("hint more")).run()
     assert "12.5" in output(console) and "(-9.5)" in output(console)

@@ -410,7 +410,7 @@ class TerminalGame:
         from ..bots import hint
 
         found = hint(obs)
-        self.console.print(hint_words(obs, str(found.action)))
+        self.console.print(hint_words(obs, str(found.action), found.level))
         if figures:
             self.console.print(figures_text(found.values, found.reason))
 

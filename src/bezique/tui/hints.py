@@ -149,11 +149,11 @@ def reasons(obs: Observation, action: str) -> list[str]:
     return ["there is nothing to declare"]
 
 
-def hint_words(obs: Observation, action: str) -> Text:
-    """``Hint: play 7♣: keeps your marriage (K♥ Q♥) and loses nothing``."""
+def hint_words(obs: Observation, action: str, level: str = "expert") -> Text:
+    """``Hint (expert): play 7♣: keeps your marriage (K♥ Q♥) and loses nothing``."""
     why = reasons(obs, action)
     text = why[0] if len(why) == 1 else ", ".join(why[:-1]) + " and " + why[-1]
-    out = Text("Hint: ", style="bold cyan")
+    out = Text(f"Hint ({level}): ", style="bold cyan")
     out.append_text(notation_text(action))
     out.append(": " + text, style="cyan")
     return out
