@@ -313,6 +313,17 @@ def test_three_player_names_and_scores_are_apart() -> None:
     assert "Computer 1: 0" in picture and "Computer 2: 0" in picture
 
 
+def test_three_player_replay_ends_with_names_and_scores_apart() -> None:
+    from bezique.core.records import record_match
+
+    game = TerminalGame(Rules.preset("three"), seed=1, console=quiet(), ask=script("1", "1"))
+    game.run()
+    console = quiet()
+    replayer = Replayer(record_match(game.match, players=game.names), console=console)
+    replayer.show(len(replayer.steps) - 1)
+    assert "Scores: You: 0   Computer 1: 0   Computer 2: 0" in output(console)
+
+
 def test_the_cut_is_shown_in_card_symbols() -> None:
     game = TerminalGame(seed=5, console=quiet())
     game._intro()

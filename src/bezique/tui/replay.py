@@ -16,7 +16,7 @@ from rich.text import Text
 from ..core.deal import Deal
 from ..core.records import GameRecord
 from . import lineedit
-from .render import notation_text, render_observation, seat_names, side_names
+from .render import notation_text, render_observation, scores_line, seat_names, side_names
 
 Ask = Callable[[str], str]
 
@@ -143,9 +143,8 @@ class Replayer:
         record = self.record
         sides = side_names(record.rules, record.players)
         text = Text("End of the record. ", style="bold")
-        text.append(
-            "Scores: " + ", ".join(f"{n} {s}" for n, s in zip(sides, record.scores, strict=False))
-        )
+        text.append("Scores: ")
+        text.append_text(scores_line(sides, record.scores))
         if record.kind == "match":
             if record.winner is not None:
                 text.append(f". {sides[record.winner]} won the match.")
