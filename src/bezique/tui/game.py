@@ -181,7 +181,9 @@ class TerminalGame:
             match=match,
         )
         game.names = list(record.players)
-        game.undos = int(meta.get("undos", "0")) if meta.get("undos", "0").isdigit() else 0
+        undos = meta.get("undos", "0")
+        game.undos = int(undos) if undos.isdigit() else 0
+        game.bots = game._make_bots()  # as they were after the last undo
         return game
 
     # --- input and output ------------------------------------------------------------------------
