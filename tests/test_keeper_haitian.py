@@ -211,3 +211,15 @@ def test_handicap_is_in_the_journal(tmp_path: Path) -> None:
     assert k.running == [0, 100]
     again = Keeper.resume(path)
     assert again.handicap == (0, 100) and again.running == [0, 100]
+
+
+def test_undo_of_the_declaration_that_ended_the_deal() -> None:
+    """Undo takes back a declaration that reached the target: the deal is in progress again
+    and the game is not won."""
+    k = Keeper(Rules.preset("haitian"), ["Ann", "Bob"], handicap=[980, 0])
+    k.new_deal()
+    k.declare("Ann", "marriage KS QS")
+    assert k.games
+    k.undo()
+    assert k.deal is not None and not k.deal.ended_early and not k.games
+    assert k.running == [980, 0]
