@@ -42,6 +42,7 @@ def keep_like_the_engine(match: Match, keeper: Keeper) -> None:
     the brisques each side won and the last trick."""
     record = record_match(match)
     finals = dict(enumerate(match.deals))
+    rules = match.rules
     before = None
     current = -1
     for i, _ply, action, deal in record.states():
@@ -55,7 +56,6 @@ def keep_like_the_engine(match: Match, keeper: Keeper) -> None:
         assert before is not None and action is not None
         seat = before.to_move
         assert seat is not None
-        events_before = len(before.events)
         if action.startswith("meld "):
             # the notation marks a declared card @... only where a concealed one is also held
             concealed = Counter(before.observation(seat).hand)
@@ -69,9 +69,14 @@ def keep_like_the_engine(match: Match, keeper: Keeper) -> None:
                 else:
                     cards.append(c + "@table")
             keeper.declare(seat, " ".join([words[1], *cards]))
-        for _t, who, what, _points in deal.events[events_before:]:
-            if what.startswith("seven played "):
-                keeper.declare(who, "seven " + what.split()[-1])
+        # a trick just completed: each seven of trumps in it scored for its player (H15), as
+        # the players call it out at the table
+        done = deal.observation(None).tricks
+        if len(done) > len(before.observation(None).tricks) and before.trump is not None:
+            leader, cards, _winner = done[-1]
+            for i, card in enumerate(cards):
+                if card == "7" + before.trump:
+                    keeper.declare((leader + i) % rules.players, "seven " + card)
         before = deal
     _end(keeper, finals[current])
 
