@@ -774,3 +774,30 @@ def test_a_table_that_does_not_exist(client: TestClient) -> None:
     p = Player(client, "nosuchtable", "some-token")
     assert p.welcome["code"] == "no-table"
     p.close()
+
+
+def test_haitian_match_of_games_to_its_end(client: TestClient) -> None:
+    """A Haitian match (HAITIAN.md section 6, H26-H28) played through the server: every
+    message's ``match.games`` is the engine's count of games, and the match ends when a count
+    reaches ``match_games`` (a short game and a low en bas table mark, so it has several)."""
+    rules = "haitian(target=200,match_games=3,double_game_below=120)"
+    t = new_table(client, rules=rules, level="random")
+    p = Player(client, t["code"], t["token"], seed=4)
+    end = play_vs_computer(p)
+    match: Match = lobby(client).get(t["code"]).match
+    assert match.winner is not None
+    g = end["match"]["games"]
+    assert g["needed"] == 3 and g["double_below"] == 120 and g["handicap"] == [0, 0]
+    assert g["counts"] == list(match.match_counts) and max(g["counts"]) >= 3
+    assert g["counts"][end["match"]["winner"]] == max(g["counts"])
+    assert [(x["winner"], x["double"], x["last_deal"]) for x in g["played"]] == [
+        (x.winner, x.double, x.last_deal) for x in match.games
+    ]
+    # a game counts 2 exactly when won en bas table (H27)
+    for x in g["played"]:
+        loser = min(x["scores"])
+        assert x["double"] == (loser < 120)
+    # every message on the way carried the counts as they stood
+    counted = [m["match"]["games"]["counts"] for m in p.received if m.get("match")]
+    assert counted[0] == [0, 0] and counted[-1] == g["counts"]
+    p.close()

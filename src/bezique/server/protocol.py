@@ -267,8 +267,36 @@ def deal_summary(deal: Deal) -> dict[str, Any]:
     return out
 
 
+def games_info(match: Match) -> dict[str, Any] | None:
+    """A match of games (Haitian "cent points", ``match_games``): the games needed, each
+    side's count, the handicap each side starts a game on, and every game finished (its
+    deals, winner, final scores, and whether it was won en bas table, counting 2); None for
+    a match that is one game."""
+    rules = match.rules
+    if not rules.match_games:
+        return None
+    games = match.games
+    return {
+        "needed": rules.match_games,
+        "double_below": rules.double_game_below,
+        "counts": list(match.match_counts),
+        "handicap": list(match.handicap),
+        "played": [
+            {
+                "first_deal": g.first_deal,
+                "last_deal": g.last_deal,
+                "winner": g.winner,
+                "scores": list(g.scores),
+                "double": g.double,
+            }
+            for g in games
+        ],
+    }
+
+
 def match_info(match: Match, moves: int, ready: list[bool]) -> dict[str, Any]:
-    """Where the match stands: deal number, totals, the finished deals, who is ready."""
+    """Where the match stands: deal number, totals (the current game's, in a match of games),
+    the finished deals and games, who is ready."""
     return {
         "deal": len(match.deals) - 1,
         "moves": moves,
@@ -278,6 +306,7 @@ def match_info(match: Match, moves: int, ready: list[bool]) -> dict[str, Any]:
         "per_deal": match.rules.deal_scoring == "per-deal",
         "deals": [deal_summary(d) for d in match.deals if d.is_over],
         "ready": list(ready),
+        "games": games_info(match),
     }
 
 
@@ -308,6 +337,7 @@ __all__ = [
     "deal_summary",
     "dumps",
     "error",
+    "games_info",
     "match_info",
     "message",
     "parse_action",
