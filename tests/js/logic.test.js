@@ -127,3 +127,11 @@ test("sounds: a card played, a trick won, a meld, and your turn coming round", (
   // the deal over: nobody's turn
   assert.deepEqual(soundsFor(before, view({ to_move: 0, phase: "over", tricks: [[0, ["AS", "7S"], 0]] }), "play 7S", 0), ["play", "trick"]);
 });
+
+test("the joker is a card of its own: a jester, stars, JOKER down the side", () => {
+  const svg = cardSVG("XX");
+  assert.match(svg, /class="card-svg s-wild"/);
+  assert.equal((svg.match(/class="jcap/g) || []).length, 4);
+  assert.equal([...svg.matchAll(/<tspan[^>]*>(\w)<\/tspan>/g)].map((m) => m[1]).join(""), "JOKER");
+  assert.equal(cardSVG("XX@four-kings"), svg);
+});

@@ -306,7 +306,7 @@ export function render(s) {
   html += `<div class="bar">${bar}${scoresHTML(s, v, n)}<span class="tools">
     <button class="tool" id="last-btn" aria-label="${t("tool.last")}" aria-pressed="${s.panel === "last"}" ${v.tricks.length ? "" : "disabled"}><span aria-hidden="true">↶</span> <span class="tl">${t("tool.last")}</span></button>
     <button class="tool" id="log-btn" aria-label="${t("tool.log")}" aria-pressed="${s.panel === "log"}"><span aria-hidden="true">☰</span> <span class="tl">${t("tool.log")}</span></button>
-    <button class="tool" id="sound-btn" aria-pressed="${settings.sound}" aria-label="${t("settings.sound")}" title="${t(settings.sound ? "sound.on" : "sound.off")}"><span aria-hidden="true">${settings.sound ? "🔊" : "🔇"}</span></button>
+    <button class="tool" id="sound-btn" aria-pressed="${settings.sound}" aria-label="${t("settings.sound")}" title="${t(settings.sound ? "sound.on" : "sound.off")}"><svg class="icon" viewBox="0 0 16 16" aria-hidden="true"><path d="M2.5 6h2.5l3.5-3v10l-3.5-3h-2.5z"/>${settings.sound ? `<path d="M11 5.5a3.5 3.5 0 010 5M12.8 3.8a6 6 0 010 8.4"/>` : `<path d="M11 6l3.5 4M14.5 6l-3.5 4"/>`}</svg></button>
     <button class="tool" id="settings-btn" aria-pressed="${s.panel === "settings"}" aria-label="${t("settings.title")}"><span aria-hidden="true">⚙</span></button>
     <a class="tool" href="#/rules/${encodeURIComponent(tb.rules)}" aria-label="${t("nav.rules")}">?</a></span></div>`;
   html += `<div class="felt">`;
