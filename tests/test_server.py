@@ -801,3 +801,35 @@ def test_haitian_match_of_games_to_its_end(client: TestClient) -> None:
     counted = [m["match"]["games"]["counts"] for m in p.received if m.get("match")]
     assert counted[0] == [0, 0] and counted[-1] == g["counts"]
     p.close()
+
+
+def test_next_match_gives_its_loser_the_cent_points_handicap(client: TestClient) -> None:
+    """HAITIAN.md H32 (``cent_points_handicap=100``) at the table: once a match is over, one of
+    its players starts the next match, a new table where the loser starts each game on 100."""
+    rules = "haitian(target=60,match_games=1,cent_points_handicap=100)"
+    t = new_table(client, rules=rules, level="random")
+    code = t["code"]
+    # not before the match is over
+    assert (
+        client.post(f"/api/tables/{code}/next-match", json={"token": t["token"]}).status_code == 409
+    )
+    p = Player(client, code, t["token"], seed=6)
+    play_vs_computer(p)
+    match: Match = lobby(client).get(code).match
+    assert match.winner is not None
+    loser = 1 - match.winner
+    # only a player of the table may
+    stranger = client.post(f"/api/tables/{code}/next-match", json={"token": "x" * 32})
+    assert stranger.status_code == 403
+    r = client.post(f"/api/tables/{code}/next-match", json={"token": t["token"]})
+    assert r.status_code == 200
+    nxt = r.json()
+    assert nxt["code"] != code and nxt["seat"] == p.seat
+    assert [s["kind"] for s in nxt["table"]["seats"]] == [s["kind"] for s in t["table"]["seats"]]
+    q = Player(client, nxt["code"], nxt["token"], seed=7)
+    games = q.welcome["match"]["games"]
+    assert games["handicap"][loser] == 100 and games["handicap"][match.winner] == 0
+    assert q.welcome["match"]["scores"] == games["handicap"]  # the games start from it
+    assert lobby(client).get(nxt["code"]).match.handicap[loser] == 100
+    p.close()
+    q.close()

@@ -7,7 +7,6 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -558,9 +557,9 @@ def test_sound_is_off_until_turned_on_and_remembered(server: str, browser: Any) 
     page.context.close()
 
 
-HAITIAN_SHORT = "haitian(target=60,match_games=3,double_game_below=30)"
-"""A Haitian match cut short (a game to 60, three games to win, en bas table under 30): at
-least two games, and few enough moves for a test."""
+HAITIAN_SHORT = "haitian(target=60,match_games=3,double_game_below=30,cent_points_handicap=20)"
+"""A Haitian match cut short (a game to 60, three games to win, en bas table under 30, the
+next match's loser starting on 20): at least two games, and few enough moves for a test."""
 
 OPEN_TABLE = """async (rules) => {
   const r = await fetch("/api/tables", { method: "POST", headers: { "Content-Type": "application/json" },
@@ -609,15 +608,13 @@ def test_a_haitian_match_to_its_end(server: str, browser: Any) -> None:
     page, errors = watched_page(browser, 1366, 768)
     page.context.add_init_script("localStorage.setItem('bezique.settings', '{\"speed\": 0}')")
     page.goto(server + "/")
-    page.evaluate(OPEN_TABLE, HAITIAN_SHORT)
+    code = page.evaluate(OPEN_TABLE, HAITIAN_SHORT)
     page.wait_for_selector("#hand .card")
     assert page.locator("#hand .card").count() == 9  # H02
     counter = page.locator("#match-counter")
     assert re.sub(r"\s+", "", counter.inner_text()) == "Games0–0/3"
     assert page.locator("#stock").inner_text() == "114"  # H02: no turn-up, 114 left
-    t0 = time.monotonic()
     run = page.evaluate(DRIVE, 3000)
-    print("haitian drive", time.monotonic() - t0, run["moves"], run["deals"], len(run["games"]))
     assert run.get("done"), run
     page.wait_for_selector("#match-result")
     # several games, each told at the end of its deal, the counter moving with them
@@ -633,6 +630,14 @@ def test_a_haitian_match_to_its_end(server: str, browser: Any) -> None:
     assert all(n == 4 for n in run["jokerCaps"]), run["jokerCaps"]  # every joker a jester
     OUTPUT.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(OUTPUT / "haitian-match-over-1366x768.png"))
+    # the next match (H32): a new table, the counter back to 0-0, the loser's games from 20
+    loser = 0 if counts[0] == 0 else 1
+    page.click("#next-match")
+    page.wait_for_function("c => !location.hash.endsWith(c)", arg=code)
+    page.wait_for_selector("#hand .card")
+    assert re.sub(r"\s+", "", counter.inner_text()) == "Games0–0/3"
+    chips = page.locator(".score small").all_inner_texts()
+    assert chips[loser] == "20/60" and chips[1 - loser] == "0/60", chips
     assert not errors, errors
     page.context.close()
 

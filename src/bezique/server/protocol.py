@@ -10,6 +10,7 @@ beside this module gives their exact shapes.
 from __future__ import annotations
 
 import json
+import unicodedata
 from typing import Any, Literal, TypedDict
 
 from ..core.deal import Deal, SideResult
@@ -168,6 +169,19 @@ def parse_client(text: str | bytes | None) -> ClientMessage:
     if kind == "hello" and data["token"] is not None and len(data["token"]) > 100:
         raise ProtocolError("malformed", "bad token")
     return data  # type: ignore[return-value]
+
+
+def clean_name(name: str | None, fallback: str) -> str:
+    """A name to show and store: control characters (NUL among them, which PostgreSQL's text
+    refuses), format characters (bidirectional overrides, zero-width characters, which could
+    disguise a name or turn the text around it) and lone surrogates dropped, white space collapsed, at most ``MAX_NAME`` long."""
+    kept = "".join(
+        ch
+        for ch in str(name or "")
+        if ch.isspace() or unicodedata.category(ch) not in ("Cc", "Cs", "Cf")
+    )
+    text = " ".join(kept.split())[:MAX_NAME]
+    return text or fallback
 
 
 def plain_text(value: Any) -> bool:
@@ -334,6 +348,7 @@ __all__ = [
     "ClientMessage",
     "ProtocolError",
     "action_points",
+    "clean_name",
     "deal_summary",
     "dumps",
     "error",

@@ -387,7 +387,9 @@ function summaryHTML(s) {
   if (s.seat !== null) html += `<button id="review-btn">${t("summary.review")}</button>`;
   if (over) {
     html += `<a class="button" id="download" href="/api/tables/${esc(s.code)}/record" download>${t("summary.download")}</a>
-      <a class="button" href="#/replay/${esc(s.code)}">${t("nav.replay")}</a><a class="button primary" href="#/">${t("summary.again")}</a>`;
+      <a class="button" href="#/replay/${esc(s.code)}">${t("nav.replay")}</a>`;
+    if (s.seat !== null && s.token) html += `<button class="primary" id="next-match">${t("summary.nextmatch")}</button>`;
+    html += `<a class="button${s.seat !== null && s.token ? "" : " primary"}" href="#/">${t("summary.again")}</a>`;
   } else if (s.seat !== null) {
     const ready = m.ready[s.seat];
     html += `<button class="primary" id="next-deal" ${ready ? "disabled" : ""}>${ready ? t("summary.waiting") : t("summary.next")}</button>`;
@@ -434,6 +436,7 @@ function bind(s) {
   on("close-summary", () => { s.showSummary = false; render(s); });
   on("show-summary", () => { s.showSummary = true; render(s); });
   on("review-btn", () => s.send({ type: "review", deal: s.match.deal }));
+  on("next-match", () => nextMatch(s));
   on("log-btn", toggle("log"));
   on("last-btn", toggle("last"));
   on("settings-btn", toggle("settings"));
@@ -485,6 +488,16 @@ function reviewPositionHTML(s, item) {
   const m = s.match;
   if (m && m.winner !== null) html += `<a href="#/replay/${esc(s.code)}/${m.deals.length - 1}/${item.ply}">${t("nav.replay")}</a>`;
   return html + `</div>`;
+}
+
+/** The next match after this one, at a new table with the same players (in a match of
+ * games with a handicap, the loser starts its games on it). @param {State} s */
+async function nextMatch(s) {
+  try {
+    const r = await api(`/api/tables/${encodeURIComponent(s.code)}/next-match`, { token: s.token });
+    localStorage.setItem(tokenKey(r.code), r.token);
+    location.hash = `#/t/${r.code}`;
+  } catch (err) { toast(/** @type {Error} */ (err).message); }
 }
 
 /** @param {State} s @param {string} action */
