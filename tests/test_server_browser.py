@@ -471,11 +471,12 @@ def play_deal(page: Any) -> int:
     return moves
 
 
-def test_a_review_item_opens_its_position(server: str, browser: Any) -> None:
+@pytest.mark.parametrize("size", [(1366, 768), (390, 844)], ids=["1366x768", "390x844"])
+def test_a_review_item_opens_its_position(server: str, browser: Any, size: tuple[int, int]) -> None:
     """Issue 14: a review item of the deal summary opens the position it speaks of, the
     reviewing seat's hand then, the trick, the scores, with the card played and the card
     suggested marked (the server test checks it is only that seat's own view)."""
-    page, errors = watched_page(browser, 1366, 768)
+    page, errors = watched_page(browser, *size)
     vs_computer(page, server)
     play_deal(page)
     page.click("#review-btn")
@@ -484,7 +485,7 @@ def test_a_review_item_opens_its_position(server: str, browser: Any) -> None:
     assert items.count(), "the computer agreed with every move of a first-card player"
     # an item about playing a card (not a declaration), opened
     texts = items.all_inner_texts()
-    k = next((i for i, x in enumerate(texts) if "you played Play" in x or "played" in x), 0)
+    k = next((i for i, x in enumerate(texts) if re.search(r"you played \S+[♠♥♦♣];", x)), 0)
     items.nth(k).click()
     pos = page.locator(".reviewpos")
     pos.wait_for()
@@ -495,7 +496,11 @@ def test_a_review_item_opens_its_position(server: str, browser: Any) -> None:
     marked = pos.locator("figure.played, figure.suggested").count()
     assert marked >= 1
     OUTPUT.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(OUTPUT / "review-position-1366x768.png"))
+    items.nth(k).scroll_into_view_if_needed()
+    page.screenshot(path=str(OUTPUT / f"review-position-{size[0]}x{size[1]}.png"))
+    # the dialog is as wide as the screen at most: nothing of the position sticks out
+    box = pos.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= size[0]
     items.nth(k).click()  # and closed again
     assert page.locator(".reviewpos").count() == 0
     assert not errors, errors

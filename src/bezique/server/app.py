@@ -47,7 +47,7 @@ SCHEMA = Path(__file__).resolve().parent / "protocol.schema.json"
 MAX_BODY = 512 * 1024
 """Largest HTTP request body (an uploaded record for the replay view), whether its size is
 given (``Content-Length``) or not (a chunked upload, counted as it arrives)."""
-LIMITED = re.compile(r"/api/tables|/api/tables/[^/]+/join|/api/replay")
+LIMITED = re.compile(r"/api/tables|/api/tables/[^/]+/(?:join|next-match)|/api/replay")
 """The POST requests under the per-address rate limit: they make tables, seats and replays."""
 TOO_MANY_SOCKETS = "too many connections from your address: close some first"
 LIMITED_GET = re.compile(r"/api/rules|/api/tables/[^/]+/replay")

@@ -248,6 +248,12 @@ export function actionText(a) {
   return a;
 }
 
+/** A move as a review item names it: a card played by its name ("A♠", not "play A♠"),
+ * anything else as the log words it. @param {string} a */
+function moveText(a) {
+  return a.startsWith("play ") ? label(a.split(/\s+/)[1].split("@")[0]) : actionText(a);
+}
+
 /** @param {State} s @param {View} v @param {string[]} n */
 function scoresHTML(s, v, n) {
   const tb = /** @type {TableInfo} */ (s.table), m = s.match;
@@ -397,7 +403,7 @@ function summaryHTML(s) {
   html += `<button id="close-summary">${t("summary.close")}</button></div>`;
   if (s.review && s.review.deal === m.deals.length - 1) {
     html += s.review.items.length
-      ? `<h3>${t("review.title")}</h3><ol class="review">${s.review.items.map((/** @type {any} */ i) => `<li><button class="linkish" data-review-ply="${i.ply}" aria-expanded="${s.reviewPly === i.ply}">${t("review.item", { n: i.ply + 1, played: esc(actionText(i.played)), suggested: esc(actionText(i.suggested)) })}</button>${s.reviewPly === i.ply ? reviewPositionHTML(s, i) : ""}</li>`).join("")}</ol>`
+      ? `<h3>${t("review.title")}</h3><ol class="review">${s.review.items.map((/** @type {any} */ i) => `<li><button class="linkish" data-review-ply="${i.ply}" aria-expanded="${s.reviewPly === i.ply}">${t("review.item", { n: i.ply + 1, played: esc(moveText(i.played)), suggested: esc(moveText(i.suggested)) })}</button>${s.reviewPly === i.ply ? reviewPositionHTML(s, i) : ""}</li>`).join("")}</ol>`
       : `<p>${t("review.none")}</p>`;
   }
   return html + `</div></div>`;
