@@ -659,12 +659,24 @@ def test_the_haitian_rules_page_in_six_languages(server: str, browser: Any) -> N
         page.reload()
         page.wait_for_selector(".rules p")
         text = page.locator(".rules").inner_text()
-        for key in ["rules.deal.noturnup", "rules.jokers", "rules.games", "rules.score.majority"]:
+        keys = ["rules.deal.noturnup", "rules.declare.perkind", "rules.jokers", "rules.games"]
+        for key in [*keys, "rules.score.majority", "rules.immediate", "rules.seven.play"]:
             part = max(re.split(r"\{\w+\}", tr[key]), key=len)[:40]
             assert part in text, (lang, key)
         assert tr["rules.deal"] not in text and tr["rules.seven"] not in text
+        assert tr["rules.declare"] not in text
         if lang == "fr":
             page.screenshot(path=str(OUTPUT / "rules-haitian-fr-1366x768.png"))
+    # the classic page keeps the classic text
+    page.goto(server + "/#/rules/classic")
+    page.wait_for_function("() => !location.hash.includes('haitian')")
+    page.wait_for_selector(".rules p")
+    page.wait_for_function(
+        "t => document.querySelector('.rules').innerText.includes(t)", arg=tr["rules.seven"]
+    )
+    text = page.locator(".rules").inner_text()
+    assert tr["rules.deal"] in text and tr["rules.declare"] in text
+    assert tr["rules.jokers"].split("{")[0] not in text and tr["rules.games"][:20] not in text
     assert not errors, errors
     page.context.close()
 

@@ -186,7 +186,7 @@ function ruleParagraphs(o, facts) {
   if (o.turn_up === false) out.push(["rules.deal.noturnup", { hand: facts.hand_size }]);
   else out.push(["rules.deal", {}]);
   if (o.melds_before_trump === "marriage-only") out.push(["rules.beforetrump", {}]);
-  out.push(["rules.stage1", {}], ["rules.declare", {}]);
+  out.push(["rules.stage1", {}], [o.meld_reuse === "once-per-kind" ? "rules.declare.perkind" : "rules.declare", {}]);
   if (o.wild_cards && o.wild_card_melds === "quartets") out.push(["rules.jokers", { n: o.wild_cards }]);
   if (o.wild_cards && o.wild_card_lead_wins) out.push(["rules.jokerlead", {}]);
   if (o.second_seven_scores === "play-always") out.push(["rules.seven.play", { points: o.seven_of_trumps }]);
