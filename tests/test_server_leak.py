@@ -167,12 +167,13 @@ def test_review_positions_are_the_seats_own_views(client: TestClient, rules: str
     t = client.post("/api/tables", json={"rules": rules, "level": "random"}).json()
     p = Player(client, t["code"], t["token"], seed=3)
     play_vs_computer(p)
-    p.send(type="review", deal=0)
+    match = client.app.state.lobby.get(t["code"]).match  # type: ignore[attr-defined]
+    last = len(match.deals) - 1  # a later deal: it began on the game's scores so far
+    p.send(type="review", deal=last)
     review = p.until(lambda m: m["type"] in ("review", "error"))
     assert review["type"] == "review" and review["items"]
-    match = client.app.state.lobby.get(t["code"]).match  # type: ignore[attr-defined]
-    played = match.deals[0]
-    deal = Deal.new(match.rules, seed=match.deal_seeds[0], dealer=played.dealer)
+    played = match.deals[last]
+    deal = Deal.new(match.rules, match.deal_seeds[last], played.dealer, played.carry)
     items = {item["ply"]: item for item in review["items"]}
     hidden_checked = 0
     for ply, action in enumerate(played.history):

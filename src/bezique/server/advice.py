@@ -66,7 +66,10 @@ def review(
     if not deal.is_over:
         raise ValueError("the deal is not over yet")
     before = sum(len(d.history) for d in match.deals[:deal_index])
-    replay = Deal.new(match.rules, seed=match.deal_seeds[deal_index], dealer=deal.dealer)
+    # the game scores the deal began on too: the advice (and a Haitian deal's end) needs them
+    replay = Deal.new(
+        match.rules, seed=match.deal_seeds[deal_index], dealer=deal.dealer, carry=deal.carry
+    )
     out = []
     for ply, played in enumerate(deal.history):
         if replay.to_move == seat:
