@@ -15,10 +15,9 @@ from typing import Any, Literal, TypedDict
 
 from ..core.deal import Deal, SideResult
 from ..core.match import Match, settle
-from ..core.melds import MELD_BY_NAME, meld_score
 from ..core.notation import Action, IllegalAction
 from ..core.observation import Observation
-from ..core.rules import Rules
+from ..core.scoring import action_points
 
 VERSION = 1
 """The protocol version, ``v`` in every message."""
@@ -214,18 +213,6 @@ def parse_action(text: str) -> Action:
 
 
 # --- server to client ---------------------------------------------------------------------------
-def action_points(rules: Rules, action: str) -> int | None:
-    """Points a declaration scores at once; None for plays, passes and handing over."""
-    if action.startswith("play ") or action == "pass":  # most legal actions: no parse needed
-        return None
-    a = Action.parse(action)
-    if a.verb == "exchange":
-        return rules.seven_of_trumps
-    if a.verb == "meld" and a.meld in MELD_BY_NAME:
-        return meld_score(rules, MELD_BY_NAME[a.meld].id)
-    return None
-
-
 def view(obs: Observation) -> dict[str, Any]:
     """A seat's view of the deal as JSON values: exactly the observation, with each legal
     action's points (a fact of the rules) beside it."""
