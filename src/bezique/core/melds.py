@@ -374,6 +374,24 @@ def _suits(in_trumps: bool, trump: int | None) -> list[int]:
     return [trump] if in_trumps else [s for s in range(4) if s != trump]
 
 
+def slot_needs(req: list[Slot]) -> tuple[dict[int, int], list[tuple[int, int]]]:
+    """What a meld's requirement (one way from :func:`slots`) asks of a hand, for quick
+    checks: per count, the bit set of the card kinds needed that many times; and
+    ``(rank, count)`` for each slot of any suits of one rank.
+
+    >>> slot_needs([((kind(0, QUEEN),), 1), ((kind(2, JACK),), 1)])
+    ({1: 1048584}, [])
+    """
+    needs: dict[int, int] = {}
+    rank_needs = []
+    for kinds, n in req:
+        if len(kinds) == 1:
+            needs[n] = needs.get(n, 0) | 1 << kinds[0]
+        else:  # any suits of one rank
+            rank_needs.append((kinds[0] & 7, n))
+    return needs, rank_needs
+
+
 def choose(groups: list[tuple[int, int]], count: int) -> Iterator[tuple[int, ...]]:
     """Ways to take ``count`` cards from groups of interchangeable cards.
 

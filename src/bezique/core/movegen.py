@@ -31,6 +31,7 @@ from .melds import (
     choose,
     declarable_melds,
     profile_names,
+    slot_needs,
     slots,
     wild_card_melds,
 )
@@ -55,13 +56,7 @@ def _plan(rules: Rules, trump: int | None) -> list[_PlanEntry]:
     plan: list[_PlanEntry] = []
     for meld in melds:
         for req in slots(rules, meld, trump):
-            needs: dict[int, int] = {}
-            rank_needs = []
-            for kinds, n in req:
-                if len(kinds) == 1:
-                    needs[n] = needs.get(n, 0) | 1 << kinds[0]
-                else:  # any suits of one rank
-                    rank_needs.append((kinds[0] & 7, n))
+            needs, rank_needs = slot_needs(req)
             plan.append(
                 ((meld, MELDS[meld].name, blocked[meld], req), tuple(needs.items()), rank_needs)
             )

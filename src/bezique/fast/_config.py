@@ -23,6 +23,7 @@ from ..core.melds import (
     blocked_masks,
     declarable_melds,
     meld_score,
+    slot_needs,
     slots,
 )
 from ..core.percache import per_rules
@@ -87,13 +88,7 @@ def plan(rules: Rules, trump: int | None) -> tuple[tuple[Any, ...], ...]:
     items = []
     for meld in melds:
         for req in slots(rules, meld, trump):
-            needs: dict[int, int] = {}
-            rank_needs = []
-            for kinds, n in req:
-                if len(kinds) == 1:
-                    needs[n] = needs.get(n, 0) | 1 << kinds[0]
-                else:  # any suits of one rank
-                    rank_needs.append((kinds[0] & 7, n))
+            needs, rank_needs = slot_needs(req)
             block = blocked[meld]
             items.append(
                 (
