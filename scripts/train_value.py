@@ -30,7 +30,7 @@ from pathlib import Path
 import numpy as np
 
 from bezique.arena import valuedata
-from bezique.bots.value import ValueModel, features
+from bezique.bots.value import FEATURES_VERSION, ValueModel, features
 
 CHUNK = 50
 
@@ -44,7 +44,9 @@ def chunks(ranges: str) -> list[tuple[int, int]]:
     return out
 
 
-def rows_for(rules: str, ranges: str, seed: int, data: Path, jobs: int | None) -> list:
+def rows_for(
+    rules: str, ranges: str, seed: int, data: Path, jobs: int | None
+) -> list[valuedata.Row]:
     """The rows of the deals in ``ranges``, from the cache where it has them."""
     data.mkdir(parents=True, exist_ok=True)
     rows = []
@@ -63,7 +65,7 @@ def rows_for(rules: str, ranges: str, seed: int, data: Path, jobs: int | None) -
     return rows
 
 
-def arrays(rows: list) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def arrays(rows: list[valuedata.Row]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Features, rollout targets, final margins and deal indices of rows."""
     x = np.array([features(r.obs()) for r in rows], np.float64)
     roll = np.array([r.rollout if r.rollout is not None else r.margin for r in rows], np.float64)
@@ -89,27 +91,32 @@ def fit_net(
     hidden: int,
     epochs: int,
     seed: int,
+    start: np.ndarray,
 ) -> tuple[dict[str, np.ndarray], list[float]]:
-    """``y ~ b + z.w + v.relu(z W + c)`` by Adam on minibatches; the epoch with the least
-    held-out error is kept."""
+    """``y ~ b + z.w + v.relu(z W + c)`` by Adam on minibatches, the linear part started from
+    the ridge fit ``start`` (weights, then the bias); the epoch with the least held-out error
+    is kept (epoch 0 is the ridge fit itself, so the network is never worse on it)."""
     rng = np.random.default_rng(seed)
     d = z.shape[1]
     ys = float(y.std())
     p = {
-        "w": np.zeros(d),
-        "b": np.array([float(y.mean())]),
+        "w": start[:d].copy(),
+        "b": np.array([float(start[d])]),
         "W": rng.normal(0.0, 1.0 / np.sqrt(d), (d, hidden)),
         "c": np.zeros(hidden),
         "v": rng.normal(0.0, ys / np.sqrt(hidden) * 0.1, hidden),
     }
     m = {k: np.zeros_like(a) for k, a in p.items()}
     s = {k: np.zeros_like(a) for k, a in p.items()}
-    lr, b1, b2, decay, step = 1e-3, 0.9, 0.999, 1e-4, 0
-    best = (float("inf"), {k: a.copy() for k, a in p.items()})
-    curve = []
+    lr, b1, b2, decay, step = 2e-3, 0.9, 0.999, 1e-4, 0
 
     def predict(q: dict[str, np.ndarray], zz: np.ndarray) -> np.ndarray:
-        return q["b"][0] + zz @ q["w"] + np.maximum(zz @ q["W"] + q["c"], 0.0) @ q["v"]
+        out: np.ndarray = q["b"][0] + zz @ q["w"] + np.maximum(zz @ q["W"] + q["c"], 0.0) @ q["v"]
+        return out
+
+    zero = {**p, "v": np.zeros(hidden)}
+    curve = [float(np.mean((predict(zero, zv) - yv) ** 2))]
+    best = (curve[0], {k: a.copy() for k, a in zero.items()})
 
     for _ in range(epochs):
         order = rng.permutation(len(z))
@@ -150,13 +157,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=None)
     ap.add_argument("--data", type=Path, default=Path("value-data"))
     ap.add_argument("--hidden", type=int, default=32)
-    ap.add_argument("--epochs", type=int, default=40)
+    ap.add_argument("--epochs", type=int, default=60)
     ap.add_argument("--out", type=Path, default=None)
     args = ap.parse_args(argv)
     start = time.perf_counter()
     rows = rows_for(args.rules, args.deals, args.seed, args.data, args.jobs)
     deals = len({r.deal for r in rows})
-    x, roll, final, deal = arrays(rows)
+    cache = args.data / f"features_v{FEATURES_VERSION}_{args.rules}_s{args.seed}_{args.deals}.npz"
+    if cache.exists():
+        with np.load(cache) as f:
+            x, roll, final, deal = f["x"], f["roll"], f["final"], f["deal"]
+    else:
+        x, roll, final, deal = arrays(rows)
+        np.savez(cache, x=x, roll=roll, final=final, deal=deal)
     print(
         f"{len(rows)} positions from {deals} deals, {x.shape[1]} features "
         f"({time.perf_counter() - start:.0f} s so far)",
@@ -183,7 +196,7 @@ def main(argv: list[str] | None = None) -> int:
     beta = fit_ridge(z[~held], roll[~held], lam=10.0)
     figures["ridge"] = report("ridge", np.hstack([z, np.ones((len(z), 1))]) @ beta)
     p, curve = fit_net(
-        z[~held], roll[~held], z[held], roll[held], args.hidden, args.epochs, args.seed
+        z[~held], roll[~held], z[held], roll[held], args.hidden, args.epochs, args.seed, beta
     )
     pred = p["b"][0] + z @ p["w"] + np.maximum(z @ p["W"] + p["c"], 0.0) @ p["v"]
     figures["network"] = report("network", pred)

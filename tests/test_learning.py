@@ -85,13 +85,8 @@ def test_features_count_every_card_once() -> None:
     for r in held_out()[::5]:
         obs = r.obs()
         x = dict(zip(value.FEATURE_NAMES, value.features(obs), strict=True))
-        counted = sum(
-            v
-            for k, v in x.items()
-            if k.split("_")[0] in ("hand", "my", "their", "played", "unseen")
-            and k.count("_") >= 2
-            and k.rsplit("_", 2)[-2] in ("trump", "plain")
-        )
+        prefixes = tuple(f"{p}_{t}_" for p in value.PLACES for t in ("trump", "plain"))
+        counted = sum(v for k, v in x.items() if k.startswith(prefixes))
         assert counted + (obs.turn_up is not None) == obs.rules.cards
 
 
@@ -175,3 +170,20 @@ def test_value_and_inference_cannot_tell_deals_that_look_the_same() -> None:
             assert inference.world_weights(o2, guesses) == inference.world_weights(obs, guesses)
         checked += 1
     assert checked >= 3
+
+
+@pytest.mark.skipif(not fast.available(), reason="the compiled engine is not built")
+def test_fast_worlds_are_weighed_from_their_hands() -> None:
+    """Worlds from FastDeal.determinize give guesses of the right cards, and weights."""
+    _, obs = stage1(held_out())[3]
+    root = fast.FastDeal.from_deal(Deal.from_observation(obs, 0))
+    assert obs.seat is not None
+    worlds = [root.determinize(obs.seat, seed) for seed in range(8)]
+    n = obs.rules.players
+    guesses = [inference.world_hidden(obs, [w.hand(s) for s in range(n)]) for w in worlds]
+    sizes, _ = inference.hidden_places(obs)
+    assert all([len(h) for h in g] == sizes for g in guesses)
+    assert math.isclose(sum(inference.world_weights(obs, guesses)), 1.0)
+    public = next(o for _, o in stage1(held_out()) if o.seat is not None and o.tables[1 - o.seat])
+    with pytest.raises(ValueError, match="public card"):
+        inference.world_hidden(public, [[] for _ in range(n)])

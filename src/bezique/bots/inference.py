@@ -333,6 +333,25 @@ def _codes(obs: Observation) -> list[str]:
     return [CODES[k] for k in obs.rules.pack_kinds]
 
 
+def world_hidden(obs: Observation, hands: Sequence[Sequence[str]]) -> list[list[str]]:
+    """A determinized world's guess, in the form the weights take: from every card each seat
+    holds in the world (``Deal.hand(s)`` or ``FastDeal.hand(s)`` of a world built from the
+    observation), each other seat's concealed cards less those the observer knows it holds
+    (its table and its publicly known cards); the observer's own entry is empty."""
+    out: list[list[str]] = []
+    for s, hand in enumerate(hands):
+        if s == obs.seat:
+            out.append([])
+            continue
+        rest = list(hand)
+        for c in [*(r.split("@")[0] for r in obs.tables[s]), *obs.known[s]]:
+            if c not in rest:
+                raise ValueError(f"seat {s} of the world does not hold its public card {c}")
+            rest.remove(c)
+        out.append(sorted(rest))
+    return out
+
+
 def sample_uniform(obs: Observation, rng: random.Random) -> list[list[str]]:
     """One guess at every other seat's unseen concealed cards, uniform among those the
     observer cannot rule out (what determinization deals them)."""
@@ -394,6 +413,7 @@ __all__ = [
     "resample",
     "sample_uniform",
     "shipped_model",
+    "world_hidden",
     "world_log_weight",
     "world_weights",
 ]
