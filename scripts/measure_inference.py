@@ -56,15 +56,19 @@ def load_rows(rules: str, ranges: str, seed: int, data: Path) -> list[valuedata.
     return rows
 
 
-def actions_taken(rows: list[valuedata.Row]) -> list[tuple[valuedata.Row, Observation, str]]:
+def actions_taken(
+    rows: list[valuedata.Row], parsed: list[Observation]
+) -> list[tuple[valuedata.Row, Observation, str]]:
     """Each row with its observation and the action its seat took (read from a later row of
     the same deal, whose history holds it)."""
     out = []
-    for r, nxt in itertools.pairwise(rows):
+    for i, (r, nxt) in enumerate(itertools.pairwise(rows)):
         if nxt.deal != r.deal:
             continue
-        later = nxt.obs()
-        out.append((r, r.obs(legal=r.obs().phase == "declare"), later.history[r.ply]))
+        obs = parsed[i]
+        if obs.phase == "declare":
+            obs = r.obs(legal=True)  # the melds it could declare
+        out.append((r, obs, parsed[i + 1].history[r.ply]))
     return out
 
 
@@ -99,20 +103,23 @@ def fit_play(samples: list[tuple[Observation, str]], iters: int = 300) -> dict[s
                 if k & 7 <= 1:
                     f[i, 33 if win else 34] = 1
         groups.append((f, cands.index(card)))
+    width = max(len(f) for f, _ in groups)
+    feats = np.zeros((len(groups), width, 35))
+    mask = np.full((len(groups), width), -np.inf)
+    chosen = np.array([c for _, c in groups])
+    for g, (f, _) in enumerate(groups):
+        feats[g, : len(f)] = f
+        mask[g, : len(f)] = 0.0
+    rows_ = np.arange(len(groups))
     theta = np.zeros(35)
-    lr = 0.5
     for _ in range(iters):
-        grad = np.zeros(35)
-        ll = 0.0
-        for f, c in groups:
-            s = f @ theta
-            s -= s.max()
-            p = np.exp(s)
-            p /= p.sum()
-            ll += math.log(p[c])
-            grad += f[c] - p @ f
-        grad = grad / len(groups) - 1e-3 * theta
-        theta += lr * grad
+        s = feats @ theta + mask
+        s -= s.max(1, keepdims=True)
+        p = np.exp(s)
+        p /= p.sum(1, keepdims=True)
+        ll = float(np.log(p[rows_, chosen]).sum())
+        grad = (feats[rows_, chosen] - np.einsum("gc,gcf->gf", p, feats)).sum(0)
+        theta += 0.5 * (grad / len(groups) - 1e-3 * theta)
     print(
         f"play model: {len(groups)} choices, mean log-likelihood {ll / len(groups):.3f} "
         f"(uniform {-statistics.mean(math.log(len(f)) for f, _ in groups):.3f})"
@@ -183,7 +190,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=None)
     args = ap.parse_args(argv)
     rows = load_rows(args.rules, args.deals, args.seed, args.data)
-    taken = actions_taken(rows)
+    parsed = [r.obs() for r in rows]
+    taken = actions_taken(rows, parsed)
     train = [(o, a) for r, o, a in taken if r.deal % 10 != 9 and o.to_move == o.seat]
     plays = [
         (o, a) for o, a in train if o.phase == "play" and o.stage == 1 and a.startswith("play ")
@@ -209,7 +217,7 @@ def main(argv: list[str] | None = None) -> int:
             "command": "scripts/measure_inference.py " + " ".join(argv or sys.argv[1:]),
         },
     )
-    held = [(r, r.obs()) for r in rows if r.deal % 10 == 9]
+    held = [(r, o) for r, o in zip(rows, parsed, strict=True) if r.deal % 10 == 9]
     held = [(r, o) for r, o in held if o.stage == 1][: args.max_held_out]
     figure = measure(held, model, args.samples, args.seed)
     base = measure(held, PlayModel(), args.samples, args.seed)

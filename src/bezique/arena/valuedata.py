@@ -4,8 +4,8 @@
 
     >>> from bezique.arena.valuedata import play_deal
     >>> rows = play_deal(("classic", 1, 0, 0.0, 0, 1))
-    >>> rows[0].seat, len(rows[0].hidden[1])
-    (0, 8)
+    >>> rows[0].seat, len(rows[0].hidden[0]), rows[0].hidden[1]  # seat 0's 8 cards unseen
+    (1, 8, [])
 
 Deal ``i`` of a run is shuffled from ``seed * 1_000_000_000 + i`` (as in :mod:`.selfplay`)
 and played by the heuristic bot in every seat, each decision a uniform legal action with
