@@ -213,7 +213,10 @@ def _trick_seats(obs: Observation, j: int) -> list[int]:
     """The seats in play order of completed trick ``j``."""
     leader = obs.tricks[j][0]
     n = obs.rules.players
-    return [(leader + i) % n for i in range(n)]
+    order = [(leader + i) % n for i in range(n)]
+    if obs.rules.dealer_sits_out:
+        order.remove(obs.dealer)
+    return order
 
 
 def log_weight(

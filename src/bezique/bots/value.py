@@ -34,8 +34,9 @@ import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from importlib import resources
+from operator import mul
 from pathlib import Path
 
 from ..core.cards import RANKS, SUITS, parse_card
@@ -223,13 +224,30 @@ class ValueModel:
         """The expected margin for a feature list of :func:`features`."""
         if len(x) != len(self.mean):
             raise ValueError(f"{len(x)} features; the model takes {len(self.mean)}")
-        z = [(a - m) / s for a, m, s in zip(x, self.mean, self.scale, strict=True)]
-        y = self.bias + math.fsum(w * v for w, v in zip(self.linear, z, strict=True))
-        for row, c, v in zip(self.hidden_w, self.hidden_b, self.out_w, strict=True):
-            h = c + sum(w * a for w, a in zip(row, z, strict=True))
+        lin, bias, rows = self._folded
+        y: float = bias + sum(map(mul, lin, x))
+        for row, c, v in rows:
+            h: float = c + sum(map(mul, row, x))
             if h > 0.0:
                 y += v * h
         return y
+
+    @cached_property
+    def _folded(self) -> tuple[list[float], float, list[tuple[list[float], float, float]]]:
+        """The layers with the standardization folded in (``w.z = (w/s).x - w.m/s``): the
+        same numbers with a third of the arithmetic per call."""
+
+        def fold(w: Sequence[float], b: float) -> tuple[list[float], float]:
+            ws = [a / s for a, s in zip(w, self.scale, strict=True)]
+            return ws, b - math.fsum(a * m for a, m in zip(ws, self.mean, strict=True))
+
+        lin, bias = fold(self.linear, self.bias)
+        rows = []
+        for row, c, v in zip(self.hidden_w, self.hidden_b, self.out_w, strict=True):
+            if v != 0.0:
+                w, b = fold(row, c)
+                rows.append((w, b, v))
+        return lin, bias, rows
 
     def to_json(self) -> dict[str, object]:
         """The model as plain JSON data (what :meth:`from_json` reads)."""
