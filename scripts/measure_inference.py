@@ -218,7 +218,7 @@ def main(argv: list[str] | None = None) -> int:
         },
     )
     held = [(r, o) for r, o in zip(rows, parsed, strict=True) if r.deal % 10 == 9]
-    held = [(r, o) for r, o in held if o.stage == 1][: args.max_held_out]
+    held = [(r, o) for r, o in held if o.stage == 1][::3][: args.max_held_out]  # spread over deals
     figure = measure(held, model, args.samples, args.seed)
     base = measure(held, PlayModel(), args.samples, args.seed)
     print(

@@ -187,7 +187,7 @@ def _history(obs: Observation, seat: int) -> _History:
                 led = None if pos == 0 else parse_card(cards[0])
                 choices.append(_Choice(since(j), parse_card(code), led))
         if winner == seat and (j + 1) not in declared_after and j + 1 < s1:
-            passes.append(_Pass(since(j + 1)))
+            passes.append(_Pass(since(j)))  # declared before the draw after trick j
     if done < s1:
         for pos, (who, code) in enumerate(obs.trick):
             if who == seat:
