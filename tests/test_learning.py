@@ -197,3 +197,23 @@ def test_fast_worlds_are_weighed_from_their_hands() -> None:
     public = next(o for _, o in stage1(held_out()) if o.seat is not None and o.tables[1 - o.seat])
     with pytest.raises(ValueError, match="public card"):
         inference.world_hidden(public, [[] for _ in range(n)])
+
+
+def test_value_and_inference_import_no_deal() -> None:
+    """They are functions of an observation: neither module imports the deal, the engine or
+    the self-play answer key (where the hidden cards live)."""
+    import ast
+    from pathlib import Path
+
+    for module in (value, inference):
+        assert module.__file__ is not None
+        tree = ast.parse(Path(module.__file__).read_text())
+        names = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                names.add(node.module or "")
+                names.update(a.name for a in node.names)
+            elif isinstance(node, ast.Import):
+                names.update(a.name for a in node.names)
+        banned = {"Deal", "FastDeal", "deal", "core.deal", "fast", "valuedata", "arena"}
+        assert not names & banned, (module.__name__, names & banned)
