@@ -14,7 +14,7 @@ import sys
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
-SOURCES = ["engine.c", "notation.c", "search.c", "solver.c", "config.c", "load.c", "pymod.c"]
+SOURCES = ["engine.c", "notation.c", "search.c", "solver.c", "config.c", "load.c", "encode.c", "pymod.c"]
 
 
 class OptionalBuildExt(build_ext):

@@ -14,20 +14,15 @@ from ..core.ids import action_ids
 from ..core.melds import (
     BEZIQUE,
     DOUBLE_BEZIQUE,
-    DOUBLE_ROYAL_MARRIAGE,
     MARRIAGE,
     MELDS,
     QUARTET_RANK,
     ROYAL_MARRIAGE,
-    SEVEN_MELD,
     TRUMP_SEQUENCE,
-    TWO_SEVENS,
-    active_melds,
     bezique_kinds,
-    blocked_masks,
     meld_score,
-    slots,
 )
+from ..core.movegen import meld_plan
 from ..core.percache import per_rules
 from ..core.rules import Rules
 from ..core.scoring import trick_values
@@ -83,42 +78,20 @@ def check_supported(rules: Rules) -> None:
 
 
 def plan(rules: Rules, trump: int | None) -> tuple[tuple[Any, ...], ...]:
-    """The ways to declare under these rules and trump, in the core's order, each as
-    (meld, blocked bits low, high, slots, needs by count, needs by rank)."""
-    blocked = blocked_masks(rules)
-    melds = list(active_melds(rules))
-    if trump is None:
-        # trump not fixed yet: a marriage (or, if allowed, a sequence) declared now fixes it
-        if rules.trump_double_marriage and DOUBLE_ROYAL_MARRIAGE not in melds:
-            melds.append(DOUBLE_ROYAL_MARRIAGE)
-        if not rules.sequence_fixes_trump and TRUMP_SEQUENCE in melds:
-            melds.remove(TRUMP_SEQUENCE)
-    if rules.seven_of_trumps and trump is not None and rules.second_seven_scores == "declare":
-        melds.append(SEVEN_MELD)
-    if rules.two_trump_sevens and trump is not None:
-        melds.append(TWO_SEVENS)
-    items = []
-    for meld in melds:
-        for req in slots(rules, meld, trump):
-            needs: dict[int, int] = {}
-            rank_needs = []
-            for kinds, n in req:
-                if len(kinds) == 1:
-                    needs[n] = needs.get(n, 0) | 1 << kinds[0]
-                else:  # any suits of one rank
-                    rank_needs.append((kinds[0] & 7, n))
-            block = blocked[meld]
-            items.append(
-                (
-                    meld,
-                    block & _LOW,
-                    block >> 64,
-                    tuple((tuple(k), n) for k, n in req),
-                    tuple(needs.items()),
-                    tuple(rank_needs),
-                )
-            )
-    return tuple(items)
+    """The ways to declare under these rules and trump, in the core's order (the core's own
+    :func:`bezique.core.movegen.meld_plan`), each as (meld, blocked bits low, high, slots,
+    needs by count, needs by rank)."""
+    return tuple(
+        (
+            meld,
+            block & _LOW,
+            block >> 64,
+            tuple((tuple(k), n) for k, n in req),
+            tuple(needs),
+            tuple(rank_needs),
+        )
+        for (meld, _, block, req), needs, rank_needs in meld_plan(rules, trump)
+    )
 
 
 def scalars(rules: Rules) -> list[int]:

@@ -109,6 +109,9 @@ def load_args(
     cb_any = 0
     cb_state = [0] * n
     doubled = [0] * (3 * n)
+    melds_scored = [0] * (64 * n)  # the observation tensor's counts (envs.encoding)
+    exchanges = [0] * n
+    cb_count = [0] * n
     for item in filter(None, f["events"].split(";")):
         _, who, what, p = item.split(":")
         seat = int(who)
@@ -116,10 +119,14 @@ def load_args(
         points[rules.side_of(seat)][where] += int(p)
         if what == "carte blanche":
             cb_any, cb_state[seat] = 1, 1
+            cb_count[seat] += 1
         elif what == "carte blanche ends":
             cb_state[seat] = 2
+        elif what.startswith("exchange "):
+            exchanges[seat] += 1
         elif what.startswith("meld "):
             name = what.split(" ")[1]
+            melds_scored[64 * seat + MELD_BY_NAME[name].id] += 1
             if name in _DOUBLING:
                 doubled[3 * seat + _DOUBLING.index(name)] += 1
     instances = []
@@ -153,6 +160,9 @@ def load_args(
         "won": won,
         "cb_state": cb_state,
         "doubled": doubled,
+        "melds_scored": melds_scored,
+        "exchanges": exchanges,
+        "cb_count": cb_count,
         "points": [p for side in points for p in side],
         "played": played,
         "known": known,

@@ -247,13 +247,22 @@ static PyObject *Config_policy_ready(ConfigObject *self, void *unused) {
     return PyBool_FromLong(self->cfg.pol_ready);
 }
 
+static PyObject *Config_encoding_ready(ConfigObject *self, void *unused) {
+    (void)unused;
+    return PyBool_FromLong(self->enc_ready);
+}
+
 static PyGetSetDef Config_getset[] = {
     {"policy_ready", (getter)Config_policy_ready, NULL, "True once the policy tables are set", NULL},
+    {"encoding_ready", (getter)Config_encoding_ready, NULL, "True once the observation layout is set", NULL},
     {NULL, NULL, NULL, NULL, NULL}};
+
+PyObject *Config_set_encoding(PyObject *self, PyObject *args);
 
 static PyMethodDef Config_methods[] = {
     {"set_ids", (PyCFunction)Config_set_ids, METH_VARARGS, "Install the action-id table."},
     {"set_policy", (PyCFunction)Config_set_policy, METH_O, "Install the default policy's tables."},
+    {"set_encoding", (PyCFunction)Config_set_encoding, METH_VARARGS, "Install the observation layout."},
     {NULL, NULL, 0, NULL}};
 
 PyTypeObject ConfigType = {

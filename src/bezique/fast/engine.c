@@ -113,6 +113,7 @@ static void show_blank(State *st, const Config *cfg, int seat) {
         if (!HAS_MASK(st->mask[c])) st->known[c] = 1;
     }
     score(st, cfg, seat, PART_MELDS, cfg->carte_blanche);
+    st->ncb[seat]++;
     st->cb_any = 1;
     st->cb_state[seat] = 1;
 }
@@ -141,6 +142,7 @@ static void carte_blanche(State *st, const Config *cfg, const int *order, int no
             } else {
                 st->known[c] = 1;
                 score(st, cfg, seat, PART_MELDS, cfg->carte_blanche);
+                st->ncb[seat]++;
             }
         }
     }
@@ -169,6 +171,9 @@ static void st_blank(State *st, const Config *cfg, int dealer) {
     memset(st->known, 0, sizeof st->known);
     memset(st->played, 0, sizeof st->played);
     memset(st->mask, 0, (size_t)cfg->ncards * sizeof(Mask));
+    memset(st->nmeld, 0, sizeof st->nmeld);
+    memset(st->nexch, 0, sizeof st->nexch);
+    memset(st->ncb, 0, sizeof st->ncb);
     st->ninst = 0;
     st->dealer = (int8_t)dealer;
     st->stage = 1;
@@ -708,6 +713,7 @@ static void meld(State *st, const Config *cfg, const Move *mv) {
         if (d >= 0) points <<= st->ndoubled[seat][d]++;
     }
     score(st, cfg, seat, PART_MELDS, points);
+    st->nmeld[seat][m]++;
     st->decl++;
     continue_declaring(st, cfg);
 }
@@ -719,6 +725,7 @@ static void exchange(State *st, const Config *cfg, int cid) {
     st->known[up] = 1;
     st->turn_up = (int16_t)cid;
     st->exched = 1;
+    st->nexch[seat]++;
     if (cfg->exch_counts) st->decl++;
     if ((KIND(cfg, cid) & 7) == RANK_SEVEN) score(st, cfg, seat, PART_MELDS, cfg->seven_pts);
     continue_declaring(st, cfg);

@@ -83,6 +83,9 @@ typedef struct {
     uint8_t known[MAXC];
     uint8_t played[NK];
     Mask mask[MAXC];
+    /* what the observation tensor counts (bezique.envs.encoding): declarations per seat and
+       meld, exchanges of the turn-up and carte blanche scores per seat */
+    uint16_t nmeld[MAXP][64], nexch[MAXP], ncb[MAXP];
     uint16_t ninst;
     Inst inst[MAXINST];
 } State;
