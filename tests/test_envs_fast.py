@@ -14,8 +14,9 @@ import numpy as np
 import pytest
 
 from bezique import IllegalAction, Rules, fast
+from bezique.arena.runner import PlayerSpec, _FastTable, _table, play_deck
 from bezique.envs import Encoding
-from bezique.envs.common import Episode, FastEpisode, make_episode
+from bezique.envs.common import ENGINES, Episode, FastEpisode, make_episode
 from bezique.envs.gymnasium_env import BeziqueEnv
 from bezique.envs.pettingzoo_env import BeziqueAECEnv
 from bezique.fast.differential import PRESETS, UNPLAYED_PRESETS, random_rules
@@ -141,3 +142,28 @@ def test_episode_apply_takes_notation_and_keeps_history() -> None:
     assert eps[0].result() == eps[1].result()
     with pytest.raises(IllegalAction):
         eps[0].apply("play AS")
+
+
+@pytest.mark.parametrize(
+    ("preset", "a", "b"),
+    [
+        ("classic", "random", "simple"),
+        ("rubicon", "random", "random"),
+        ("three", "oracle", "random"),
+    ],
+)
+def test_the_arena_plays_the_same_deals_in_both_engines(preset: str, a: str, b: str) -> None:
+    rules = Rules.preset(preset)
+    spec_a, spec_b = PlayerSpec.parse(a), PlayerSpec.parse(b)
+    for deck in range(2):
+        plays = [play_deck(rules, spec_a, spec_b, 3, deck, engine=e) for e in ENGINES]
+        for x, y in zip(*plays, strict=True):
+            assert (x.scores, x.recent_sides, x.wins_game, x.a_moves, x.b_moves) == (
+                y.scores,
+                y.recent_sides,
+                y.wins_game,
+                y.a_moves,
+                y.b_moves,
+            )
+    assert isinstance(_table(rules, 1, 0), _FastTable)
+    assert not isinstance(_table(Rules.preset("haitian"), 1, 0), _FastTable)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Any
 
 from ..core.observation import Observation
 from .base import Bot, Limit, PlayResult, legal_actions, view_rng_seed
@@ -44,3 +45,12 @@ class RandomBot(Bot):
         the same choice without building an :class:`Observation`."""
         seed = view_rng_seed(self._salt, rules, seat, dealer, turn_up, history, hand)
         return random.Random(seed).randrange(count)
+
+    def index_on(self, deal: Any, history: Sequence[str]) -> int:
+        """:meth:`index` for the seat to move of a :class:`bezique.fast.FastDeal` whose
+        actions so far, in notation, are ``history``: an index into ``deal.legal_texts()``."""
+        seat = deal.to_move
+        texts = deal.legal_texts()
+        return self.index(
+            len(texts), deal.rules, seat, deal.dealer, deal.turn_up, history, deal.concealed(seat)
+        )

@@ -190,7 +190,6 @@ class FastEpisode(Episode):
         if dealer is None:
             dealer = seed % rules.players
         self._fast = FastDeal.from_deal(Deal.new(rules, seed=seed, dealer=dealer))
-        self._rules_text = str(rules)
         self._history: list[str] = []
         self.deals_finished = 0
         self._seen = {}
@@ -264,18 +263,8 @@ class FastEpisode(Episode):
             super().bot_move(bot)
             return
         f = self._fast
-        seat = f.to_move
-        assert seat is not None
         texts = f.legal_texts()
-        i = bot.index(
-            len(texts),
-            self._rules_text,
-            seat,
-            f.dealer,
-            f.turn_up,
-            self._history,
-            f.concealed(seat),
-        )
+        i = bot.index_on(f, self._history)
         f.apply_index(i)
         self._applied(texts[i])
 
