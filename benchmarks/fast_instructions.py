@@ -38,7 +38,7 @@ SOLVE = "search_methods_solve"
 def stage2_starts(count: int) -> list[Deal]:
     """Classic deals played at random to the first trick of stage 2 (every hand known)."""
     rules = Rules.preset("classic")
-    out = []
+    out: list[Deal] = []
     seed = 0
     while len(out) < count:
         seed += 1
@@ -60,7 +60,7 @@ def child(what: str, n: int, preset: str) -> None:
     else:
         starts = [fast.FastDeal.from_deal(d) for d in stage2_starts(n)]
         for f in starts:
-            f.solve(rules.side_of(f.to_move))
+            f.solve(rules.side_of(f.to_move or 0))
 
 
 def totals(path: str) -> int:
