@@ -657,6 +657,7 @@ static void play_card(State *st, const Config *cfg, int cid) {
         value += cfg->per_rank[KIND(cfg, st->tcard[i]) & 7];
         st->played[KIND(cfg, st->tcard[i])]++;
     }
+    int ntrick = st->tn;
     st->tn = 0;
     st->ntricks++;
     st->won[win_seat]++;
@@ -664,6 +665,10 @@ static void play_card(State *st, const Config *cfg, int cid) {
     if ((best & 7) == RANK_SEVEN && st->stage == 1 && cfg->second_seven == 2 && cfg->seven_pts && trump >= 0 &&
         best == trump * 8 + RANK_SEVEN)
         score(st, cfg, win_seat, PART_MELDS, cfg->seven_pts);
+    if (cfg->second_seven >= 3 && cfg->seven_pts && trump >= 0) /* play-always, capture (HAITIAN.md 4) */
+        for (int i = 0; i < ntrick; i++)
+            if (KIND(cfg, st->tcard[i]) == trump * 8 + RANK_SEVEN)
+                score(st, cfg, cfg->second_seven == 4 ? win_seat : st->tseat[i], PART_MELDS, cfg->seven_pts);
     if (value) st->pts[side_of(cfg, win_seat)][PART_TRICKS] += value;
     int led_by = st->leader;
     st->leader = (int8_t)win_seat;
@@ -707,6 +712,11 @@ static void meld(State *st, const Config *cfg, const Move *mv) {
         in->meld = (uint8_t)m;
         in->n = mv->n;
         memcpy(in->ids, mv->ids, sizeof in->ids);
+    }
+    if (m == M_BEZIQUE && cfg->first_bez) { /* the deal's first bezique scores first_bezique */
+        int before = 0;
+        for (int s = 0; s < cfg->players; s++) before += st->nmeld[s][M_BEZIQUE];
+        if (!before) points = cfg->first_bez;
     }
     if (cfg->repeat_doubles) {
         int d = m == M_ROYAL_MARRIAGE ? 0 : m == M_BEZIQUE ? 1 : m == M_TRUMP_SEQUENCE ? 2 : -1;
