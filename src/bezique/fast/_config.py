@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from ..core.cards import BRISQUE_RANKS, CARD_POINTS, NINE, SEVEN
+from ..core.cards import NINE, SEVEN
 from ..core.ids import action_ids
 from ..core.melds import (
     BEZIQUE,
@@ -48,10 +48,10 @@ _PLAYS: dict[str, tuple[object, ...]] = {
     "melds_before_trump": ("all-but-sequence", "marriage-only"),
     "meld_reuse": ("by-class", "higher-score-only", "once-per-kind"),
     "second_seven_scores": ("declare", "play", "win-trick", "play-always", "capture"),
-    "trick_scoring": ("brisques", "card-points", "greek-per-trick", "none"),
+    "trick_scoring": ("brisques", "card-points", "greek-per-trick", "none", "brisque-majority"),
     "brisque_timing": ("end-of-hand", "immediate"),
     # not played yet (the rest of the Haitian preset): the default value only
-    "target_check": ("end-of-hand",),
+    "target_check": ("end-of-hand", "immediate"),
     "sequence_needs_marriage": (False,),
 }
 _SEVENS = {"declare": 0, "play": 1, "win-trick": 2, "play-always": 3, "capture": 4}
@@ -272,6 +272,13 @@ def scalars(rules: Rules) -> list[int]:
         rules.trump_double_marriage,
         int(rules.sequence_bezique_jack),
         rules.first_bezique,
+        int(rules.target_check == "immediate"),
+        rules.target,
+        int(rules.trick_scoring == "brisque-majority"),
+        rules.brisque_min_score,
+        rules.brisque_loser_penalty,
+        rules.brisque_tie_bonus,
+        int(rules.score_floor_zero),
     ]
 
 
@@ -313,18 +320,9 @@ def policy_table(rules: Rules) -> list[float]:
     points, declaration values, and per trump the meld values a card may still bring), in the
     order ``Config.set_policy`` reads them.  Kept equal to the Python policy by
     ``tests/test_fast.py``, which plays both side by side."""
-    brisque = 1.0 if rules.brisques_only_to_settle else 10.0
-    brisques = [brisque if r in BRISQUE_RANKS else 0.0 for r in range(8)]
-    scoring = rules.trick_scoring
-    if scoring == "brisques":
-        rank, per_trick = brisques, 0.0
-    elif scoring == "card-points":
-        scale = 0.1 if rules.brisques_only_to_settle else 1.0
-        rank, per_trick = [scale * p for p in CARD_POINTS], 0.0
-    elif scoring == "greek-per-trick":
-        rank, per_trick = brisques, 10.0
-    else:
-        rank, per_trick = [0.0] * 8, 0.0
+    from ..bots.playout import rank_points  # the Python policy's own values (bots import fast)
+
+    rank, per_trick = rank_points(rules)
     out: list[float] = [*rank, per_trick]
     out += [float(meld_score(rules, m.id)) for m in MELDS] + [0.0] * (64 - len(MELDS))
     out.append(float(rules.seven_of_trumps) + 0.5)

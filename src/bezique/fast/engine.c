@@ -622,6 +622,49 @@ static void break_melds(State *st, int cid) {
     }
 }
 
+/* The end of a deal: the trick points settle (Deal._settle_tricks): none when the deal ended
+ * early (unless they count at once), or the brisque-majority adjustment (core/brisques.py). */
+static void finish(State *st, const Config *cfg) {
+    st->phase = PH_OVER;
+    st->to_move = -1;
+    if (st->early && !cfg->immediate) {
+        for (int s = 0; s < cfg->sides; s++) st->pts[s][PART_TRICKS] = 0;
+    } else if (cfg->majority && cfg->sides == 2) {
+        int64_t adj[2];
+        for (int s = 0; s < 2; s++) {
+            const int64_t *p = st->pts[s];
+            int64_t mine = p[PART_TRICKS], theirs = st->pts[1 - s][PART_TRICKS];
+            int64_t score = st->carry[s] + p[PART_MELDS] + p[PART_LAST] + p[PART_BONUS];
+            if (score < cfg->b_min)
+                adj[s] = 0;
+            else if (mine == theirs)
+                adj[s] = cfg->b_tie;
+            else if (mine > theirs)
+                adj[s] = mine;
+            else if (cfg->floor_zero)
+                adj[s] = -(cfg->b_penalty < (score > 0 ? score : 0) ? cfg->b_penalty : (score > 0 ? score : 0));
+            else
+                adj[s] = -cfg->b_penalty;
+        }
+        for (int s = 0; s < 2; s++) st->pts[s][PART_TRICKS] = adj[s];
+    }
+}
+
+/* target_check=immediate (HAITIAN.md 6): a side whose game score reaches the target ends the
+ * deal at once; returns 1 if it did. */
+static int target_reached(State *st, const Config *cfg) {
+    if (!cfg->target_now || st->phase == PH_OVER) return 0;
+    int64_t pts[MAXP];
+    st_points(st, cfg, pts);
+    for (int s = 0; s < cfg->sides; s++)
+        if (st->carry[s] + pts[s] >= cfg->target) {
+            st->early = 1;
+            finish(st, cfg);
+            return 1;
+        }
+    return 0;
+}
+
 static void play_card(State *st, const Config *cfg, int cid) {
     int seat = st->to_move;
     hand_remove(st, seat, cid);
@@ -673,6 +716,7 @@ static void play_card(State *st, const Config *cfg, int cid) {
     int led_by = st->leader;
     st->leader = (int8_t)win_seat;
     st->to_move = (int8_t)win_seat;
+    if (target_reached(st, cfg)) return;
     if (st->stage == 1) {
         st->decl = 0;
         st->exched = 0;
@@ -689,8 +733,7 @@ static void play_card(State *st, const Config *cfg, int cid) {
         draw(st, cfg);
     } else if (!st->hn[win_seat]) {
         if (cfg->last_bonus) score(st, cfg, win_seat, PART_LAST, cfg->last_bonus);
-        st->phase = PH_OVER;
-        st->to_move = -1;
+        finish(st, cfg);
     }
 }
 
@@ -725,7 +768,7 @@ static void meld(State *st, const Config *cfg, const Move *mv) {
     score(st, cfg, seat, PART_MELDS, points);
     st->nmeld[seat][m]++;
     st->decl++;
-    continue_declaring(st, cfg);
+    if (!target_reached(st, cfg)) continue_declaring(st, cfg);
 }
 
 static void exchange(State *st, const Config *cfg, int cid) {
@@ -766,8 +809,7 @@ static void draw(State *st, const Config *cfg) {
     if (cfg->carte_blanche && (st->nstock || st->turn_up >= 0)) carte_blanche(st, cfg, order, no, drawn);
     if (!st->nstock && st->turn_up < 0 && !cfg->play_out) {
         if (cfg->last_bonus) score(st, cfg, winner, PART_LAST, cfg->last_bonus);
-        st->phase = PH_OVER;
-        st->to_move = -1;
+        finish(st, cfg);
     } else if (!st->nstock && st->turn_up < 0) {
         st->stage = 2;
         st->ninst = 0;

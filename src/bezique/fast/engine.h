@@ -52,6 +52,9 @@ typedef struct {
     int per_rank[8], per_trick, immediate, last_bonus, settle;
     int carte_blanche, cb_repeat, tdm, seq_bez_jack;
     int first_bez; /* points of the deal's first bezique (0: as any other) */
+    /* target_check=immediate; brisque-majority (HAITIAN.md 6) */
+    int target_now, majority, b_min, b_penalty, b_tie, floor_zero;
+    int64_t target;
     int64_t meld_score[64];
     /* the default policy of the search players (bots/playout.py), per trump (index 4: none) */
     double pol_rank[8], pol_per_trick, pol_declare[64], pol_exchange;
@@ -80,6 +83,8 @@ typedef struct {
     uint16_t won[MAXP];
     uint16_t ndoubled[MAXP][3];
     int64_t pts[MAXP][4];
+    int64_t carry[MAXP]; /* each side's game score coming into the deal */
+    uint8_t early;       /* the deal ended when a side reached the target */
     uint16_t hand[MAXP][MAXH];
     uint16_t stock[MAXC]; /* drawn from the end */
     uint8_t known[MAXC];

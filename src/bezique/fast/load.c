@@ -109,6 +109,10 @@ PyObject *Core_load(PyObject *cls, PyObject *args) {
         for (int s = 0; s < cfg->players; s++)
             for (int m = 0; m < 64; m++) st->nmeld[s][m] = (uint16_t)tmp[64 * s + m];
     }
+    if ((o = PyDict_GetItemString(f, "carry"))) {
+        if (get_ints(o, tmp, cfg->sides, "carry") < 0) goto bad;
+        for (int s = 0; s < cfg->sides; s++) st->carry[s] = tmp[s];
+    }
     if ((o = PyDict_GetItemString(f, "exchanges"))) {
         if (get_ints(o, tmp, cfg->players, "exchanges") < 0) goto bad;
         for (int s = 0; s < cfg->players; s++) st->nexch[s] = (uint16_t)tmp[s];
