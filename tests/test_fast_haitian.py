@@ -1,12 +1,14 @@
 """The Haitian options the compiled engine plays, in lockstep with the reference core.
 
-The engine plays the Haitian preset's options except the wild cards (jokers, HAITIAN.md
-sections 1, 3, 5) and ``sequence_needs_marriage`` (section 3): each of those is refused by its
-option name so that callers fall back to the reference core.  What it does play is checked here
+The engine plays every Haitian option but the wild cards (the jokers, HAITIAN.md sections 1,
+3 and 5: ``wild_cards``, and with them ``wild_card_melds``, ``four_wild_cards``,
+``wild_card_lead_wins`` and ``stage2_wild_card``): ``wild_cards`` above 0 is refused by its
+option name, so the Haitian preset itself falls back to the reference core.  What it does play is checked here
 deal by deal against the reference: marriage-only declarations before trump (H04, H05),
 once-per-kind meld reuse (H12, H13), the seven of trumps scored by its player in any phase (H15)
 or by the taker (H31), the first bezique's own score (H07), nine cards each with no turn-up
-(H02), the deal ending at once when a side's game score reaches the target (H25) and the
+(H02), the trump sequence joining the declarer's own live trump marriage (H08), the deal
+ending at once when a side's game score reaches the target (H25) and the
 brisque majority with its 200 gate (H22-H24), for two, three and four players, with game
 scores carried into the deal.
 """
@@ -14,10 +16,12 @@ scores carried into the deal.
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
 
 from bezique import Deal, Rules, fast
+from bezique.core.cards import CODES
 from bezique.fast.differential import deals, lockstep
 
 pytestmark = pytest.mark.skipif(not fast.available(), reason="compiled engine not built")
@@ -28,7 +32,7 @@ def haitian_without_jokers(players: int, **changes: object) -> Rules:
     four packs less the jokers do not share out among three)."""
     extra = {} if players == 2 else {"players": players}
     return Rules.preset("haitian", **extra).replace(
-        wild_cards=0, packs=3 if players == 3 else 4, sequence_needs_marriage=False, **changes
+        wild_cards=0, packs=3 if players == 3 else 4, **changes
     )
 
 
@@ -40,6 +44,7 @@ def haitian_without_jokers(players: int, **changes: object) -> Rules:
         {"second_seven_scores": "capture", "first_bezique": 100},
         {"melds_before_trump": "all-but-sequence", "meld_reuse": "by-class"},
         {"target_check": "end-of-hand", "trick_scoring": "brisques"},
+        {"sequence_needs_marriage": False},
     ],
 )
 def test_haitian_options_in_lockstep(players: int, changes: dict[str, object]) -> None:
@@ -70,14 +75,41 @@ def test_game_scores_carried_in_end_the_deal_and_gate_the_brisques(players: int)
     assert ended_early > 0
 
 
-@pytest.mark.parametrize(
-    ("change", "name"),
-    [({}, "wild_cards"), ({"wild_cards": 0, "packs": 4}, "sequence_needs_marriage")],
-)
-def test_what_the_engine_does_not_play_is_refused_by_name(
-    change: dict[str, object], name: str
-) -> None:
-    rules = Rules.preset("haitian").replace(**change)
-    with pytest.raises(fast.UnsupportedRules, match=rf"option {name}="):
+def test_the_trump_sequence_needs_the_declarers_live_marriage() -> None:
+    # H08: both players hold A 10 K Q J of hearts, declaring whenever they can: the royal
+    # marriage fixes trump, and the sequence is offered only on the declarer's own marriage
+    # while neither of its cards has been played
+    rules = Rules.preset("haitian").replace(wild_cards=0)
+    sequences = 0
+    for seed in range(6):
+        rng = random.Random(seed)
+        pack = Counter(CODES[k] for k in rules.pack_kinds)
+        hands = []
+        for _ in range(2):
+            hand = ["AH", "TH", "KH", "QH", "JH"]
+            pack.subtract(hand)
+            hands.append(hand)
+        rest = list(pack.elements())
+        rng.shuffle(rest)
+        for hand in hands:
+            while len(hand) < 9:
+                hand.append(rest.pop())
+        deal = Deal.from_cards(rules, hands, None, rest, dealer=seed % 2)
+        for k in range(3):
+            lockstep(deal, random.Random(10 * seed + k), greedy=True)
+        f = fast.FastDeal.from_deal(deal)
+        while not f.is_over:
+            texts = f.legal_texts()
+            seq = [i for i, t in enumerate(texts) if t.startswith("meld trump-sequence")]
+            sequences += bool(seq)
+            melds = [i for i, t in enumerate(texts) if t.startswith("meld ")]
+            f.apply_index((seq or melds or [0])[0])
+    assert sequences > 0
+
+
+def test_the_jokers_are_refused_by_name() -> None:
+    rules = Rules.preset("haitian")
+    with pytest.raises(fast.UnsupportedRules, match=r"option wild_cards=4"):
         fast.FastDeal.new(rules, seed=1)
     assert not fast.supports(rules)
+    assert fast.supports(rules.replace(wild_cards=0))

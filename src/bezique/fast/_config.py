@@ -50,9 +50,7 @@ _PLAYS: dict[str, tuple[object, ...]] = {
     "second_seven_scores": ("declare", "play", "win-trick", "play-always", "capture"),
     "trick_scoring": ("brisques", "card-points", "greek-per-trick", "none", "brisque-majority"),
     "brisque_timing": ("end-of-hand", "immediate"),
-    # not played yet (the rest of the Haitian preset): the default value only
     "target_check": ("end-of-hand", "immediate"),
-    "sequence_needs_marriage": (False,),
 }
 _SEVENS = {"declare": 0, "play": 1, "win-trick": 2, "play-always": 3, "capture": 4}
 # Every option the engine was written against: one added to Rules later is refused by name
@@ -279,6 +277,7 @@ def scalars(rules: Rules) -> list[int]:
         rules.brisque_loser_penalty,
         rules.brisque_tie_bonus,
         int(rules.score_floor_zero),
+        int(rules.sequence_needs_marriage),
     ]
 
 

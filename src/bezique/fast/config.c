@@ -30,7 +30,7 @@ int get_ints(PyObject *seq, int64_t *out, int n, const char *what) {
     return 0;
 }
 
-#define NSCALARS 49
+#define NSCALARS 50
 static int parse_plan(PlanItem *it, PyObject *item) {
     PyObject *slots, *needs, *ranks;
     int meld;
@@ -132,6 +132,7 @@ static int Config_init(ConfigObject *self, PyObject *args, PyObject *kw) {
     c->b_penalty = (int)v[i++];
     c->b_tie = (int)v[i++];
     c->floor_zero = (int)v[i++];
+    c->seq_marriage = (int)v[i++];
     if (c->players < 2 || c->players > MAXP || c->ncards < 1 || c->ncards > MAXC || c->hand_size < 1 ||
         c->hand_size > MAXH - 2 || c->sides < 2 || c->sides > MAXP) {
         PyErr_SetString(PyExc_ValueError, "engine limits exceeded (players, packs or hand size)");

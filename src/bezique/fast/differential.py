@@ -17,7 +17,8 @@ from ..core.rules import Rules
 from . import FastDeal, supports
 
 # The presets the compiled engine does not play yet (wild cards; the Haitian sequence that
-# needs a marriage): the reference core plays them.  tests/test_fast.py checks that each is refused by name.
+# needs a marriage): the reference core plays them.  tests/test_fast.py checks that each is
+# refused by name.
 UNPLAYED_PRESETS = ("old-russian", "haitian")
 PRESETS = [p for p in Rules.presets() if p not in UNPLAYED_PRESETS]
 
@@ -58,6 +59,7 @@ VARIATIONS: dict[str, tuple[Any, ...]] = {
     "second_seven_scores": ("declare", "play", "win-trick", "play-always", "capture"),
     "trick_scoring": ("brisques", "card-points", "greek-per-trick", "none", "brisque-majority"),
     "target_check": ("end-of-hand", "immediate"),
+    "sequence_needs_marriage": (False, True),
     "brisque_timing": ("end-of-hand", "immediate"),
     "turn_up_bonus": ("none", "seven", "greek-club"),
     "last_trick_bonus": (0, 10, 250),

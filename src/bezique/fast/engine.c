@@ -414,6 +414,35 @@ static int same_refs(const State *st, const Move *a, const Move *b, const Config
     return 1;
 }
 
+/* sequence_needs_marriage (Deal._on_marriage): a trump sequence takes the K and Q of the
+ * declarer's own royal marriage on the table (cards like the ones chosen); 0 if there is none. */
+static int on_marriage(const State *st, const Config *cfg, int seat, Move *mv) {
+    int trump = st->trump < 0 ? 0 : st->trump, ki = -1, qi = -1;
+    for (int i = 0; i < mv->n; i++) {
+        int k = KIND(cfg, mv->ids[i]);
+        if (k == trump * 8 + RANK_KING) ki = i;
+        if (k == trump * 8 + RANK_QUEEN) qi = i;
+    }
+    if (ki < 0 || qi < 0) return 0;
+    int king = mv->ids[ki], queen = mv->ids[qi];
+    for (int i = 0; i < st->ninst; i++) {
+        const Inst *in = &st->inst[i];
+        if (in->seat != seat || in->meld != M_ROYAL_MARRIAGE) continue;
+        int k = in->ids[0], q = in->ids[1];
+        if (KIND(cfg, k) != KIND(cfg, king)) {
+            k = in->ids[1];
+            q = in->ids[0];
+        }
+        if (KIND(cfg, k) == KIND(cfg, king) && mask_eq(st->mask[k], st->mask[king]) &&
+            mask_eq(st->mask[q], st->mask[queen])) {
+            mv->ids[ki] = (uint16_t)k;
+            mv->ids[qi] = (uint16_t)q;
+            return 1;
+        }
+    }
+    return 0;
+}
+
 static int enumerate_melds(const State *st, const Config *cfg, int seat, const PlanItem **possible, int np,
                            Move *out, int n, int max) {
     Groups gs;
@@ -477,6 +506,8 @@ static int enumerate_melds(const State *st, const Config *cfg, int seat, const P
                     }
                 }
             }
+            if (fresh && it->meld == M_TRUMP_SEQUENCE && cfg->seq_marriage && !on_marriage(st, cfg, seat, &mv))
+                fresh = 0;
             if (fresh) {
                 int dup = -1;
                 for (int j = 0; j < n; j++)
@@ -665,6 +696,17 @@ static int target_reached(State *st, const Config *cfg) {
     return 0;
 }
 
+static void drop_insts(State *st, int cid) {
+    int keep = 0;
+    for (int i = 0; i < st->ninst; i++) {
+        const Inst *in = &st->inst[i];
+        int has = 0;
+        for (int j = 0; j < in->n; j++) has |= in->ids[j] == cid;
+        if (!has) st->inst[keep++] = *in;
+    }
+    st->ninst = (uint16_t)keep;
+}
+
 static void play_card(State *st, const Config *cfg, int cid) {
     int seat = st->to_move;
     hand_remove(st, seat, cid);
@@ -673,7 +715,10 @@ static void play_card(State *st, const Config *cfg, int cid) {
         k == st->trump * 8 + RANK_SEVEN && !HAS_MASK(st->mask[cid]))
         score(st, cfg, seat, PART_MELDS, cfg->seven_pts);
     if (HAS_MASK(st->mask[cid])) {
-        if (cfg->reforming) break_melds(st, cid);
+        if (cfg->reforming)
+            break_melds(st, cid);
+        else if (st->ninst) /* a marriage a sequence must join is broken */
+            drop_insts(st, cid);
         st->mask[cid].lo = st->mask[cid].hi = 0;
         st->ntable[seat]--;
     }
@@ -749,7 +794,7 @@ static void meld(State *st, const Config *cfg, const Move *mv) {
         st->trump = (int8_t)(KIND(cfg, mv->ids[0]) >> 3);
         if (m == M_DOUBLE_ROYAL_MARRIAGE && cfg->tdm) points = cfg->tdm;
     }
-    if (cfg->reforming && st->ninst < MAXINST) {
+    if ((cfg->reforming || (m == M_ROYAL_MARRIAGE && cfg->seq_marriage)) && st->ninst < MAXINST) {
         Inst *in = &st->inst[st->ninst++];
         in->seat = (uint8_t)seat;
         in->meld = (uint8_t)m;

@@ -54,6 +54,7 @@ typedef struct {
     int first_bez; /* points of the deal's first bezique (0: as any other) */
     /* target_check=immediate; brisque-majority (HAITIAN.md 6) */
     int target_now, majority, b_min, b_penalty, b_tie, floor_zero;
+    int seq_marriage; /* a trump sequence joins the declarer's live royal marriage (HAITIAN.md 3) */
     int64_t target;
     int64_t meld_score[64];
     /* the default policy of the search players (bots/playout.py), per trump (index 4: none) */
