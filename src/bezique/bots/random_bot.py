@@ -46,11 +46,12 @@ class RandomBot(Bot):
         seed = view_rng_seed(self._salt, rules, seat, dealer, turn_up, history, hand)
         return random.Random(seed).randrange(count)
 
-    def index_on(self, deal: Any, history: Sequence[str]) -> int:
+    def index_on(self, deal: Any, history: Sequence[str], count: int | None = None) -> int:
         """:meth:`index` for the seat to move of a :class:`bezique.fast.FastDeal` whose
-        actions so far, in notation, are ``history``: an index into ``deal.legal_texts()``."""
+        actions so far, in notation, are ``history``: an index into ``deal.legal_texts()``
+        (``count``: its length, if the caller has it)."""
         seat = deal.to_move
-        texts = deal.legal_texts()
+        n = len(deal.legal_texts()) if count is None else count
         return self.index(
-            len(texts), deal.rules, seat, deal.dealer, deal.turn_up, history, deal.concealed(seat)
+            n, deal.rules, seat, deal.dealer, deal.turn_up, history, deal.concealed(seat)
         )

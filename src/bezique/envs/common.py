@@ -191,6 +191,7 @@ class FastEpisode(Episode):
             dealer = seed % rules.players
         self._fast = FastDeal.from_deal(Deal.new(rules, seed=seed, dealer=dealer))
         self._history: list[str] = []
+        self._legal: list[tuple[int, str]] | None = None
         self.deals_finished = 0
         self._seen = {}
 
@@ -216,6 +217,7 @@ class FastEpisode(Episode):
     def _applied(self, text: str) -> None:
         self._history.append(text)
         self._seen = {}
+        self._legal = None
         if self._fast.is_over:
             self.deals_finished += 1
 
@@ -246,7 +248,9 @@ class FastEpisode(Episode):
     def legal_id_texts(self, seat: int, encoding: Encoding) -> list[tuple[int, str]]:
         if self._fast.to_move != seat:
             return []
-        return self._fast.legal_id_texts()
+        if self._legal is None:  # asked for twice a step (the mask, then the action)
+            self._legal = self._fast.legal_id_texts()
+        return list(self._legal)
 
     def apply_id(self, seat: int, encoding: Encoding, action_id: int) -> None:
         for i, text in self.legal_id_texts(seat, encoding):
@@ -264,7 +268,7 @@ class FastEpisode(Episode):
             return
         f = self._fast
         texts = f.legal_texts()
-        i = bot.index_on(f, self._history)
+        i = bot.index_on(f, self._history, len(texts))
         f.apply_index(i)
         self._applied(texts[i])
 
