@@ -13,10 +13,10 @@ from typing import Any
 
 from ..core.brisques import majority_adjustments
 from ..core.cards import SUITS, parse_card
+from ..core.events import EventKind, ScoreEvent
 from ..core.melds import MELD_BY_NAME, profile_mask
 from ..core.rules import Rules
 from ..core.scoring import trick_values
-from ..core.state import TARGET_REACHED
 
 _PHASES = {"play": 0, "declare": 1, "over": 2}
 _DOUBLING = ("royal-marriage", "bezique", "trump-sequence")  # repeat_doubles, in C's order
@@ -133,24 +133,22 @@ def load_args(
     exchanges = [0] * n
     cb_count = [0] * n
     for item in filter(None, f["events"].split(";")):
-        _, who, what, p = item.split(":")
-        seat = int(who)
-        where = 3 if what.startswith("turn-up") else 2 if what == "last trick" else 0
-        points[rules.side_of(seat)][where] += int(p)
-        if what == "carte blanche":
+        event = ScoreEvent.parse(item)
+        seat, kind = event.seat, event.kind
+        points[rules.side_of(seat)][event.part] += event.points
+        if kind is EventKind.CARTE_BLANCHE:
             cb_any, cb_state[seat] = 1, 1
             cb_count[seat] += 1
-        elif what == TARGET_REACHED:
+        elif kind is EventKind.TARGET_REACHED:
             ended_early = True
-        elif what == "carte blanche ends":
+        elif kind is EventKind.CARTE_BLANCHE_ENDS:
             cb_state[seat] = 2
-        elif what.startswith("exchange "):
+        elif kind is EventKind.EXCHANGE:
             exchanges[seat] += 1
-        elif what.startswith("meld "):
-            name = what.split(" ")[1]
-            melds_scored[64 * seat + MELD_BY_NAME[name].id] += 1
-            if name in _DOUBLING:
-                doubled[3 * seat + _DOUBLING.index(name)] += 1
+        elif kind is EventKind.MELD and event.meld:
+            melds_scored[64 * seat + MELD_BY_NAME[event.meld].id] += 1
+            if event.meld in _DOUBLING:
+                doubled[3 * seat + _DOUBLING.index(event.meld)] += 1
     carry = [int(x) for x in f["carry"].split(",")] if f.get("carry") else [0] * sides
     if f["phase"] == "over":  # the trick points as the finished deal settled them
         settle_tricks(rules, points, carry, ended_early)

@@ -16,8 +16,6 @@ from ..core.cards import (
     suit_of,
 )
 from ..core.melds import (
-    BEZIQUE,
-    DOUBLE_ROYAL_MARRIAGE,
     FOUR_WILD_CARDS,
     MARRIAGE,
     MELD_BY_NAME,
@@ -27,15 +25,14 @@ from ..core.melds import (
     TRUMP_FIXING,
     TRUMP_SEQUENCE,
     TWO_SEVENS,
-    active_melds,
     blocked_masks,
-    meld_score,
+    declarable_melds,
     slots,
     wild_card_melds,
 )
 from ..core.rules import Rules
+from ..core.scoring import meld_points
 from .sheet import (
-    _DOUBLING,
     _WILD,
     DealSheet,
     Declaration,
@@ -96,17 +93,12 @@ class Declarations:
         meld = MELD_BY_NAME[name].id
         trump = None if sheet.trump is None else SUITS.index(sheet.trump)
         where = self._trump_words(sheet)
-        allowed = set(active_melds(r))
         only_marriage = trump is None and r.melds_before_trump == "marriage-only"
         if only_marriage and meld == MARRIAGE:  # the first marriage fixes trump: a royal one
             meld, name = ROYAL_MARRIAGE, "royal-marriage"
-        if trump is None:
-            if r.trump_double_marriage:
-                allowed.add(DOUBLE_ROYAL_MARRIAGE)
-            if not r.sequence_fixes_trump:
-                allowed.discard(TRUMP_SEQUENCE)
-            if only_marriage:
-                allowed &= {ROYAL_MARRIAGE, DOUBLE_ROYAL_MARRIAGE}
+        allowed = set(declarable_melds(r, trump is not None))
+        # a seven of trumps is entered as a declaration however it scored, and a seven
+        # entered before trump is fixed is told so (below: no way to form it)
         if r.seven_of_trumps:
             allowed.add(SEVEN_MELD)
         if r.two_trump_sevens:
@@ -224,21 +216,17 @@ class Declarations:
                     f"a {name} here adds A 10 J of trumps to {self.players[seat]}'s own royal "
                     f"marriage on the table: write its K and Q as K{letter}@table Q{letter}@table"
                 )
-        points = meld_score(r, meld)
-        if (
-            meld == BEZIQUE
-            and r.first_bezique
-            and not any(d.meld == "bezique" for d in sheet.declarations)
-        ):
-            points = r.first_bezique  # the deal's first bezique (as the engine counts it)
-        if trump is None and meld in TRUMP_FIXING:
+        fixes_trump = trump is None and meld in TRUMP_FIXING
+        if fixes_trump:
             suit = next(suit_of(k) for k in kinds if k != _WILD)
             sheet.trump = SUITS[suit]
-            if meld == DOUBLE_ROYAL_MARRIAGE and r.trump_double_marriage:
-                points = r.trump_double_marriage
-        if getattr(r, "repeat_doubles", False) and name in _DOUBLING:
-            before = sum(1 for d in sheet.declarations if d.seat == seat and d.meld == name)
-            points <<= before
+        points = meld_points(
+            r,
+            meld,
+            fixes_trump=fixes_trump,
+            repeats=sum(1 for d in sheet.declarations if d.seat == seat and d.meld == name),
+            beziques_before=sum(1 for d in sheet.declarations if d.meld == "bezique"),
+        )
         bit = 1 << meld
         for i in picks:
             table[i][1] |= bit

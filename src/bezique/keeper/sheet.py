@@ -28,8 +28,6 @@ JOURNAL_VERSION = 1
 
 _WILD: int | None = getattr(_cards, "WILD", None)
 """The kind of a wild card, where the rules have them (old Russian)."""
-_DOUBLING = ("royal-marriage", "bezique", "trump-sequence")
-"""Melds whose repeats score double each time where the rules say so (``repeat_doubles``)."""
 
 OFFENCES: dict[str, dict[str, tuple[int | None, str]]] = {
     "russian": {
