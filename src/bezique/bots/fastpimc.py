@@ -63,6 +63,10 @@ class FastPimcBot(Bot):
     overrule_z = 2.5
     """Standard errors of the paired difference by which it must clear those points (about
     one chance in 20 that one of seven equal candidates clears it by luck)."""
+    futility_z: float | None = 1.0
+    """A candidate is dropped when even this many standard errors above its paired gain over
+    the heuristic's choice stay below the bar it could clear with every world the budget
+    has left (None: never): most moves early in stage 1 stop well before the budget."""
     keep_prior = True
     """Whether the heuristic's choice stays a candidate to the end (the paired comparison
     with it needs it)."""
@@ -155,6 +159,9 @@ class FastPimcBot(Bot):
                 break
             if first >= self.min_worlds and len(active) > 1:
                 active = self._prune(active, per_world, first, prior)
+                if self.keep_prior and self.futility_z is not None:
+                    left = (budget - rollouts) // len(active)
+                    active = self._futile(active, per_world, prior, first + left)
                 if len(active) == 1:
                     break
         means = [total[i] / worlds[i] if worlds[i] else -math.inf for i in range(n)]
@@ -200,6 +207,21 @@ class FastPimcBot(Bot):
                 keep.append(i)
         return keep
 
+    def _futile(
+        self, active: list[int], per_world: list[list[float]], prior: int, most_worlds: int
+    ) -> list[int]:
+        """The candidates that may still clear the overrule bar within ``most_worlds`` worlds
+        (the heuristic's choice always stays)."""
+        keep = []
+        for i in active:
+            if i != prior:
+                mu, sd, m = _paired(per_world[i], per_world[prior])
+                bar = self.overrule_points + self.overrule_z * sd / math.sqrt(max(m, most_worlds))
+                if mu + self.futility_z * sd / math.sqrt(m) < bar:
+                    continue
+            keep.append(i)
+        return keep
+
     def _overrule(
         self, active: list[int], per_world: list[list[float]], means: list[float], prior: int
     ) -> int:
@@ -214,11 +236,8 @@ class FastPimcBot(Bot):
         for i in active:
             if i == prior:
                 continue
-            m = min(len(base), len(per_world[i]))
-            d = [a - b for a, b in zip(per_world[i][-m:], base[-m:], strict=True)]
-            mu = sum(d) / m
-            var = sum((x - mu) ** 2 for x in d) / (m - 1) if m > 1 else math.inf
-            se = math.sqrt(var / m) if self.overrule_z else 0.0
+            mu, sd, m = _paired(per_world[i], base)
+            se = sd / math.sqrt(m) if self.overrule_z else 0.0
             if mu > self.overrule_points + self.overrule_z * se:
                 clear.append(i)
         return max(clear, key=lambda i: (means[i], -i)) if clear else prior
@@ -243,6 +262,16 @@ class FastPimcBot(Bot):
         return f"{worlds} worlds, {rollouts} rollouts ({solved} finished by the solver): {why}"
 
 
+def _paired(a: list[float], b: list[float]) -> tuple[float, float, int]:
+    """Mean and standard deviation of a - b over the latest worlds both saw, and their number
+    (the deviation is infinite with one world)."""
+    m = min(len(a), len(b))
+    d = [x - y for x, y in zip(a[len(a) - m :], b[len(b) - m :], strict=True)]
+    mu = sum(d) / m
+    var = sum((x - mu) ** 2 for x in d) / (m - 1) if m > 1 else math.inf
+    return mu, math.sqrt(var), m
+
+
 class FastPimcV1Bot(FastPimcBot):
     """The first ``pimc-c``, kept for comparison: it plays the candidate with the best mean, the
     heuristic's choice given a 2-point head start, and may drop the heuristic's choice."""
@@ -250,4 +279,5 @@ class FastPimcV1Bot(FastPimcBot):
     name = "pimc-c-v1"
     overrule_points = 2.0
     overrule_z = 0.0
+    futility_z = None
     keep_prior = False

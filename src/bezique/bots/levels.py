@@ -31,9 +31,9 @@ HARD_NODES = 6_000
 """The ``hard`` level's budget, engine steps."""
 EXPERT_NODES = 20_000
 """The ``expert`` level's budget, engine steps."""
-HARD_ROLLOUTS = 350
+HARD_ROLLOUTS = 1_200
 """Rollouts a move for ``hard-c`` (at most 0.1 s a move, median)."""
-EXPERT_ROLLOUTS = 1_200
+EXPERT_ROLLOUTS = 4_000
 """Rollouts a move for ``expert-c`` (at most 0.3 s a move, median)."""
 
 
