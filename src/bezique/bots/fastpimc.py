@@ -72,6 +72,10 @@ class FastPimcBot(Bot):
     with it needs it)."""
     explore = 0.1
     """Chance of a uniform move at each step of a playout (as the default policy in C)."""
+    meld_aware = False
+    """Whether the playouts use the ``'meld'`` policy (a stage-1 trick worth the declaration it
+    opens, see :meth:`FastDeal.playout <bezique.fast.FastDeal.playout>`) instead of the plain
+    one."""
     solver_nodes = 20_000
     """Most solver nodes for one stage-2 position (beyond them the policy plays it out)."""
     fallback_nodes = 6_000
@@ -141,6 +145,7 @@ class FastPimcBot(Bot):
                 seed,
                 self.explore,
                 self.solver_nodes,
+                self.meld_aware,
             )
             first += count
             rollouts += count * len(active)
@@ -212,6 +217,8 @@ class FastPimcBot(Bot):
     ) -> list[int]:
         """The candidates that may still clear the overrule bar within ``most_worlds`` worlds
         (the heuristic's choice always stays)."""
+        if self.futility_z is None:
+            return active
         keep = []
         for i in active:
             if i != prior:
