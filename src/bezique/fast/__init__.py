@@ -420,8 +420,9 @@ def simulate(rules: Rules, n: int, seed: int = 0, policy: str = "random") -> Any
     and its number) and return the points per side per deal: a numpy ``int64`` array of shape
     ``(n, sides)`` when numpy is installed, else a list of lists.
 
-    ``policy``: ``'random'`` (uniform among the legal actions) or ``'heuristic'`` (the search
-    players' default policy, see :meth:`FastDeal.playout`)."""
+    ``policy``: ``'random'`` (uniform among the legal actions), ``'heuristic'`` (the search
+    players' default policy) or ``'meld'`` (the same with a stage-1 trick worth the declaration
+    it opens), see :meth:`FastDeal.playout`."""
     engine = _need_engine()
     if isinstance(n, bool) or not isinstance(n, int) or n < 0:
         raise ValueError(f"n must be a whole number of deals, at least 0: got {n!r}")
