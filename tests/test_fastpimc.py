@@ -86,6 +86,25 @@ def test_rollouts_share_worlds_and_luck() -> None:
     assert f.position() == before  # the deal itself is untouched
 
 
+def test_meld_aware_rollouts_play_the_meld_policy() -> None:
+    """``meld_aware`` switches the playouts to the 'meld' policy: reproducible, other values
+    early in stage 1, and the same exact values once stage 2 is solved from the start."""
+    deal = played_to(Rules.preset("classic"), 4, stage=1)
+    seat = deal.to_move
+    assert seat is not None
+    f = fast.FastDeal.from_deal(deal)
+    plain, _, _ = f.pimc(seat, 0, [0, 1], 0, 8, 11)
+    meld, _, _ = f.pimc(seat, 0, [0, 1], 0, 8, 11, meld_aware=True)
+    assert meld == f.pimc(seat, 0, [0, 1], 0, 8, 11, meld_aware=True)[0]
+    assert meld != plain
+    late = fast.FastDeal.from_deal(played_to(Rules.preset("classic"), 4, stage=2))
+    lseat = late.to_move
+    assert lseat is not None
+    n = len(late.legal_actions())
+    exact = late.pimc(lseat, 0, list(range(n)), 0, 2, 3)[0]
+    assert late.pimc(lseat, 0, list(range(n)), 0, 2, 3, meld_aware=True)[0] == exact
+
+
 def test_bad_arguments_are_refused_and_change_nothing() -> None:
     deal = played_to(Rules.preset("classic"), 2, stage=1)
     seat = deal.to_move
