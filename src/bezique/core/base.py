@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from .events import ScoreEvent
 from .notation import Action
 from .rules import Rules
 
@@ -41,6 +42,7 @@ class DealBase:
         "_decl_count",
         "_events",
         "_exchanged",
+        "_hands",
         "_history",
         "_instances",
         "_kinds",
@@ -58,7 +60,6 @@ class DealBase:
         "_trump",
         "_turn_up",
         "dealer",
-        "hands",
         "initial",
         "rules",
         "seed",
@@ -66,7 +67,8 @@ class DealBase:
 
     rules: Rules
     dealer: int
-    hands: list[list[int]]
+    _hands: list[list[int]]
+    """Each seat's cards, as card ids (:meth:`hand` gives them in notation)."""
     seed: int | None
     """The seed it was shuffled from (None for a stacked or rebuilt deal)."""
     initial: tuple[tuple[tuple[str, ...], ...], str | None, tuple[str, ...]] | None
@@ -79,7 +81,7 @@ class DealBase:
     _trump: int | None
     _trick: list[tuple[int, int]]
     _tricks: list[tuple[int, tuple[int, ...], int]]
-    _events: list[tuple[int, int, str, int]]
+    _events: list[ScoreEvent]
     _history: list[Action]
     _instances: list[tuple[int, int, tuple[int, ...]]]
     _pts: list[list[int]]

@@ -1,6 +1,7 @@
-"""Scoring rules written once: what a trick is worth, the turn-up bonus, and who wins when a
-side reaches the target (RULES.md 2.1-2.2).  The deal engine, the match, the score-keeper and
-the arena call these functions rather than writing the rules again.
+"""Scoring rules written once: what a trick is worth, what a declaration scores, the turn-up
+bonus, the Greek club's bonus for one trump three deals running, and who wins when a side
+reaches the target (RULES.md 2.1-2.2).  The deal engine, the match, the score-keeper, the bots,
+the server and the terminal call these functions rather than writing the rules again.
 """
 
 from __future__ import annotations
@@ -8,11 +9,23 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from .cards import ACE, BRISQUE_RANKS, CARD_POINTS, SEVEN, WILD, rank_of, suit_of
+from .cards import ACE, BRISQUE_RANKS, CARD_POINTS, SEVEN, WILD, parse_card, rank_of, suit_of
+from .melds import (
+    BEZIQUE,
+    DOUBLE_ROYAL_MARRIAGE,
+    MELD_BY_NAME,
+    ROYAL_MARRIAGE,
+    TRUMP_SEQUENCE,
+    meld_score,
+)
+from .notation import Action
 from .percache import per_rules
 
 if TYPE_CHECKING:
     from .rules import Rules
+
+DOUBLING: frozenset[int] = frozenset({ROYAL_MARRIAGE, BEZIQUE, TRUMP_SEQUENCE})
+"""Melds a seat's repeats of which score double each time under ``repeat_doubles``."""
 
 
 @per_rules
@@ -43,6 +56,54 @@ def trick_points(rules: Rules, kinds: Sequence[int]) -> int:
     return trick_values(rules)[1] + sum(per_kind[k] for k in kinds)
 
 
+def meld_points(
+    rules: Rules, meld: int, *, fixes_trump: bool, repeats: int, beziques_before: int
+) -> int:
+    """What a declaration of ``meld`` scores when it is made: its value (:func:`meld_score`),
+    except that a double royal marriage that fixes trump (``fixes_trump``) scores
+    ``trump_double_marriage`` where that is set; the first bezique of a deal
+    (``beziques_before``: beziques declared earlier in the deal, by anyone) scores
+    ``first_bezique`` where that is set; and with ``repeat_doubles`` a royal marriage, bezique
+    or trump sequence doubles for each one of it the same seat declared earlier in the deal
+    (``repeats``).
+
+    >>> from bezique.core.rules import Rules
+    >>> r = Rules.preset("classic", repeat_doubles=True)
+    >>> meld_points(r, BEZIQUE, fixes_trump=False, repeats=2, beziques_before=2)
+    160
+    """
+    points = meld_score(rules, meld)
+    if fixes_trump and meld == DOUBLE_ROYAL_MARRIAGE and rules.trump_double_marriage:
+        points = rules.trump_double_marriage
+    if meld == BEZIQUE and rules.first_bezique and not beziques_before:
+        points = rules.first_bezique
+    if rules.repeat_doubles and meld in DOUBLING:
+        points <<= repeats
+    return points
+
+
+def action_points(rules: Rules, action: Action | str) -> int | None:
+    """The points a legal declaration shows beside it: a meld's value (:func:`meld_score`), the
+    exchange's seven of trumps (nothing for another card); None for plays, passes and handing
+    over to a partner.
+
+    >>> from bezique.core.rules import Rules
+    >>> r = Rules.preset("classic")
+    >>> action_points(r, "meld bezique QS JD"), action_points(r, "exchange 7H"), action_points(r, "play AS")
+    (40, 10, None)
+    """
+    if isinstance(action, str):
+        if action.startswith("play ") or action == "pass":  # most actions: no parse needed
+            return None
+        action = Action.parse(action)
+    if action.verb == "exchange":
+        card = action.cards[0].partition("@")[0] if action.cards else ""
+        return rules.seven_of_trumps if card and rank_of(parse_card(card)) == SEVEN else 0
+    if action.verb == "meld" and action.meld in MELD_BY_NAME:
+        return meld_score(rules, MELD_BY_NAME[action.meld].id)
+    return None
+
+
 def turn_up_bonus(rules: Rules, kind: int, dealer: int) -> list[tuple[int, int]]:
     """What the card turned up at the deal scores, as ``(seat, points)`` in order: with
     ``turn_up_bonus='seven'`` a seven gives the dealer 10; with ``'greek-club'`` the trump ace
@@ -60,6 +121,22 @@ def turn_up_bonus(rules: Rules, kind: int, dealer: int) -> list[tuple[int, int]]
                 (s, -5) for s in range(rules.players) if rules.side_of(s) != side
             ]
     return []
+
+
+def trump_run_bonus(rules: Rules, trumps: Sequence[str | None]) -> int:
+    """The Greek club's bonus (``turn_up_bonus='greek-club'``) to the dealer's side when the
+    last three deals, ``trumps`` (each deal's trump so far, this one last), have the same trump:
+    +20, or -20 when it is clubs; 0 otherwise.
+
+    >>> from bezique.core.rules import Rules
+    >>> trump_run_bonus(Rules.preset("classic", turn_up_bonus="greek-club"), ["H", "C", "C", "C"])
+    -20
+    """
+    if rules.turn_up_bonus != "greek-club" or len(trumps) < 3 or trumps[-1] is None:
+        return 0
+    if len(set(trumps[-3:])) != 1:
+        return 0
+    return -20 if trumps[-1] == "C" else 20
 
 
 def target_winner(rules: Rules, totals: Sequence[float], recent_sides: Iterable[int]) -> int | None:
@@ -84,4 +161,14 @@ def target_winner(rules: Rules, totals: Sequence[float], recent_sides: Iterable[
     return reached[0]
 
 
-__all__ = ["kind_values", "target_winner", "trick_points", "trick_values", "turn_up_bonus"]
+__all__ = [
+    "DOUBLING",
+    "action_points",
+    "kind_values",
+    "meld_points",
+    "target_winner",
+    "trick_points",
+    "trick_values",
+    "trump_run_bonus",
+    "turn_up_bonus",
+]

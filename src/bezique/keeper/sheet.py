@@ -15,6 +15,7 @@ from ..core.cards import (
     code,
     parse_card,
 )
+from ..core.games import GameResult
 from ..core.match import Settlement
 from ..core.melds import (
     MELD_BY_NAME,
@@ -27,8 +28,6 @@ JOURNAL_VERSION = 1
 
 _WILD: int | None = getattr(_cards, "WILD", None)
 """The kind of a wild card, where the rules have them (old Russian)."""
-_DOUBLING = ("royal-marriage", "bezique", "trump-sequence")
-"""Melds whose repeats score double each time where the rules say so (``repeat_doubles``)."""
 
 OFFENCES: dict[str, dict[str, tuple[int | None, str]]] = {
     "russian": {
@@ -112,6 +111,12 @@ class DealSheet:
     turn_up_now: int | None = None
     """Kind of the card under the stock now (the seven after an exchange)."""
     exchanged: bool = False
+    carry: list[int] = field(default_factory=list)
+    """Each side's game score when the deal began (the earlier deals of its game)."""
+    game: GameResult | None = None
+    """In a match of games (``match_games``): the game this deal won, else None."""
+    ended_early: bool = False
+    """The deal ended at once when a side reached the target (``target_check=immediate``)."""
 
     @property
     def totals(self) -> list[int]:
@@ -136,9 +141,12 @@ class _State:
 
 
 # --- helpers ---------------------------------------------------------------------------------------
-def parse_declaration(text: str) -> tuple[str, list[tuple[int, bool]]]:
+def parse_declaration(
+    text: str, scoring: Sequence[str] | None = None
+) -> tuple[str, list[tuple[int, bool]]]:
     """Read ``[meld] NAME CARD ...`` into the meld name (``exchange`` and ``carte-blanche``
-    included) and the cards as (kind, from the table)."""
+    included) and the cards as (kind, from the table).  ``scoring``: the declarations of the
+    game, among which an unknown name's suggestion is looked for."""
     words = text.split()
     if words and words[0].lower() in ("meld", "declare"):
         words = words[1:]
@@ -158,7 +166,8 @@ def parse_declaration(text: str) -> tuple[str, list[tuple[int, bool]]]:
         while i < len(words) and not _is_card(words[i]):
             i += 1
         guess = "-".join(w.lower() for w in words[: max(i, 1)])
-        hint = difflib.get_close_matches(guess, sorted(names), 1)
+        offered = sorted({n.partition(" ")[0] for n in scoring} & names) if scoring else []
+        hint = difflib.get_close_matches(guess, offered or sorted(names), 1)
         raise ValueError(
             f"unknown meld {guess!r}"
             + (f" (did you mean {hint[0]!r}?)" if hint else "")
@@ -238,6 +247,11 @@ def _mask_names(mask: int) -> str:
 
 
 def _reuse_rule(rules: Rules) -> str:
+    if rules.meld_reuse == "once-per-kind":
+        return (
+            "a card scores once in each kind of meld (marriage, bezique, sequence, and the "
+            "quartets of its rank); a joker scores in one meld a deal"
+        )
     if rules.meld_reuse == "by-class":
         return (
             "a declared card may score again only in a meld of another class (marriages and "

@@ -19,11 +19,12 @@ from rich.text import Text
 
 from ..core.cards import RANKS, SUIT_SYMBOLS, SUITS, parse_card
 from ..core.deal import SideResult
+from ..core.events import EventKind, ScoreEvent
 from ..core.match import Settlement, settle_points
-from ..core.melds import MELD_BY_NAME, meld_score
 from ..core.notation import Action
 from ..core.observation import Observation
 from ..core.rules import Rules
+from ..core.scoring import action_points
 
 SUIT_STYLES = {"S": "bold", "H": "bold red", "D": "bold red", "C": "bold"}
 """Rich styles of the suits: red suits red."""
@@ -130,16 +131,6 @@ def does(name: str, verb: str) -> str:
 
 
 # --- actions and events ------------------------------------------------------------------------
-def action_points(rules: Rules, action: str) -> int | None:
-    """Points a declaration scores at once (None for plays and passes)."""
-    a = Action.parse(action)
-    if a.verb == "exchange":
-        return rules.seven_of_trumps
-    if a.verb == "meld" and a.meld in MELD_BY_NAME:
-        return meld_score(rules, MELD_BY_NAME[a.meld].id)
-    return None
-
-
 def action_text(obs: Observation, action: str) -> Text:
     """A legal action in words, with the points it scores."""
     a = Action.parse(action)
@@ -158,29 +149,36 @@ def action_text(obs: Observation, action: str) -> Text:
 
 
 def event_text(what: str) -> Text:
-    """A scoring event of :attr:`Observation.events` in words."""
-    words = what.split()
-    head, rest = words[0] if words else "", " ".join(words[1:])
-    if head == "meld" and words[1:]:
-        meld = words[1].replace("-", " ")
-        return Text(f"declared {meld} ") + notation_text(" ".join(words[2:]))
-    if head == "exchange":
-        return Text("exchanged ") + notation_text(rest) + Text(" for the turn-up")
-    if head == "turn-up":
-        return Text("dealt and turned up ") + notation_text(rest)
-    if what == "last trick":
-        return Text("took the last trick")
-    if what == "carte blanche":
-        return Text("showed a carte blanche (no king, queen or jack)")
-    if what == "carte blanche ends":
-        return Text("drew a court card: no more carte blanche")
-    if what == "wins the game":
-        return Text("wins the game outright")
-    if head == "seven" and words[1:2] == ["played"]:
-        return Text("played the seven of trumps ") + notation_text(" ".join(words[2:]))
-    if head == "seven" and words[1:2] == ["won"]:
-        return Text("won a trick with the seven of trumps ") + notation_text(" ".join(words[2:]))
+    """A scoring event of :attr:`Observation.events` (its ``what``) in words."""
+    event = ScoreEvent(0, 0, what, 0)
+    try:
+        kind = event.kind
+    except ValueError:
+        return notation_text(what)
+    cards = notation_text(" ".join(event.cards))
+    if kind is EventKind.MELD and event.meld:
+        return Text(f"declared {event.meld.replace('-', ' ')} ") + cards
+    if kind is EventKind.EXCHANGE:
+        return Text("exchanged ") + cards + Text(" for the turn-up")
+    if kind is EventKind.TURN_UP:
+        return Text("dealt and turned up ") + cards
+    if kind is EventKind.SEVEN and event.how in _SEVEN_WORDS:
+        return Text(_SEVEN_WORDS[event.how]) + cards
+    if kind in _EVENT_WORDS:
+        return Text(_EVENT_WORDS[kind])
     return notation_text(what)
+
+
+_SEVEN_WORDS = {
+    "played": "played the seven of trumps ",
+    "won": "won a trick with the seven of trumps ",
+}
+_EVENT_WORDS = {
+    EventKind.LAST_TRICK: "took the last trick",
+    EventKind.CARTE_BLANCHE: "showed a carte blanche (no king, queen or jack)",
+    EventKind.CARTE_BLANCHE_ENDS: "drew a court card: no more carte blanche",
+    EventKind.WINS_GAME: "wins the game outright",
+}
 
 
 def points_text(points: int) -> Text:
@@ -229,6 +227,49 @@ def log_lines(obs: Observation, names: Sequence[str] | None = None) -> list[Text
     for i in range(1, len(obs.tricks) + 1):
         out.append(trick_line(obs, i, names))
         scores(i)
+    return out
+
+
+def scores_line(names: Sequence[str], values: Sequence[int]) -> Text:
+    """``You: 120   Computer 1: 40``: each name with a colon before its score, so that names
+    ending in a number (``Computer 1``) are not read as part of the score."""
+    return Text("   ").join(
+        Text.assemble((f"{name}:", ""), f" {value}")
+        for name, value in zip(names, values, strict=False)
+    )
+
+
+def counts_brisques(rules: Rules) -> bool:
+    """True where the aces and tens won in tricks count (the brisque scorings and Rubicon's
+    brisques kept to settle the game)."""
+    return rules.brisques_only_to_settle or rules.trick_scoring in (
+        "brisques",
+        "brisque-majority",
+        "greek-per-trick",
+    )
+
+
+def brisques_won(obs: Observation) -> list[int]:
+    """Aces and tens each side has won in the completed tricks of the deal so far (public:
+    every completed trick is seen by all)."""
+    rules = obs.rules
+    out = [0] * rules.sides
+    for _leader, cards, winner in obs.tricks:
+        out[rules.side_of(winner)] += sum(1 for c in cards if c[0] in BRISQUE)
+    return out
+
+
+def deal_points_text(obs: Observation, names: Sequence[str] | None = None) -> Text:
+    """The deal's points per side and, where brisques count, the brisques won so far (they are
+    added to the points only when the deal ends)."""
+    sides = side_names(obs.rules, names)
+    out = scores_line(sides, obs.points)
+    if counts_brisques(obs.rules):
+        won = brisques_won(obs)
+        out.append(
+            "   (brisques won: " + ", ".join(f"{sides[s]} {n}" for s, n in enumerate(won)) + ")",
+            style="dim",
+        )
     return out
 
 
@@ -358,12 +399,9 @@ def render_observation(
     if scores is not None:
         row(
             "Match",
-            Text("   ").join(
-                Text(f"{sides[s]} {scores[s]}") for s in range(min(len(scores), len(sides)))
-            )
-            + Text(f"   ({game_text(rules)})", style="dim"),
+            scores_line(sides, scores) + Text(f"   ({game_text(rules)})", style="dim"),
         )
-    row("This deal", Text("   ").join(Text(f"{sides[s]} {p}") for s, p in enumerate(obs.points)))
+    row("This deal", deal_points_text(obs, names))
     rows.append(status_text(obs))
     if obs.phase != "over":
         rows.append(stage_text(obs))
@@ -494,13 +532,9 @@ def render_scores(
 ) -> Text:
     """Deal points and match totals on two lines."""
     sides = side_names(obs.rules, names)
-    out = Text("This deal: ") + Text("   ").join(
-        Text(f"{sides[s]} {p}") for s, p in enumerate(obs.points)
-    )
+    out = Text("This deal: ") + deal_points_text(obs, names)
     if scores is not None:
-        out += Text("\nMatch:     ") + Text("   ").join(
-            Text(f"{sides[s]} {p}") for s, p in enumerate(scores)
-        )
+        out += Text("\nMatch:     ") + scores_line(sides, scores)
         out.append(f"   ({game_text(obs.rules)})", style="dim")
     return out
 
