@@ -38,6 +38,7 @@ from importlib import resources
 from pathlib import Path
 
 from ..core.cards import SUITS, parse_card
+from ..core.events import EventKind, ScoreEvent
 from ..core.observation import Observation
 
 MELD_CLASSES = ("royal-marriage", "marriage", "bezique", "four", "seven")
@@ -177,7 +178,9 @@ def _history(obs: Observation, seat: int) -> _History:
 
     choices: list[_Choice] = []
     passes: list[_Pass] = []
-    declared_after = {e[0] for e in obs.events if e[1] == seat and not e[2].startswith("last")}
+    declared_after = {
+        e.trick for e in obs.events if e.seat == seat and e.kind is not EventKind.LAST_TRICK
+    }
     for j, (_, cards, winner) in enumerate(obs.tricks):
         if j >= s1:
             break
@@ -195,18 +198,18 @@ def _history(obs: Observation, seat: int) -> _History:
                 choices.append(_Choice(0, parse_card(code), led))
     table = Counter(parse_card(r.split("@")[0]) for r in obs.tables[seat])
     table.update(parse_card(c) for c in obs.known[seat])
-    declared = frozenset(_meld_key(e[2]) for e in obs.events if e[1] == seat)
+    declared = frozenset(_meld_key(e) for e in obs.events if e.seat == seat)
     return _History(tuple(choices), tuple(passes), table, declared, drawn)
 
 
-def _meld_key(what: str) -> str:
-    """``meld marriage KH QH`` -> ``marriage:H``; other melds by name (``bezique``)."""
-    parts = what.split(" ")
-    if parts[0] != "meld" or len(parts) < 2:
-        return what
-    if parts[1] == "marriage" and len(parts) > 2:
-        return "marriage:" + parts[2][-1]
-    return parts[1]
+def _meld_key(event: ScoreEvent) -> str:
+    """``meld marriage KH QH`` -> ``marriage:H``; other melds by name (``bezique``); other
+    events by their words."""
+    if event.kind is not EventKind.MELD:
+        return event.what
+    if event.meld == "marriage" and event.cards:
+        return "marriage:" + event.cards[0][-1]
+    return event.meld
 
 
 def _trick_seats(obs: Observation, j: int) -> list[int]:
