@@ -337,6 +337,35 @@ class FastDeal:
                 )
         self._c.apply_index(texts.index(text))
 
+    # --- for the environments (bezique.envs) ---------------------------------------------------
+    def legal_texts(self) -> list[str]:
+        """The legal actions in notation, in the reference core's order."""
+        return self._c.legal_texts()  # type: ignore[no-any-return]
+
+    def legal_id_texts(self) -> list[tuple[int, str]]:
+        """The legal actions in notation with their ids, ascending by id."""
+        if not self._c.ids_ready:
+            _install_ids(self.rules)
+        return self._c.legal_id_texts()  # type: ignore[no-any-return]
+
+    def apply_index(self, index: int) -> None:
+        """Apply the ``index``-th action of :meth:`legal_texts` (``IndexError`` if none)."""
+        self._c.apply_index(index)
+
+    def concealed(self, seat: int) -> list[str]:
+        """The seat's concealed cards (its hand less its table), as sorted codes."""
+        return self._c.cards(seat, 3)  # type: ignore[no-any-return]
+
+    def encode(self, seat: int, out: Any, encoding: Any) -> Any:
+        """Fill ``out`` (a ``float32`` vector) with ``encoding.encode(self.observation(seat))``
+        for a :class:`bezique.envs.encoding.Encoding` of these rules, written in C without
+        building the observation; returns ``out``."""
+        cfg = _config(self.rules)
+        if not cfg.encoding_ready:
+            cfg.set_encoding(*_layout(encoding))
+        self._c.encode(seat, out)
+        return out
+
     # --- search ---------------------------------------------------------------------------------
     def playout(self, policy: str = "random", seed: int = 0) -> list[int]:
         """Points per side at the end of the deal played on from here inside C with a named
@@ -414,6 +443,49 @@ class FastDeal:
 
 
 _CODES = [*(r + s for s in "SHDC" for r in "ATKQJ987"), "XX"]
+_BLOCKS = [
+    "hand",
+    "table",
+    "table_class",
+    "known",
+    "played",
+    "trick",
+    "leader",
+    "melds_scored",
+    "exchanges",
+    "live_melds",
+    "carte_blanche",
+    "trump",
+    "turn_up",
+    "stock",
+    "hand_sizes",
+    "points",
+    "phase",
+    "stage",
+    "to_move",
+    "dealer",
+    "declared",
+    "exchanged",
+    "tricks_won",
+]  # in the order of encode.c's EB_ values
+
+
+def _layout(encoding: Any) -> tuple[int, list[int], list[int], list[int], list[int]]:
+    """The observation layout of an Encoding as ``Config.set_encoding`` takes it."""
+    from ..core.melds import MELDS
+    from ..envs.encoding import MELD_CLASSES as classes
+
+    blocks = encoding.block
+    offsets = [blocks[b].offset if b in blocks else -1 for b in _BLOCKS]
+    kind = [-1] * 33
+    for i, k in enumerate(encoding.kind_ids):
+        kind[k] = i
+    names = list(encoding.meld_names)
+    col, klass = [-1] * 64, [-1] * 64
+    for m in MELDS:
+        col[m.id] = names.index(m.name) if m.name in names else -1
+        klass[m.id] = classes.index(m.klass) if m.klass in classes else -1
+    return encoding.size, offsets, kind, col, klass
 
 
 def simulate(rules: Rules, n: int, seed: int = 0, policy: str = "random") -> Any:
