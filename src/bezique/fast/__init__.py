@@ -370,8 +370,11 @@ class FastDeal:
     def playout(self, policy: str = "random", seed: int = 0) -> list[int]:
         """Points per side at the end of the deal played on from here inside C with a named
         default policy, this deal left as it is: ``'random'`` (uniform among the legal
-        actions) or ``'heuristic'`` (the search players' rules of thumb,
-        :func:`bezique.bots.playout.playout_action`, ported)."""
+        actions), ``'heuristic'`` (the search players' rules of thumb,
+        :func:`bezique.bots.playout.playout_action`, ported) or ``'meld'`` (the same, but a
+        stage-1 trick is worth half the best declaration its winner could then make, as the
+        ``heuristic`` player counts it, instead of a flat 8 points); ``'heuristic-exact'`` and
+        ``'meld-exact'`` leave out the randomness."""
         return self._c.playout(policy, seed & ((1 << 64) - 1))  # type: ignore[no-any-return]
 
     def determinize(self, seat: int, seed: int = 0) -> FastDeal:
@@ -414,6 +417,7 @@ class FastDeal:
         seed: int,
         explore: float = 0.1,
         solver_nodes: int = 20_000,
+        meld_aware: bool = False,
     ) -> tuple[list[float], int, int]:
         """PIMC rollouts inside C, for the search players (:mod:`bezique.bots.fastpimc`).
 
@@ -423,9 +427,18 @@ class FastDeal:
         (a uniform move with chance ``explore``), the same random numbers for every move of a
         world, and finished by the exact stage-2 solver from the first trick of stage 2 (while
         it needs at most ``solver_nodes`` nodes; 0: never).  Returns the margins for ``side``
-        (world by world, move by move), the rollouts the solver finished, and its nodes."""
+        (world by world, move by move), the rollouts the solver finished, and its nodes.
+        ``meld_aware``: the playouts use the ``'meld'`` policy (see :meth:`playout`)."""
         return self._c.pimc(  # type: ignore[no-any-return]
-            seat, side, list(moves), first, worlds, seed & ((1 << 64) - 1), explore, solver_nodes
+            seat,
+            side,
+            list(moves),
+            first,
+            worlds,
+            seed & ((1 << 64) - 1),
+            explore,
+            solver_nodes,
+            meld_aware,
         )
 
 
@@ -480,8 +493,9 @@ def simulate(rules: Rules, n: int, seed: int = 0, policy: str = "random") -> Any
     and its number) and return the points per side per deal: a numpy ``int64`` array of shape
     ``(n, sides)`` when numpy is installed, else a list of lists.
 
-    ``policy``: ``'random'`` (uniform among the legal actions) or ``'heuristic'`` (the search
-    players' default policy, see :meth:`FastDeal.playout`)."""
+    ``policy``: ``'random'`` (uniform among the legal actions), ``'heuristic'`` (the search
+    players' default policy) or ``'meld'`` (the same with a stage-1 trick worth the declaration
+    it opens), see :meth:`FastDeal.playout`."""
     engine = _need_engine()
     if isinstance(n, bool) or not isinstance(n, int) or n < 0:
         raise ValueError(f"n must be a whole number of deals, at least 0: got {n!r}")

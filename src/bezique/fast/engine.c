@@ -331,7 +331,7 @@ static int enumerate_melds(const State *st, const Config *cfg, int seat, const P
     return n;
 }
 
-static int declare_moves(const State *st, const Config *cfg, int seat, Move *out, int max) {
+int declare_moves(const State *st, const Config *cfg, int seat, Move *out, int max) {
     int n = 0, trump = st->trump;
     const uint16_t *hand = st->hand[seat];
     int hn = st->hn[seat];

@@ -27,8 +27,9 @@ from ..core.melds import (
 )
 from ..core.notation import Action
 from ..core.observation import Observation
+from ..core.scoring import action_points
 from ..core.tricks import trick_winner
-from .render import BRISQUE, action_points, card_label, notation_text
+from .render import BRISQUE, card_label, notation_text
 
 _RANK_NAMES = {"A": "aces", "K": "kings", "Q": "queens", "J": "jacks"}
 _QUARTETS = {"A": FOUR_ACES, "K": FOUR_KINGS, "Q": FOUR_QUEENS, "J": FOUR_JACKS}
