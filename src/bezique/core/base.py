@@ -41,6 +41,7 @@ class DealBase:
         "_decl_count",
         "_events",
         "_exchanged",
+        "_game_bezique",
         "_history",
         "_instances",
         "_kinds",
@@ -92,3 +93,5 @@ class DealBase:
     _legal: dict[Action, Move] | None
     _carry: tuple[int, ...]
     """Each side's game score coming into the deal (see ``Deal.carry``)."""
+    _game_bezique: bool
+    """A bezique was declared in an earlier deal of this game (see ``Deal.game_bezique``)."""

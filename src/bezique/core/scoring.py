@@ -9,6 +9,15 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from .cards import ACE, BRISQUE_RANKS, CARD_POINTS, SEVEN, WILD, rank_of, suit_of
+from .melds import (
+    BEZIQUE,
+    DOUBLE_ROYAL_MARRIAGE,
+    ROYAL_MARRIAGE,
+    SET_MELDS,
+    TRUMP_SEQUENCE,
+    meld_score,
+    set_family,
+)
 from .percache import per_rules
 
 if TYPE_CHECKING:
@@ -41,6 +50,52 @@ def trick_points(rules: Rules, kinds: Sequence[int]) -> int:
     """What a trick of these kinds is worth to its winner (a wild card is worth nothing)."""
     per_kind = kind_values(rules)
     return trick_values(rules)[1] + sum(per_kind[k] for k in kinds)
+
+
+REPEAT_DOUBLING = frozenset({ROYAL_MARRIAGE, BEZIQUE, TRUMP_SEQUENCE})
+"""Melds whose repeats by one player in a deal score double the one before (``repeat_doubles``)."""
+
+
+def meld_points(
+    rules: Rules,
+    meld: int,
+    masks: Sequence[int] = (),
+    *,
+    repeats: int = 0,
+    bezique_before: bool = False,
+    fixes_trump: bool = False,
+) -> int:
+    """What declaring ``meld`` scores: the deal engine and the score-keeper both ask here.
+
+    ``masks``: the meld profile of each of its cards before this declaration (0 for a card from
+    the hand); ``repeats``: how often the declarer has declared this meld before in the deal;
+    ``bezique_before``: a bezique was declared earlier in this game; ``fixes_trump``: the
+    declaration fixes trump (a game without a turn-up).
+
+    With ``trump_set_scoring='cumulative'`` (old Russian, RULES.md 2.8) a set of trump cards of a
+    rank (or of bezique jacks) pays the amount of every card beyond the largest set of its cards
+    already shown: five trump queens from the hand pay 176 + 100, a fifth added to four shown
+    pays 100.
+    """
+    points = meld_score(rules, meld)
+    if fixes_trump and meld == DOUBLE_ROYAL_MARRIAGE and rules.trump_double_marriage:
+        points = rules.trump_double_marriage
+    if meld == BEZIQUE and rules.first_bezique and not bezique_before:
+        points = rules.first_bezique
+    if repeats and rules.repeat_doubles and meld in REPEAT_DOUBLING:
+        points <<= repeats
+    if rules.trump_set_scoring == "cumulative":
+        family = set_family(meld)
+        if family is not None:
+            rank, count = family
+            members = SET_MELDS[rank]
+            shown = max(
+                (n for n, m in members.items() if any(mask >> m & 1 for mask in masks)),
+                default=0,
+            )
+            low = max(shown + 1, min(members)) if shown < count else count
+            points = sum(meld_score(rules, members[n]) for n in range(low, count + 1))
+    return points
 
 
 def turn_up_bonus(rules: Rules, kind: int, dealer: int) -> list[tuple[int, int]]:
@@ -84,4 +139,12 @@ def target_winner(rules: Rules, totals: Sequence[float], recent_sides: Iterable[
     return reached[0]
 
 
-__all__ = ["kind_values", "target_winner", "trick_points", "trick_values", "turn_up_bonus"]
+__all__ = [
+    "REPEAT_DOUBLING",
+    "kind_values",
+    "meld_points",
+    "target_winner",
+    "trick_points",
+    "trick_values",
+    "turn_up_bonus",
+]

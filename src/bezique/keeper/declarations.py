@@ -25,12 +25,11 @@ from ..core.melds import (
     TWO_SEVENS,
     active_melds,
     blocked_masks,
-    meld_score,
     slots,
 )
 from ..core.rules import Rules
+from ..core.scoring import meld_points
 from .sheet import (
-    _DOUBLING,
     _WILD,
     DealSheet,
     Declaration,
@@ -167,15 +166,20 @@ class Declarations:
                         f"{what} this deal: if a {code(k)} of this meld is already on "
                         f"{self.players[seat]}'s table, write it {code(k)}@table"
                     )
-        points = meld_score(r, meld)
-        if trump is None and meld in TRUMP_FIXING:
+        fixes = trump is None and meld in TRUMP_FIXING
+        # the engine's own scoring (core.scoring.meld_points), from what the sheet knows
+        points = meld_points(
+            r,
+            meld,
+            [table[i][1] for i in picks] + [0] * sum(fresh.values()),
+            repeats=sum(1 for d in sheet.declarations if d.seat == seat and d.meld == name),
+            # (first_bezique is not kept yet: _NOT_KEPT refuses it, so this deal's suffices)
+            bezique_before=any(d.meld == "bezique" for d in sheet.declarations),
+            fixes_trump=fixes,
+        )
+        if fixes:
             suit = next(suit_of(k) for k in kinds if k != _WILD)
             sheet.trump = SUITS[suit]
-            if meld == DOUBLE_ROYAL_MARRIAGE and r.trump_double_marriage:
-                points = r.trump_double_marriage
-        if getattr(r, "repeat_doubles", False) and name in _DOUBLING:
-            before = sum(1 for d in sheet.declarations if d.seat == seat and d.meld == name)
-            points <<= before
         bit = 1 << meld
         for i in picks:
             table[i][1] |= bit

@@ -27,8 +27,6 @@ JOURNAL_VERSION = 1
 
 _WILD: int | None = getattr(_cards, "WILD", None)
 """The kind of a wild card, where the rules have them (old Russian)."""
-_DOUBLING = ("royal-marriage", "bezique", "trump-sequence")
-"""Melds whose repeats score double each time where the rules say so (``repeat_doubles``)."""
 
 OFFENCES: dict[str, dict[str, tuple[int | None, str]]] = {
     "russian": {
@@ -51,10 +49,19 @@ OFFENCES: dict[str, dict[str, tuple[int | None, str]]] = {
             "the brisques still to be won (enter their points)",
         ),
     },
+    "no-further-points": {
+        "irregularity": (
+            0,
+            "any irregularity: the offender keeps the points he has but scores nothing more "
+            "in this game (seed 000-C)",
+        ),
+    },
 }
 """The penalties of each ``penalty_scheme`` (RULES.md 2.1.4): name -> (points, meaning).  Russian
-points are taken from the offender; Victorian points are given to the offender's opponents.
-``None``: a reset to 0 (Russian) or points entered with the penalty (Victorian revoke)."""
+points are taken from the offender; Victorian points are given to the offender's opponents;
+under ``no-further-points`` the offender's side scores nothing more in the game.  ``None``: a
+reset to 0 (Russian) or points entered with the penalty (Victorian revoke).  The Russian
+extra card costs the rules' ``extra_card_penalty`` (:meth:`Keeper.offences`)."""
 
 _ALIASES = {
     "sequence": "trump-sequence",
@@ -112,11 +119,14 @@ class DealSheet:
     turn_up_now: int | None = None
     """Kind of the card under the stock now (the seven after an exchange)."""
     exchanged: bool = False
+    caps: list[int | None] = field(default_factory=list)
+    """Per side, the most its points for the deal may reach (None: no limit): the penalty
+    scheme ``no-further-points`` stops an offender's side from scoring more in the game."""
 
     @property
     def totals(self) -> list[int]:
         """Each side's points for the deal (settle-only brisques left out)."""
-        return [
+        out = [
             m + t + lt + b + p
             for m, t, lt, b, p in zip(
                 self.melds,
@@ -127,6 +137,10 @@ class DealSheet:
                 strict=True,
             )
         ]
+        for side, cap in enumerate(self.caps):
+            if cap is not None:
+                out[side] = min(out[side], cap)
+        return out
 
 
 @dataclass

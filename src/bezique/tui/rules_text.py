@@ -183,7 +183,7 @@ def rules_sections(rules: Rules) -> list[tuple[str, list[str]]]:
             "marriage on the table, neither card of which has been played."
         )
     if _get(r, "first_bezique", 0):
-        decl.append(f"The first bezique declared in a deal scores {r.first_bezique}.")
+        decl.append(f"The first bezique declared in a game scores {r.first_bezique}.")
     if _get(r, "meld_reforming", False):
         decl.append(
             "A meld may score again once one of its cards has been played and a like card added."
