@@ -5,9 +5,12 @@ scoring when it wins a trick (RULES.md 2.1.2, 2.1.4, 2.9, section 3 D7, D8, D23,
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from bezique import Deal, Rules
+from bezique.core.scoring import declaration_points
 from bezique.fast._config import UnsupportedRules, check_supported
 from bezique.keeper import Keeper
 from test_rules_variants import assert_illegal, legal, passes, play_random, stack, trick
@@ -222,3 +225,42 @@ def test_compiled_engine_plays_the_greek_preset_and_the_penalty_options() -> Non
     check_supported(Rules.preset("greek"))
     check_supported(Rules.preset("russian", extra_card_penalty=60))
     check_supported(Rules.preset("classic", penalty_scheme="no-further-points"))
+
+
+# --- the points shown beside a declaration are what the engine scores ------------------------
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        Rules.preset("classic"),
+        Rules.preset("russian"),
+        Rules.preset("no-trump"),
+        Rules.preset("old-russian"),
+        Rules.preset("haitian", first_bezique=100),
+    ],
+    ids=str,
+)
+def test_declaration_points_are_what_the_declaration_scores(rules: Rules) -> None:
+    """``declaration_points`` (shown by the browser and the terminal beside each legal action)
+    equals the points the engine then scores, in random deals that declare whenever they can:
+    repeats that double (O06, O07), sets shown at once (O08), trump fixed by a marriage."""
+    rng = random.Random(7)
+    checked = 0
+    for seed in range(6):
+        deal = Deal.new(rules, seed=seed)
+        while not deal.is_over:
+            actions = deal.legal_actions()
+            obs = deal.observation(deal.to_move)
+            for a in actions:
+                if a.verb not in ("meld", "exchange"):
+                    continue
+                trial = deal.clone()
+                before = len(trial.events)
+                trial.apply(a)
+                scored = [p for _, _, what, p in trial.events[before:] if what.startswith(a.verb)]
+                assert declaration_points(obs, a) == scored[0], (str(a), trial.events[before:])
+                checked += 1
+            melds = [a for a in actions if a.verb in ("meld", "exchange")]
+            deal.apply(rng.choice(melds or actions))
+    assert checked >= 10

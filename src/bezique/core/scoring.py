@@ -12,15 +12,20 @@ from .cards import ACE, BRISQUE_RANKS, CARD_POINTS, SEVEN, WILD, rank_of, suit_o
 from .melds import (
     BEZIQUE,
     DOUBLE_ROYAL_MARRIAGE,
+    MELD_BY_NAME,
     ROYAL_MARRIAGE,
     SET_MELDS,
+    TRUMP_FIXING,
     TRUMP_SEQUENCE,
     meld_score,
+    profile_mask,
     set_family,
 )
+from .notation import Action, split_ref
 from .percache import per_rules
 
 if TYPE_CHECKING:
+    from .observation import Observation
     from .rules import Rules
 
 
@@ -98,6 +103,41 @@ def meld_points(
     return points
 
 
+def declaration_points(obs: Observation, action: Action | str) -> int | None:
+    """What a legal declaration of the seat to move would score now (:func:`meld_points`, from
+    what the observation shows), for showing beside the action; None for plays, passes and
+    handing over."""
+    a = action if isinstance(action, Action) else Action.parse(action)
+    rules = obs.rules
+    if a.verb == "exchange":
+        return rules.seven_of_trumps if a.cards and a.cards[0][0] == "7" else 0
+    if a.verb != "meld" or a.meld not in MELD_BY_NAME:
+        return None
+    meld = MELD_BY_NAME[a.meld].id
+    seat = obs.to_move if obs.to_move is not None else obs.seat
+    table = obs.tables[seat] if seat is not None else ()
+    masks = []
+    for ref in a.cards:
+        card, where = split_ref(ref)
+        if where and where != "table":
+            masks.append(profile_mask(where.split("+")))
+        elif where or card not in obs.hand:  # a declared copy, of the one history it has
+            held = [split_ref(t)[1] for t in table if split_ref(t)[0] == card]
+            masks.append(profile_mask(held[0].split("+")) if held else 0)
+        else:
+            masks.append(0)
+    before = f"meld {a.meld} "
+    return meld_points(
+        rules,
+        meld,
+        masks,
+        repeats=sum(1 for _, s, what, _ in obs.events if s == seat and what.startswith(before)),
+        bezique_before=obs.game_bezique
+        or any(what.startswith("meld bezique ") for _, _, what, _ in obs.events),
+        fixes_trump=obs.trump is None and meld in TRUMP_FIXING,
+    )
+
+
 def turn_up_bonus(rules: Rules, kind: int, dealer: int) -> list[tuple[int, int]]:
     """What the card turned up at the deal scores, as ``(seat, points)`` in order: with
     ``turn_up_bonus='seven'`` a seven gives the dealer 10; with ``'greek-club'`` the trump ace
@@ -141,6 +181,7 @@ def target_winner(rules: Rules, totals: Sequence[float], recent_sides: Iterable[
 
 __all__ = [
     "REPEAT_DOUBLING",
+    "declaration_points",
     "kind_values",
     "meld_points",
     "target_winner",

@@ -18,6 +18,7 @@ from ..core.melds import MELD_BY_NAME, meld_score
 from ..core.notation import Action, IllegalAction
 from ..core.observation import Observation
 from ..core.rules import Rules
+from ..core.scoring import declaration_points
 
 VERSION = 1
 """The protocol version, ``v`` in every message."""
@@ -200,10 +201,14 @@ def parse_action(text: str) -> Action:
 
 
 # --- server to client ---------------------------------------------------------------------------
-def action_points(rules: Rules, action: str) -> int | None:
-    """Points a declaration scores at once; None for plays, passes and handing over."""
+def action_points(rules: Rules, action: str, obs: Observation | None = None) -> int | None:
+    """Points a declaration scores at once; None for plays, passes and handing over.  Given
+    the observation of the seat to move, what it scores in that state (repeats that double, a
+    set shown at once: :func:`~bezique.core.scoring.declaration_points`)."""
     if action.startswith("play ") or action == "pass":  # most legal actions: no parse needed
         return None
+    if obs is not None:
+        return declaration_points(obs, action)
     a = Action.parse(action)
     if a.verb == "exchange":
         return rules.seven_of_trumps
@@ -235,7 +240,7 @@ def view(obs: Observation) -> dict[str, Any]:
         "events": [[t, s, what, p] for t, s, what, p in obs.events],
         "points": list(obs.points),
         "history": list(obs.history),
-        "legal": [{"action": a, "points": action_points(rules, a)} for a in obs.legal],
+        "legal": [{"action": a, "points": action_points(rules, a, obs)} for a in obs.legal],
         "tricks_total": rules.tricks,
     }
 

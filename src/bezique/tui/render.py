@@ -20,10 +20,10 @@ from rich.text import Text
 from ..core.cards import RANKS, SUIT_SYMBOLS, SUITS, parse_card
 from ..core.deal import SideResult
 from ..core.match import Settlement, settle_points
-from ..core.melds import MELD_BY_NAME, meld_score
 from ..core.notation import Action
 from ..core.observation import Observation
 from ..core.rules import Rules
+from ..core.scoring import declaration_points
 
 SUIT_STYLES = {"S": "bold", "H": "bold red", "D": "bold red", "C": "bold"}
 """Rich styles of the suits: red suits red."""
@@ -130,16 +130,6 @@ def does(name: str, verb: str) -> str:
 
 
 # --- actions and events ------------------------------------------------------------------------
-def action_points(rules: Rules, action: str) -> int | None:
-    """Points a declaration scores at once (None for plays and passes)."""
-    a = Action.parse(action)
-    if a.verb == "exchange":
-        return rules.seven_of_trumps
-    if a.verb == "meld" and a.meld in MELD_BY_NAME:
-        return meld_score(rules, MELD_BY_NAME[a.meld].id)
-    return None
-
-
 def action_text(obs: Observation, action: str) -> Text:
     """A legal action in words, with the points it scores."""
     a = Action.parse(action)
@@ -151,7 +141,7 @@ def action_text(obs: Observation, action: str) -> Text:
     if a.verb == "exchange" and obs.turn_up:
         out.append(" for ")
         out.append_text(card_text(obs.turn_up))
-    points = action_points(obs.rules, action)
+    points = declaration_points(obs, action)
     if points:
         out.append(f"  +{points}", style="bold green")
     return out
