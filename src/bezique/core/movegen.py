@@ -176,7 +176,7 @@ class MoveGen(DealBase):
         room = self._decl_count < rules.melds_scored_per_trick
         # min_tricks_before_declaring: no meld yet, though the seven may still be exchanged
         # where exchange_before_min_tricks allows it (the caller opens the phase only then)
-        may_meld = self._won_enough(seat)
+        may_meld = not rules.min_tricks_before_declaring or self._won_enough(seat)
         if room and may_meld:
             # cheap rejection on card counts alone, before any grouping by history:
             # have[n] is a bit set of the kinds held at least n times (hands are sorted by kind)

@@ -483,7 +483,9 @@ class DealState(Resolver):
             self._decl_count = 0
             self._exchanged = False
             if (win_seat != led_by or not rules.declare_only_after_beating) and (
-                rules.exchange_before_min_tricks or self._won_enough(win_seat)
+                not rules.min_tricks_before_declaring
+                or rules.exchange_before_min_tricks
+                or self._won_enough(win_seat)
             ):
                 legal = self._declare_actions(win_seat)
                 if legal:
