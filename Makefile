@@ -44,8 +44,12 @@ postgresql:
 		echo "the storage tests need PostgreSQL: run 'sudo apt-get install postgresql'"; exit 1; \
 	fi
 
+# The suite runs on TEST_WORKERS processes (pytest-xdist); tests that share one service (a local
+# Ray instance, the browser) are kept on one worker by their xdist_group mark.
+TEST_WORKERS ?= 2
+
 test: $(STAMP) $(CHROMIUM) postgresql lint typecheck jscheck
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks scripts

@@ -36,6 +36,9 @@ from bezique.arena.runner import ArenaResult, _work
 from bezique.arena.selfplay import Positions, generate
 from bezique.cli import app
 
+# One local Ray instance at a time: these tests share a worker under pytest-xdist.
+pytestmark = pytest.mark.xdist_group("ray")
+
 # the workers get this module's functions by value: they cannot import a test module by name
 ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
 

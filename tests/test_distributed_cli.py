@@ -23,6 +23,9 @@ from bezique.arena.runner import ArenaResult
 from bezique.arena.selfplay import Positions
 from bezique.cli import app
 
+# One local Ray instance at a time: these tests share a worker under pytest-xdist.
+pytestmark = pytest.mark.xdist_group("ray")
+
 BEZIQUE = str(Path(sys.executable).with_name("bezique"))
 
 

@@ -94,7 +94,10 @@ def test_the_rubicon_summary_counts_brisques_apart() -> None:
     assert sum(r.brisques for r in result) == 320  # 32 brisques in four packs
 
 
-def test_play_command_with_four_seats_and_a_computer_partner() -> None:
+def test_play_command_with_four_seats_and_a_computer_partner(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # the end of input quits, saving the game here
     for variant, names in (("four", ("Computer 1", "Partner", "Computer 2")),):
         result = runner.invoke(
             app,
@@ -105,6 +108,7 @@ def test_play_command_with_four_seats_and_a_computer_partner() -> None:
         assert "Traceback" not in result.output
         for name in names:
             assert name in result.output
+        assert list(tmp_path.glob("bezique-play-*.json"))  # saved on quitting, to resume
 
 
 def test_the_partner_action_and_a_declaration_handed_over() -> None:

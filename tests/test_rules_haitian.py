@@ -822,13 +822,14 @@ def test_a_rematch_record_keeps_the_handicap() -> None:
         GameRecord.from_dict({**data, "handicap": [-1, 0]})
 
 
-def test_the_score_keeper_refuses_what_it_cannot_keep_yet() -> None:
-    """The score-keeper does not keep Haitian games yet: it says so, naming the option, rather
-    than keep a wrong score."""
+def test_the_score_keeper_keeps_the_haitian_options() -> None:
+    """The score-keeper keeps Haitian games (issue 15; whole engine matches are replayed into
+    it in tests/test_keeper_haitian.py): the preset is accepted, and a classic game checking the
+    target at once ends the deal when a declaration reaches it (HAITIAN.md H25)."""
     from bezique.keeper import Keeper
 
-    with pytest.raises(ValueError, match="does not keep games with melds_before_trump"):
-        Keeper(rules())
-    with pytest.raises(ValueError, match="target_check=immediate"):
-        Keeper(Rules.preset("classic", target_check="immediate"))
-    assert Keeper(Rules.preset("classic")).rules.name == "classic"
+    assert Keeper(rules()).rules.name == "haitian"
+    k = Keeper(Rules.preset("classic", target_check="immediate"), ["Ann", "Bob"], handicap=[990, 0])
+    k.new_deal(turn_up="9H")
+    k.declare("Ann", "bezique QS JD")
+    assert k.deal is None and k.deals[-1].ended_early and k.winner == 0

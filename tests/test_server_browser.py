@@ -19,6 +19,9 @@ from bezique import Rules
 from test_server_restart import free_port, start
 from test_web_i18n import strings
 
+# One browser at a time: these tests share a worker under pytest-xdist.
+pytestmark = pytest.mark.xdist_group("browser")
+
 CHROMIUM = os.environ.get("BEZIQUE_CHROMIUM", "/usr/bin/chromium")
 if not shutil.which(CHROMIUM):
     pytest.fail(f"no chromium at {CHROMIUM}: `make test` installs Debian's chromium", pytrace=False)

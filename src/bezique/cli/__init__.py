@@ -4,6 +4,7 @@
 
     bezique play [--variant classic] [--option key=value ...] [--opponent simple|random]
                  [--seed N] [--save FILE] [--name NAME] [--seat N] [--hints]
+    bezique play --resume FILE [--opponent NAME] [--save FILE] [--hints]
     bezique replay FILE [--seat N | --all]
     bezique rules [PRESET] [--option key=value ...] [--options [--all]]
     bezique bots
@@ -37,6 +38,8 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    # plain help: the rich help of this typer shows every flag as taking a <bool> value
+    rich_markup_mode=None,
 )
 
 OptionList = Annotated[
@@ -70,55 +73,99 @@ def _main(
 @app.command()
 def play(
     variant: Annotated[
-        str, typer.Option("--variant", "-v", help="Preset to play (see `bezique rules`).")
-    ] = "classic",
+        str | None,
+        typer.Option(
+            "--variant", "-v", help="Preset to play (see `bezique rules`; default classic)."
+        ),
+    ] = None,
     option: OptionList = None,
     opponent: Annotated[
-        str,
+        str | None,
         typer.Option(
             "--opponent",
             help="Computer player: a level (beginner, easy, medium, hard, expert) or a bot "
-            "(`bezique bots`).",
+            "(`bezique bots`; default simple, or the resumed game's).",
         ),
-    ] = "simple",
+    ] = None,
     seed: Annotated[
         int | None, typer.Option("--seed", help="Seed for the cut and the shuffles.")
     ] = None,
     save: Annotated[
         Path | None,
-        typer.Option("--save", help="Write the game record to FILE after every deal and on quit."),
+        typer.Option(
+            "--save",
+            help="Write the game record to FILE after every deal and on quit (without it, "
+            "quitting saves to bezique-play-DATE-TIME.json here).",
+        ),
     ] = None,
     name: Annotated[
-        str, typer.Option("--name", help="Your name in the game and the record.")
-    ] = "You",
+        str | None, typer.Option("--name", help="Your name in the game and the record (You).")
+    ] = None,
     seat: Annotated[
-        int, typer.Option("--seat", help="Your seat (0 or 1 in the two-handed game).")
-    ] = 0,
+        int | None, typer.Option("--seat", help="Your seat (0 or 1 in the two-handed game).")
+    ] = None,
     hints: Annotated[
         bool,
-        typer.Option("--hints", help="Show the expert's suggestion and its reasons at each turn."),
+        typer.Option("--hints", help="Show the expert's suggestion in plain words at each turn."),
     ] = False,
+    resume: Annotated[
+        Path | None,
+        typer.Option(
+            "--resume",
+            help="Continue the match saved in FILE (by --save or on quitting): the deals, the "
+            "deal in progress and whose turn it is.",
+        ),
+    ] = None,
 ) -> None:
     """Play a match against the computer in the terminal."""
+    import datetime
+
     from ..bots import names as bot_names
     from ..tui.game import TerminalGame
 
-    rules = build_rules(variant, option)
-    if opponent.strip().lower() not in bot_names():
+    if opponent is not None and opponent.strip().lower() not in bot_names():
         fail(f"unknown opponent {opponent!r}; choose one of: {', '.join(bot_names())}")
+    chosen = None if opponent is None else opponent.strip().lower()
+    if resume is not None:
+        given = [
+            flag
+            for flag, value in (
+                ("--variant", variant),
+                ("--option", option or None),
+                ("--seed", seed),
+                ("--seat", seat),
+                ("--name", name),
+            )
+            if value is not None
+        ]
+        if given:
+            fail(
+                f"--resume takes the rules, seed, seat and names from FILE: leave out {', '.join(given)}"
+            )
+        try:
+            game = TerminalGame.resume(
+                resume, opponent=chosen, console=_console(), hints=hints, save=save
+            )
+        except ValueError as e:
+            fail(str(e))
+        raise typer.Exit(game.run())
+    rules = build_rules(variant or "classic", option)
+    seat = 0 if seat is None else seat
     if not 0 <= seat < rules.players:
         fail(f"--seat must be a seat from 0 to {rules.players - 1}: got {seat}")
     if seed is not None and seed < 0:
         fail(f"--seed must not be negative: got {seed}")
+    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
     game = TerminalGame(
         rules,
-        opponent=opponent.strip().lower(),
+        opponent=chosen or "simple",
         seed=seed,
         seat=seat,
-        name=name,
+        name="You" if name is None else name,
         save=save,
         console=_console(),
         hints=hints,
+        quit_save=None if save is not None else Path(f"bezique-play-{stamp}.json"),
     )
     raise typer.Exit(game.run())
 

@@ -17,7 +17,10 @@ from ..core.cards import (
 )
 from ..core.melds import (
     DOUBLE_ROYAL_MARRIAGE,
+    FOUR_WILD_CARDS,
+    MARRIAGE,
     MELD_BY_NAME,
+    ROYAL_MARRIAGE,
     SEVEN_MELD,
     TRIPLE_BEZIQUE,
     TRUMP_FIXING,
@@ -26,6 +29,7 @@ from ..core.melds import (
     active_melds,
     blocked_masks,
     slots,
+    wild_card_melds,
 )
 from ..core.rules import Rules
 from ..core.scoring import meld_points
@@ -42,6 +46,19 @@ from .sheet import (
     parse_declaration,
 )
 
+_UPGRADES = {
+    MELD_BY_NAME[big].id: small
+    for big, small in (
+        ("double-bezique", "bezique"),
+        ("triple-bezique", "bezique"),
+        ("quadruple-bezique", "bezique"),
+        ("quintuple-bezique", "bezique"),
+        ("double-marriage", "marriage"),
+        ("double-royal-marriage", "royal marriage"),
+    )
+}
+"""Melds that repeat a smaller one, with its name (what the @table cards were scored as)."""
+
 
 class Declarations:
     """The declaration entries of a :class:`~bezique.keeper.Keeper`."""
@@ -56,19 +73,22 @@ class Declarations:
         def side_names(self) -> list[str]: ...
         def melds(self) -> list[tuple[str, int]]: ...
         def _current(self) -> DealSheet: ...
+        def game_sheets(self) -> list[DealSheet]: ...
         def _entry_seat(self, entry: dict[str, Any]) -> int: ...
+        def _target_reached(self, sheet: DealSheet) -> None: ...
 
     # --- declarations ------------------------------------------------------------------------------
     def _do_declare(self, entry: dict[str, Any]) -> None:
         sheet = self._current()
         seat = self._entry_seat(entry)
-        name, refs = parse_declaration(str(entry.get("text", "")))
+        name, refs = parse_declaration(str(entry.get("text", "")), [m for m, _ in self.melds()])
         if name == "exchange":
             self._exchange(sheet, seat, refs)
         elif name == "carte-blanche":
             self._carte_blanche(sheet, seat, refs)
         else:
             self._meld(sheet, seat, name, refs)
+        self._target_reached(sheet)
 
     def _meld(self, sheet: DealSheet, seat: int, name: str, refs: list[tuple[int, bool]]) -> None:
         r = self.rules
@@ -76,15 +96,25 @@ class Declarations:
         trump = None if sheet.trump is None else SUITS.index(sheet.trump)
         where = self._trump_words(sheet)
         allowed = set(active_melds(r))
+        only_marriage = trump is None and r.melds_before_trump == "marriage-only"
+        if only_marriage and meld == MARRIAGE:  # the first marriage fixes trump: a royal one
+            meld, name = ROYAL_MARRIAGE, "royal-marriage"
         if trump is None:
             if r.trump_double_marriage:
                 allowed.add(DOUBLE_ROYAL_MARRIAGE)
             if not r.sequence_fixes_trump:
                 allowed.discard(TRUMP_SEQUENCE)
+            if only_marriage:
+                allowed &= {ROYAL_MARRIAGE, DOUBLE_ROYAL_MARRIAGE}
         if r.seven_of_trumps:
             allowed.add(SEVEN_MELD)
         if r.two_trump_sevens:
             allowed.add(TWO_SEVENS)
+        if only_marriage and meld not in allowed:
+            raise ValueError(
+                f"before trump is fixed only a marriage may be declared here, not a {name}: "
+                "the first marriage (any suit) fixes trump, e.g. marriage KH QH"
+            )
         if meld not in allowed:
             if trump is None and meld == TRUMP_SEQUENCE:
                 raise ValueError(
@@ -103,7 +133,9 @@ class Declarations:
                 )
             raise ValueError(f"a {name} cannot be formed {where}")
         kinds = [k for k, _ in refs]
-        wilds = sum(1 for k in kinds if k == _WILD)
+        wilds = sum(1 for k in kinds if k == _WILD) if meld != FOUR_WILD_CARDS else 0
+        if wilds and meld not in wild_card_melds(r):
+            raise ValueError(f"a joker (wild card) cannot stand in for a card of a {name} here")
         if wilds > 1:
             raise ValueError("a wild card may stand in for one card of a meld, not more")
         chosen = _match_slots(ways, kinds, wilds)
@@ -112,7 +144,7 @@ class Declarations:
             raise ValueError(
                 f"{shown} do not form a {name} {where}: a {name} is " + _describe_ways(ways)
             )
-        if wilds and wilds == len(kinds):
+        if wilds and wilds == len(kinds) and meld != FOUR_WILD_CARDS:
             raise ValueError("a meld needs at least one real card besides the wild card")
         # copies of one card: no more than the pack holds, in one meld and in the deal
         per_kind = Counter(kinds)
@@ -125,6 +157,15 @@ class Declarations:
                     f"a meld cannot hold {n}"
                 )
         fresh = Counter(k for k, on_table in refs if not on_table)
+        if not fresh and meld in _UPGRADES:
+            # RULES.md C24: two single beziques (marriages) scored one by one never make a
+            # double: a declaration needs a new card
+            single = _UPGRADES[meld]
+            raise ValueError(
+                f"a {name} needs at least one new card from the hand: the {single}s already "
+                f"on {self.players[seat]}'s table were scored one by one, and no new card "
+                f"turns them into a {name}"
+            )
         if not fresh:
             raise ValueError(
                 "every declaration must put at least one new card from the hand on the table "
@@ -146,6 +187,11 @@ class Declarations:
                     f"(write {code(k)} without @table for a card from the hand)"
                 )
             free = [i for i in copies if not table[i][1] & block]
+            if k == _WILD and r.meld_reuse == "once-per-kind":
+                free = [i for i in copies if not table[i][1]]  # a joker scores once a deal
+            if meld == TRUMP_SEQUENCE and r.sequence_needs_marriage:
+                married = [i for i in free if table[i][1] >> ROYAL_MARRIAGE & 1]
+                free = married or free
             if not free:
                 used_in = _mask_names(table[copies[0]][1])
                 raise ValueError(
@@ -166,6 +212,17 @@ class Declarations:
                         f"{what} this deal: if a {code(k)} of this meld is already on "
                         f"{self.players[seat]}'s table, write it {code(k)}@table"
                     )
+        if meld == TRUMP_SEQUENCE and r.sequence_needs_marriage:
+            # the quinte adds A 10 J of trumps to the declarer's own royal marriage on the
+            # table (HAITIAN.md H08)
+            married = [i for i in picks if table[i][1] >> ROYAL_MARRIAGE & 1]
+            if len(married) < 2:
+                assert trump is not None
+                letter = SUITS[trump]
+                raise ValueError(
+                    f"a {name} here adds A 10 J of trumps to {self.players[seat]}'s own royal "
+                    f"marriage on the table: write its K and Q as K{letter}@table Q{letter}@table"
+                )
         fixes = trump is None and meld in TRUMP_FIXING
         # the engine's own scoring (core.scoring.meld_points), from what the sheet knows
         points = meld_points(
@@ -173,8 +230,10 @@ class Declarations:
             meld,
             [table[i][1] for i in picks] + [0] * sum(fresh.values()),
             repeats=sum(1 for d in sheet.declarations if d.seat == seat and d.meld == name),
-            # (first_bezique is not kept yet: _NOT_KEPT refuses it, so this deal's suffices)
-            bezique_before=any(d.meld == "bezique" for d in sheet.declarations),
+            # first_bezique pays for the first bezique of the game (HAITIAN.md H07)
+            bezique_before=any(
+                d.meld == "bezique" for s in self.game_sheets() for d in s.declarations
+            ),
             fixes_trump=fixes,
         )
         if fixes:

@@ -48,7 +48,6 @@ from ..core.cards import (
     rank_of,
     suit_of,
 )
-from ..core.match import settle_points
 from ..core.melds import (
     MELDS,
     active_melds,
@@ -64,21 +63,26 @@ from .sheet import (
     OFFENCES,
     DealSheet,
     _clip,
-    _does,
     _parse_line,
     _State,
     _write_line,
     describe,
 )
+from .tally import Tally
 
 
-class Keeper(Declarations):
+class Keeper(Declarations, Tally):
     """Keeps the score of a match played with real cards (see the module docstring).
 
     ``players``: a name per seat, in seat order (seats are numbered clockwise; in a partnership
     game seats 0 and 2 play against 1 and 3).  Wherever a seat is asked for, its number or its
     name (any case) will do.  ``path``: the journal file; it must not exist yet (continue an old
-    one with :meth:`resume`).
+    one with :meth:`resume`).  ``handicap``: the score each side starts every game on, in a
+    match of games with the "cent points" handicap (HAITIAN.md H32; default 0 each).
+
+    The rules, the penalty scheme included, are fixed for the whole match: they are written in
+    the journal's first line and checked against each new deal (a match cannot change its rules
+    half-way; start a new match for other rules).
     """
 
     def __init__(
@@ -86,9 +90,10 @@ class Keeper(Declarations):
         rules: Rules,
         players: Sequence[str] | None = None,
         path: str | os.PathLike[str] | None = None,
+        handicap: Sequence[int] | None = None,
     ) -> None:
         self.rules = rules
-        _check_keepable(rules)
+        self._rules_text = str(rules)
         n = rules.players
         names = [str(p).strip() for p in players] if players is not None else []
         if not names:
@@ -103,6 +108,16 @@ class Keeper(Declarations):
         if len({name.lower() for name in names}) != n:
             raise ValueError(f"player names must differ: got {', '.join(names)}")
         self.players: list[str] = names
+        sides = rules.sides
+        self.handicap: tuple[int, ...] = tuple(handicap) if handicap else (0,) * sides
+        if len(self.handicap) != sides or not all(
+            isinstance(h, int) and not isinstance(h, bool) and 0 <= h < rules.target
+            for h in self.handicap
+        ):
+            raise ValueError(
+                f"the handicap is {sides} whole numbers from 0 to under the target "
+                f"({rules.target}): got {handicap!r}"
+            )
         self.path: Path | None = None
         self.warnings: list[str] = []
         """Problems found (and got round) when resuming a journal."""
@@ -123,6 +138,8 @@ class Keeper(Declarations):
                 "rules": str(rules),
                 "players": names,
             }
+            if any(self.handicap):
+                header["handicap"] = list(self.handicap)
             self.path = p
             try:
                 with p.open("w", encoding="utf-8") as f:
@@ -156,48 +173,6 @@ class Keeper(Declarations):
             " & ".join(self.players[s] for s in range(r.players) if r.side_of(s) == side)
             for side in range(r.sides)
         ]
-
-    @property
-    def per_deal(self) -> bool:
-        """True when each deal is a game of its own (Rubicon, Chinese, eight-pack)."""
-        return self.rules.deal_scoring == "per-deal"
-
-    def deal_score(self, sheet: DealSheet) -> list[int]:
-        """What a finished deal adds to the match totals: its points, or in per-deal games its
-        payout."""
-        if self.per_deal:
-            return list(sheet.settlement.payout) if sheet.settlement else [0] * self.rules.sides
-        return sheet.totals
-
-    @property
-    def scores(self) -> list[int]:
-        """Match totals per side over the finished deals."""
-        totals = [0] * self.rules.sides
-        for sheet in self._state.deals:
-            if sheet.over:
-                for side, p in enumerate(self.deal_score(sheet)):
-                    totals[side] += p
-        return totals
-
-    @property
-    def running(self) -> list[int]:
-        """Match totals with the points of the deal in progress added (in per-deal games the
-        deal in progress pays out only when it ends, so this is :attr:`scores`)."""
-        totals = self.scores
-        current = self.deal
-        if current is not None and not self.per_deal:
-            totals = [a + b for a, b in zip(totals, current.totals, strict=True)]
-        return totals
-
-    @property
-    def winner(self) -> int | None:
-        """The winning side once the match is decided, else None."""
-        return self._state.winner
-
-    @property
-    def is_over(self) -> bool:
-        """True once a side has won."""
-        return self._state.winner is not None
 
     @property
     def next_dealer(self) -> int:
@@ -263,7 +238,7 @@ class Keeper(Declarations):
     def new_deal(self, turn_up: str | None = None, dealer: int | str | None = None) -> None:
         """Start the next deal.  ``turn_up``: the card turned up (needed, and only allowed,
         where the rules turn one up); ``dealer``: who dealt (default: left of the last dealer)."""
-        entry: dict[str, Any] = {"type": "deal"}
+        entry: dict[str, Any] = {"type": "deal", "rules": self._rules_text}
         if turn_up is not None:
             entry["turn_up"] = turn_up
         if dealer is not None:
@@ -383,7 +358,7 @@ class Keeper(Declarations):
             raise ValueError(f"{p}: journal version {header.get('version')} is not supported")
         try:
             rules = Rules.from_string(str(header["rules"]))
-            keeper = cls(rules, list(header["players"]))
+            keeper = cls(rules, list(header["players"]), handicap=header.get("handicap"))
         except (KeyError, TypeError, ValueError) as e:
             raise ValueError(f"{p}: bad journal header: {e}") from None
         entries: list[dict[str, Any]] = []
@@ -418,6 +393,11 @@ class Keeper(Declarations):
 
     def _record(self, entry: dict[str, Any]) -> None:
         """Apply an entry; on success keep it and write it to the journal."""
+        if str(self.rules) != self._rules_text:
+            raise ValueError(
+                f"the rules of a match cannot change once it has begun (it is played as "
+                f"{self._rules_text}, not {self.rules}): start a new match for other rules"
+            )
         state = copy.deepcopy(self._state)
         saved = self._state
         self._state = state
@@ -490,9 +470,16 @@ class Keeper(Declarations):
         r, st = self.rules, self._state
         if self.deal is not None:
             raise ValueError(f"deal {len(st.deals)} is not over yet: end it first")
+        played_as = entry.get("rules")
+        if played_as is not None and played_as != self._rules_text:
+            raise ValueError(
+                f"this deal was entered under the rules {played_as}, but the journal's header "
+                f"says {self._rules_text}: a match keeps its rules (was the header edited?)"
+            )
         dealer = entry.get("dealer")
         dealer = self.next_dealer if dealer is None else self.seat(dealer)
         n, sides = r.players, r.sides
+        game = self.game_sheets()  # the earlier deals of this game
         sheet = DealSheet(
             number=len(st.deals) + 1,
             dealer=dealer,
@@ -505,10 +492,10 @@ class Keeper(Declarations):
             bonuses=[0] * sides,
             penalties=[0] * sides,
             tables=[[] for _ in range(n)],
+            carry=self.game_scores_before(),
             # no-further-points: a side that offended earlier in the game scores nothing more
             caps=[
-                0 if not self.per_deal and any(s.caps[side] is not None for s in st.deals) else None
-                for side in range(sides)
+                0 if any(s.caps[side] is not None for s in game) else None for side in range(sides)
             ],
         )
         up_text = entry.get("turn_up")
@@ -572,8 +559,9 @@ class Keeper(Declarations):
         for value in (count, points):
             if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
                 raise ValueError(f"trick points are a whole number: got {value!r}")
+        majority = scoring == "brisque-majority"  # settled at the end of the deal
         if count is not None:
-            if scoring != "brisques":
+            if scoring not in ("brisques", "brisque-majority"):
                 raise ValueError(
                     f"this game counts {scoring.replace('-', ' ')}, not brisques: enter the points"
                 )
@@ -586,15 +574,15 @@ class Keeper(Declarations):
             raise ValueError(f"trick points cannot be negative: got {points}")
         pack_kinds = [k for k, n in self._copies.items() for _ in range(n) if k != _WILD]
         brisque_points = 10 * sum(1 for k in pack_kinds if rank_of(k) in BRISQUE_RANKS)
-        if scoring == "brisques":
+        if scoring in ("brisques", "brisque-majority"):
             most = brisque_points
         elif scoring == "card-points":
             most = sum(CARD_POINTS[rank_of(k)] for k in pack_kinds)
         else:  # greek-per-trick: 10 a trick plus 10 an ace or ten
             most = 10 * r.tricks + brisque_points
-        if scoring in ("brisques", "greek-per-trick") and points % 10:
+        if scoring in ("brisques", "brisque-majority", "greek-per-trick") and points % 10:
             raise ValueError(f"trick points here go in tens: got {points}")
-        column = sheet.brisques if r.brisques_only_to_settle else sheet.tricks
+        column = sheet.brisques if r.brisques_only_to_settle or majority else sheet.tricks
         others = sum(column) - column[side]
         if others + points > most:
             raise ValueError(
@@ -603,16 +591,25 @@ class Keeper(Declarations):
             )
         column[side] = points
         label = "brisques (to settle)" if r.brisques_only_to_settle else "tricks"
+        if majority:
+            label = "brisques (the majority settles at the end)"
         sheet.log.append(f"{self.side_names[side]}: {label} {points}")
 
     def _do_last_trick(self, entry: dict[str, Any]) -> None:
         r = self.rules
         sheet = self._current()
         seat = self._entry_seat(entry)
+        before = sheet.last_trick_seat
+        if before == seat:
+            raise ValueError(
+                f"{self.players[seat]} already took the last trick of this deal: there is one "
+                "last trick"
+            )
         sheet.last_trick = [0] * r.sides
         sheet.last_trick[r.side_of(seat)] = r.last_trick_bonus
         sheet.last_trick_seat = seat
-        sheet.log.append(f"{self.players[seat]}: last trick +{r.last_trick_bonus}")
+        instead = "" if before is None else f" (in place of {self.players[before]})"
+        sheet.log.append(f"{self.players[seat]}: last trick +{r.last_trick_bonus}{instead}")
 
     _last_penalty: int = 0
 
@@ -624,7 +621,8 @@ class Keeper(Declarations):
         table = self.offences()
         if not table:
             raise ValueError(
-                "these rules have no penalties (penalty_scheme=none): choose one with "
+                "this match is kept without penalties (penalty_scheme=none), and its rules "
+                "stay as they began; for penalties start a new match with "
                 "--option penalty_scheme=russian or victorian"
             )
         offence = str(entry.get("offence", ""))
@@ -696,84 +694,3 @@ class Keeper(Declarations):
         names = ", ".join(self.side_names[g] for g in gainers)
         sheet.log.append(f"{who}: {offence}, {names} +{points}")
         self._last_penalty = points
-
-    def _do_end(self, entry: dict[str, Any]) -> None:
-        r, st = self.rules, self._state
-        sheet = self._current()
-        if sheet.last_trick_seat is None:
-            raise ValueError(
-                "enter who took the last trick first (it scores "
-                f"{r.last_trick_bonus} and decides ties)"
-            )
-        sheet.over = True
-        if self.per_deal:
-            settlement = settle_points(r, sheet.totals, sheet.brisques)
-            sheet.settlement = settlement
-            if settlement.winner is None:
-                sheet.log.append(f"deal {sheet.number} is a tie: nobody scores; deal again")
-            else:
-                w = settlement.winner
-                how = "a rubicon" if settlement.rubicon else "the game"
-                sheet.log.append(
-                    f"deal {sheet.number}: {_does(self.side_names[w], 'win')} {how}, "
-                    f"scoring {settlement.payout[w]}"
-                )
-            st.winner = settlement.winner
-        else:
-            sheet.log.append(
-                f"deal {sheet.number} over: "
-                + ", ".join(f"{n} {t}" for n, t in zip(self.side_names, sheet.totals, strict=True))
-            )
-            st.winner = self._cumulative_winner(sheet)
-        if sheet.wins_game is not None:
-            st.winner = sheet.wins_game
-        if st.winner is not None:
-            sheet.log.append(f"{_does(self.side_names[st.winner], 'win')} the match")
-
-    def _cumulative_winner(self, sheet: DealSheet) -> int | None:
-        """The target rule (RULES.md 2.1, 2.2): reaching the target at the end of a deal wins;
-        if several sides reach it, the taker of the last trick (or, by option, the higher
-        score).  The keeper does not know who took the earlier tricks, so when a third player
-        took the last trick, the higher score decides among the others."""
-        r = self.rules
-        totals = self.scores
-        reached = [s for s, t in enumerate(totals) if t >= r.target]
-        if len(reached) <= 1:
-            return reached[0] if reached else None
-        if r.both_reach_target == "last-trick-winner":
-            assert sheet.last_trick_seat is not None
-            last = r.side_of(sheet.last_trick_seat)
-            if last in reached:
-                return last
-        top = max(totals[s] for s in reached)
-        best = [s for s in reached if totals[s] == top]
-        if len(best) == 1 or sheet.last_trick_seat is None:
-            return best[0]
-        last = r.side_of(sheet.last_trick_seat)
-        return last if last in best else best[0]
-
-
-# Options the score-keeper does not keep yet (the Haitian game's), with the values it keeps.
-_NOT_KEPT: tuple[tuple[str, tuple[object, ...]], ...] = (
-    ("melds_before_trump", ("all-but-sequence",)),
-    ("meld_reuse", ("by-class", "higher-score-only")),
-    ("second_seven_scores", ("declare", "play", "win-trick")),
-    ("trick_scoring", ("brisques", "card-points", "greek-per-trick", "none")),
-    ("target_check", ("end-of-hand",)),
-    ("sequence_needs_marriage", (False,)),
-    ("first_bezique", (0,)),
-    ("four_wild_cards", (0,)),
-    ("wild_card_lead_wins", (False,)),
-    ("match_games", (0,)),
-)
-
-
-def _check_keepable(rules: Rules) -> None:
-    """Refuse, naming the option, rules whose scoring the keeper would get wrong."""
-    for name, kept in _NOT_KEPT:
-        value = getattr(rules, name)
-        if value not in kept:
-            raise ValueError(
-                f"the score-keeper does not keep games with {name}={value} yet (the Haitian "
-                "options): play them with `bezique play`, or keep the score on paper"
-            )

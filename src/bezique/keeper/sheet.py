@@ -15,6 +15,7 @@ from ..core.cards import (
     code,
     parse_card,
 )
+from ..core.games import GameResult
 from ..core.match import Settlement
 from ..core.melds import (
     MELD_BY_NAME,
@@ -119,6 +120,12 @@ class DealSheet:
     turn_up_now: int | None = None
     """Kind of the card under the stock now (the seven after an exchange)."""
     exchanged: bool = False
+    carry: list[int] = field(default_factory=list)
+    """Each side's game score when the deal began (the earlier deals of its game)."""
+    game: GameResult | None = None
+    """In a match of games (``match_games``): the game this deal won, else None."""
+    ended_early: bool = False
+    """The deal ended at once when a side reached the target (``target_check=immediate``)."""
     caps: list[int | None] = field(default_factory=list)
     """Per side, the most its points for the deal may reach (None: no limit): the penalty
     scheme ``no-further-points`` stops an offender's side from scoring more in the game."""
@@ -150,9 +157,12 @@ class _State:
 
 
 # --- helpers ---------------------------------------------------------------------------------------
-def parse_declaration(text: str) -> tuple[str, list[tuple[int, bool]]]:
+def parse_declaration(
+    text: str, scoring: Sequence[str] | None = None
+) -> tuple[str, list[tuple[int, bool]]]:
     """Read ``[meld] NAME CARD ...`` into the meld name (``exchange`` and ``carte-blanche``
-    included) and the cards as (kind, from the table)."""
+    included) and the cards as (kind, from the table).  ``scoring``: the declarations of the
+    game, among which an unknown name's suggestion is looked for."""
     words = text.split()
     if words and words[0].lower() in ("meld", "declare"):
         words = words[1:]
@@ -172,7 +182,8 @@ def parse_declaration(text: str) -> tuple[str, list[tuple[int, bool]]]:
         while i < len(words) and not _is_card(words[i]):
             i += 1
         guess = "-".join(w.lower() for w in words[: max(i, 1)])
-        hint = difflib.get_close_matches(guess, sorted(names), 1)
+        offered = sorted({n.partition(" ")[0] for n in scoring} & names) if scoring else []
+        hint = difflib.get_close_matches(guess, offered or sorted(names), 1)
         raise ValueError(
             f"unknown meld {guess!r}"
             + (f" (did you mean {hint[0]!r}?)" if hint else "")
@@ -252,6 +263,11 @@ def _mask_names(mask: int) -> str:
 
 
 def _reuse_rule(rules: Rules) -> str:
+    if rules.meld_reuse == "once-per-kind":
+        return (
+            "a card scores once in each kind of meld (marriage, bezique, sequence, and the "
+            "quartets of its rank); a joker scores in one meld a deal"
+        )
     if rules.meld_reuse == "by-class":
         return (
             "a declared card may score again only in a meld of another class (marriages and "

@@ -23,7 +23,10 @@ from ..core.match import Match
 from ..core.notation import IllegalAction
 from ..core.observation import Observation
 from ..core.rules import Rules
+from . import lineedit
+from .hints import figures_text, hint_words
 from .render import (
+    card_label,
     does,
     game_text,
     hand_text,
@@ -31,6 +34,7 @@ from .render import (
     render_deal_end,
     render_observation,
     render_scores,
+    scores_line,
     side_names,
     table_text,
 )
@@ -55,8 +59,10 @@ HELP = """\
   log      every trick and score of this deal
   rules    the rules of this game
   help     this text
-  hint     the expert's suggestion, with the values it compared (--hints: every turn)
-  quit     stop playing (asks first; saves the game if --save was given)"""
+  hint     the expert's suggestion in plain words (--hints: every turn)
+  hint more  the same with the values the search compared
+  undo     take back your last move and the computer's answer to it (this deal only)
+  quit     stop playing (asks first; the game is saved, to continue with --resume)"""
 
 
 class QuitGame(Exception):
@@ -83,20 +89,32 @@ class TerminalGame:
         ask: Ask | None = None,
         clear: bool | None = None,
         hints: bool = False,
+        match: Match | None = None,
+        quit_save: str | os.PathLike[str] | None = None,
     ) -> None:
         self.rules = rules if rules is not None else Rules.preset("classic")
+        if match is not None and match.seed is None:
+            raise ValueError("a match to continue must have its seed (it comes from a record)")
         n = self.rules.players
         if not isinstance(seat, int) or not 0 <= seat < n:
             raise ValueError(f"--seat must be a seat from 0 to {n - 1}: got {seat}")
         self.seat = seat
-        self.seed = seed if seed is not None else secrets.randbelow(2**31)
-        self.match = Match(self.rules, seed=self.seed)
+        if match is not None:
+            assert match.seed is not None
+            self.seed = match.seed
+            self.match = match
+        else:
+            self.seed = seed if seed is not None else secrets.randbelow(2**31)
+            self.match = Match(self.rules, seed=self.seed)
         self.opponent = opponent
-        self.bots: dict[int, Bot] = {
-            s: make(opponent, seed=self.seed + 1 + s) for s in range(n) if s != seat
-        }
+        self.undos = 0
+        """Moves taken back with undo (written in the record's meta)."""
+        self.bots: dict[int, Bot] = self._make_bots()
         self.names = _names(self.rules, seat, name.strip() or "You")
         self.save_path = Path(save) if save is not None else None
+        self.quit_save = Path(quit_save) if quit_save is not None else None
+        """Where to save on quitting when no --save file was given (None: nowhere)."""
+        self.resumed = match is not None
         self.console = console if console is not None else Console(highlight=False)
         self._ask = ask
         self.clear = self.console.is_terminal if clear is None else clear
@@ -106,11 +124,75 @@ class TerminalGame:
         self.notes: list[Text] = []
         """Lines to show under the next picture (the screen is cleared before each one)."""
 
+    def _make_bots(self) -> dict[int, Bot]:
+        """A fresh computer player for each other seat: after an undo none may remember the
+        moves taken back (it would know cards of the player's hand it never saw played)."""
+        n = self.rules.players
+        base = self.seed + 1 + 1000 * self.undos
+        return {s: make(self.opponent, seed=base + s) for s in range(n) if s != self.seat}
+
+    @classmethod
+    def resume(
+        cls,
+        path: str | os.PathLike[str],
+        *,
+        opponent: str | None = None,
+        console: Console | None = None,
+        ask: Ask | None = None,
+        clear: bool | None = None,
+        hints: bool = False,
+        save: str | os.PathLike[str] | None = None,
+    ) -> TerminalGame:
+        """Continue the match saved in a record written by ``bezique play`` (the deals, the
+        deal in progress and whose turn it is all come from replaying it); the game goes on
+        being saved to the same file unless ``save`` names another.  ValueError (saying what
+        is wrong) for a missing or bad file or a match that is over."""
+        from ..core.records import GameRecord, RecordError
+
+        p = Path(path)
+        try:
+            record = GameRecord.read(p)
+        except RecordError as e:
+            raise ValueError(str(e)) from None
+        except OSError as e:
+            raise ValueError(f"cannot read {p}: {e.strerror or e}") from None
+        if record.kind != "match" or record.seed is None:
+            raise ValueError(f"{p} holds a single deal, not a match to continue")
+        try:
+            match = record.replay()
+        except RecordError as e:
+            raise ValueError(f"{p}: {e}") from None
+        assert isinstance(match, Match)
+        if match.winner is not None:
+            raise ValueError(f"the match in {p} is over: start a new one with bezique play")
+        meta = record.meta
+        seat_text = meta.get("seat", "0")
+        seat = int(seat_text) if seat_text.isdigit() else 0
+        game = cls(
+            record.rules,
+            opponent=opponent or meta.get("opponent", "simple"),
+            seat=seat,
+            name=record.players[seat] if seat < len(record.players) else "You",
+            save=save if save is not None else p,
+            console=console,
+            ask=ask,
+            clear=clear,
+            hints=hints,
+            match=match,
+        )
+        game.names = list(record.players)
+        undos = meta.get("undos", "0")
+        game.undos = int(undos) if undos.isdigit() else 0
+        game.bots = game._make_bots()  # as they were after the last undo
+        return game
+
     # --- input and output ------------------------------------------------------------------------
     def ask(self, prompt: str) -> str:
         """One line of input (``EOFError`` when there is no more)."""
         if self._ask is not None:
             return self._ask(prompt)
+        if lineedit.enable("play"):  # arrow keys edit the line and recall earlier entries
+            return lineedit.read_line(prompt)
         return self.console.input(Text(prompt, style="bold"))
 
     def say(self, message: str, style: str = "") -> None:
@@ -121,8 +203,11 @@ class TerminalGame:
         """Print a short error for a wrong entry."""
         self.console.print(Text("✗ ", style="bold red") + Text(message, style="red"))
 
-    def save(self) -> None:
-        """Write the game record, if a file was given."""
+    def save(self, quitting: bool = False) -> None:
+        """Write the game record, if a file was given (on quitting, to ``quit_save`` when no
+        --save file was)."""
+        if self.save_path is None and quitting and self.quit_save is not None:
+            self.save_path = self.quit_save
         if self.save_path is None:
             return
         try:
@@ -131,8 +216,11 @@ class TerminalGame:
             meta = {
                 "program": f"bezique {__version__} play",
                 "opponent": self.opponent,
+                "seat": str(self.seat),
                 "date": datetime.date.today().isoformat(),
             }
+            if self.undos:
+                meta["undos"] = str(self.undos)
             record_match(self.match, players=self.names, meta=meta).write(self.save_path)
             self.saved_ok = True
         except (OSError, ValueError, ImportError) as e:
@@ -145,6 +233,8 @@ class TerminalGame:
         try:
             self._intro()
             while True:
+                if self.match.deal.is_over:  # resumed between two deals
+                    self.match.next_deal()
                 self._play_deal()
                 self.save()
                 self._deal_over()
@@ -161,15 +251,21 @@ class TerminalGame:
                     Text(f"Deal {len(self.match.deals)}: {self.names[dealer]} dealt.", style="bold")
                 )
         except QuitGame:
-            self.save()
+            self.save(quitting=True)
             self.say("Game stopped.", "bold")
-            if self.save_path is not None and self.saved_ok:
-                self.say(f"Saved to {self.save_path}.")
+            self._saved_note()
             return 0
         except KeyboardInterrupt:
-            self.save()
+            self.save(quitting=True)
             self.say("\nInterrupted.", "bold")
+            self._saved_note()
             return 130
+
+    def _saved_note(self) -> None:
+        if self.save_path is not None and self.saved_ok and self.match.winner is None:
+            self.say(
+                f"Saved to {self.save_path}: continue with bezique play --resume {self.save_path}"
+            )
 
     def _intro(self) -> None:
         sides = side_names(self.rules, self.names)
@@ -180,13 +276,22 @@ class TerminalGame:
                 f" ({game_text(self.rules)}).  Type help at any prompt.  Seed {self.seed}.",
             )
         )
+        if self.resumed:
+            self.notes.append(
+                Text(
+                    f"Continuing the saved match: deal {len(self.match.deals)}, "
+                    + ("between deals." if self.match.deal.is_over else "as it was left."),
+                    style="bold",
+                )
+            )
+            return
         cut = getattr(self.match, "cut", None)
         if cut:
             dealer = self.match.first_dealer
             self.notes.append(
                 Text(
                     "Cut for deal: "
-                    + ", ".join(f"{self.names[s]} {c}" for s, c in enumerate(cut))
+                    + ", ".join(f"{self.names[s]} {card_label(c)}" for s, c in enumerate(cut))
                     + f"; {does(self.names[dealer], 'deal')} first."
                 )
             )
@@ -199,7 +304,8 @@ class TerminalGame:
             raise QuitGame from None
 
     def _confirm_quit(self) -> bool:
-        extra = " The game will be saved." if self.save_path is not None else ""
+        where = self.save_path or self.quit_save
+        extra = f" The game will be saved to {where}." if where is not None else ""
         answer = self._read(f"Really quit?{extra} [y/N] ")
         return answer.strip().lower() in ("y", "yes")
 
@@ -207,7 +313,8 @@ class TerminalGame:
         deal = self.match.deal
         if getattr(self.rules, "dealer_sits_out", False) and deal.dealer == self.seat:
             self.say("You deal, and sit this deal out while the others play it.", "bold")
-        while not deal.is_over:
+        while not self.match.deal.is_over:
+            deal = self.match.deal  # read again each time: an undo rebuilds the match
             seat = deal.to_move
             assert seat is not None
             if seat == self.seat:
@@ -277,8 +384,12 @@ class TerminalGame:
             if word == "board":
                 self._show(obs)
                 continue
-            if word == "hint":
-                self._hint(obs)
+            if word in ("hint", "hint more", "hint figures", "why"):
+                self._hint(obs, figures=word != "hint")
+                continue
+            if word in ("undo", "u", "take back"):
+                if self._undo():
+                    return
                 continue
             if line.isdigit():
                 i = int(line)
@@ -295,11 +406,59 @@ class TerminalGame:
                 continue
             return
 
-    def _hint(self, obs: Observation) -> None:
-        """Print the expert's suggestion; it sees only this seat's observation."""
+    def _hint(self, obs: Observation, figures: bool = False) -> None:
+        """Print the expert's suggestion in plain words (with the values the search compared
+        when ``figures``); the expert sees only this seat's observation."""
         from ..bots import hint
 
-        self.console.print(Text(hint(obs).text(), style="cyan"))
+        found = hint(obs)
+        self.console.print(hint_words(obs, str(found.action), found.level))
+        if figures:
+            self.console.print(figures_text(found.values, found.reason))
+
+    def undo_points(self) -> list[int]:
+        """Plies of the current deal at which this seat was to move (the positions undo can go
+        back to), found by replaying the deal from its record."""
+        from ..core.records import record_match
+
+        record = record_match(self.match, players=self.names)
+        last = len(record.deals) - 1
+        out: list[int] = []
+        before = None
+        for i, ply, action, deal in record.states():
+            if i != last:
+                continue
+            if action is not None and before is not None and before.to_move == self.seat:
+                out.append(ply - 1)
+            before = deal
+        return out
+
+    def _undo(self) -> bool:
+        """Take back this seat's last move of the deal and everything after it (the computer's
+        answers).  The deal is rebuilt by replaying its record, so the cards are those dealt;
+        the computer players are made afresh so none remembers a move taken back.  What the
+        player saw meanwhile stays seen: the record counts the undos (meta ``undos``)."""
+        import dataclasses
+
+        from ..core.records import record_match
+
+        points = self.undo_points()
+        if not points:
+            self.error("nothing to undo in this deal (undo goes back within the deal only)")
+            return False
+        ply = points[-1]
+        record = record_match(self.match, players=self.names)
+        deals = list(record.deals)
+        deals[-1] = dataclasses.replace(deals[-1], actions=deals[-1].actions[:ply], points=None)
+        rebuilt = dataclasses.replace(record, deals=tuple(deals), winner=None).replay()
+        assert isinstance(rebuilt, Match)
+        self.match = rebuilt
+        self.undos += 1
+        self.bots = self._make_bots()
+        self.notes.append(
+            Text(f"Took back your last move ({len(points)} of yours in this deal).", "yellow")
+        )
+        return True
 
     def _personal(self, message: str) -> str:
         """An engine message about this seat, addressed to the player."""
@@ -329,7 +488,7 @@ class TerminalGame:
             return
         game = match.games[-1]
         sides = side_names(self.rules, self.names)
-        counts = ", ".join(f"{sides[s]} {c}" for s, c in enumerate(game.counts))
+        counts = scores_line(sides, game.counts).plain
         self.say(
             f"{does(sides[game.winner], 'win')} game {len(match.games)}"
             + (" en bas table (it counts double)" if game.double else "")
@@ -341,7 +500,10 @@ class TerminalGame:
     def _match_over(self, winner: int) -> None:
         sides = side_names(self.rules, self.names)
         scores = self.match.scores
-        others = ", ".join(f"{sides[s]} {scores[s]}" for s in range(len(sides)) if s != winner)
+        others = scores_line(
+            [sides[s] for s in range(len(sides)) if s != winner],
+            [scores[s] for s in range(len(sides)) if s != winner],
+        ).plain
         won = self.rules.side_of(self.seat) == winner
         self.console.print(
             Text(
@@ -384,9 +546,16 @@ def _as_action(line: str) -> str:
 
 
 def _short(message: str, limit: int = 200) -> str:
-    """An engine message cut to a readable length."""
+    """An engine message cut to a readable length: without the list of legal actions (the
+    screen numbers them), and cut between words, never inside one."""
     message = " ".join(message.split())
-    return message if len(message) <= limit else message[: limit - 1] + "…"
+    head, sep, _ = message.partition("; legal: ")
+    if sep:
+        message = head + "; the list above shows what you may do"
+    if len(message) <= limit:
+        return message
+    cut = message.rfind(" ", 0, limit - 1)
+    return message[: cut if cut > 0 else limit - 1].rstrip(" ,;:") + " …"
 
 
 def play_match(

@@ -20,8 +20,10 @@ from rich.table import Table
 from rich.text import Text
 
 from ..core.cards import SUIT_SYMBOLS, SUITS, parse_card
+from ..core.games import add_points, next_handicap
 from ..core.rules import Rules
 from ..keeper import DealSheet, Keeper
+from . import lineedit
 from .render import card_label, does, settlement_text
 
 Ask = Callable[[str], str]
@@ -38,12 +40,20 @@ Entries (NAME: a player's name, any case, or seat number)
                             NAME seven 7H, NAME exchange 7H, NAME carte-blanche
                             A card already on NAME's table from an earlier
                             declaration is written QS@table.
+  NAME seven 7H             the seven of trumps declared (or, in the Haitian
+                            game, played: 10 to its player)
+  NAME four-kings KS KH KD XX   a joker (XX) completes a quartet where the
+                            rules allow it (Haitian: one joker a quartet)
   NAME tricks 60            the points NAME's side made in tricks this deal
-  NAME brisques 6           the same as a count of aces and tens (10 each)
+  NAME brisques 6           the same as a count of aces and tens (10 each);
+                            under brisque majority (Haitian) the count is
+                            settled at the end of the deal
   NAME last                 NAME took the last trick
   NAME penalty OFFENCE [POINTS] [to NAME]
                             a penalty of the rules' scheme (see penalties)
   end                       end the deal: totals, settlement, match check
+                            (a Haitian deal also ends by itself when a
+                            declaration reaches the target)
 Commands
   undo     take back the last entry    sheet      the score sheet
   melds    the declarations here       penalties  the offences here
@@ -66,6 +76,8 @@ class KeeperApp:
     def ask(self, prompt: str) -> str:
         if self._ask is not None:
             return self._ask(prompt)
+        if lineedit.enable("keep"):  # arrow keys edit the line and recall earlier entries
+            return lineedit.read_line(prompt)
         return self.console.input(Text(prompt, style="bold"))
 
     def error(self, message: str) -> None:
@@ -79,7 +91,7 @@ class KeeperApp:
         """Read entries until quit or end of input; the exit status."""
         k = self.keeper
         rules = k.rules
-        goal = "each deal is a game" if k.per_deal else f"first to {rules.target}"
+        goal = _goal(k)
         self.console.print(
             Text.assemble(
                 ("Score-keeper: ", "bold"),
@@ -90,6 +102,13 @@ class KeeperApp:
         )
         if k.path is not None:
             self.note(f"Journal: {k.path} (every entry is saved at once).", "dim")
+        if any(k.handicap):
+            self.note(
+                "Every game starts on "
+                + ", ".join(f"{n} {h}" for n, h in zip(k.side_names, k.handicap, strict=True))
+                + " (the cent-points handicap).",
+                "dim",
+            )
         for w in k.warnings:
             self.note(f"! {w}", "yellow")
         if k.entries:
@@ -208,7 +227,13 @@ class KeeperApp:
         if verb in ("last", "last-trick", "lasttrick"):
             if len(rest) > 1 and rest[1].lower() != "trick":
                 raise ValueError(f"write {k.players[seat]} last")
+            before = k.deal.last_trick_seat if k.deal is not None else None
             k.last_trick(seat)
+            if before is not None:
+                self.note(
+                    f"{k.players[seat]} took the last trick, in place of {k.players[before]}.",
+                    "yellow",
+                )
         elif verb in ("tricks", "points", "brisques"):
             if len(rest) != 2:
                 raise ValueError(f"write {k.players[seat]} {verb} NUMBER")
@@ -222,6 +247,13 @@ class KeeperApp:
         else:
             points = k.declare(seat, " ".join(rest))
             self.note(f"{k.players[seat]} scores {points}.", "green")
+            if k.deal is None and k.deals and k.deals[-1].ended_early:
+                self.note(
+                    f"The target ({k.rules.target}) is reached: the deal ends at once, with no "
+                    "last trick and no brisques.",
+                    "bold",
+                )
+                self._after_end()
 
     def _penalty(self, seat: int, words: list[str]) -> None:
         k = self.keeper
@@ -248,6 +280,18 @@ class KeeperApp:
         sheet = k.deals[-1]
         if sheet.settlement is not None:
             self.console.print(settlement_text(k.rules, sheet.settlement, k.side_names))
+        if sheet.game is not None and k.winner is None:
+            game = sheet.game
+            self.console.print(
+                Text(
+                    f"{does(k.side_names[game.winner], 'win')} game {len(k.games)}"
+                    + (" en bas table (it counts 2)" if game.double else "")
+                    + ". Match count: "
+                    + ", ".join(f"{n} {c}" for n, c in zip(k.side_names, game.counts, strict=True))
+                    + f" (first to {k.rules.match_games}). The next game starts again.",
+                    style="bold",
+                )
+            )
         if k.winner is not None:
             scores = k.scores
             self.console.print(
@@ -258,6 +302,16 @@ class KeeperApp:
             )
             if k.path is not None:
                 self.note(f"The whole match is in {k.path}.", "dim")
+            if k.rules.cent_points_handicap:
+                # cent points (HAITIAN.md H32): the loser starts every game of the next match
+                # on the handicap until he wins a match
+                starts = next_handicap(k.rules, k.handicap, k.winner)
+                self.note(
+                    "Next match: every game starts on "
+                    + ", ".join(f"{n} {h}" for n, h in zip(k.side_names, starts, strict=True))
+                    + f" (bezique keep ... --handicap {','.join(map(str, starts))}).",
+                    "bold",
+                )
 
     # --- pictures ------------------------------------------------------------------------------
     def show(self) -> None:
@@ -310,24 +364,32 @@ def _trump_text(sheet: DealSheet) -> Text:
     return out
 
 
+def _goal(k: Keeper) -> str:
+    rules = k.rules
+    if k.per_deal:
+        return "each deal is a game"
+    if rules.match_games:
+        return f"games to {rules.target}, match to {rules.match_games} games"
+    return f"first to {rules.target}"
+
+
 def render_sheet(keeper: Keeper, log: int = 4) -> RenderableType:
-    """The score sheet: a line per deal with the running totals, then the deal in progress (or
-    the one just ended) in detail."""
+    """The score sheet: a line per deal with the running totals (of each game, in a match of
+    games), then the deal in progress (or the one just ended) in detail."""
     k = keeper
     rules = k.rules
-    goal = "each deal is a game" if k.per_deal else f"first to {rules.target}"
+    goal = _goal(k)
     table = Table(title=f"Score sheet · {rules} · {goal}", title_justify="left")
     table.add_column("Deal", justify="right")
     table.add_column("Dealer")
     table.add_column("Trump")
     for name in k.side_names:
         table.add_column(name, justify="right")
-    running = [0] * rules.sides
     for sheet in k.deals:
         cells: list[Text] = []
         if sheet.over:
             score = k.deal_score(sheet)
-            running = [a + b for a, b in zip(running, score, strict=True)]
+            running = add_points(rules, sheet.carry, score)
             for side in range(rules.sides):
                 if k.per_deal:
                     cell = Text(f"{sheet.totals[side]}")
@@ -341,9 +403,17 @@ def render_sheet(keeper: Keeper, log: int = 4) -> RenderableType:
             cells = [Text(f"({t})", style="italic") for t in sheet.totals]
         label = str(sheet.number) + ("" if sheet.over else " …")
         table.add_row(label, k.players[sheet.dealer], _trump_text(sheet), *cells)
+        if sheet.game is not None:
+            game = sheet.game
+            table.add_row(
+                "",
+                Text(f"game won by {k.side_names[game.winner]}", style="bold"),
+                "en bas table" if game.double else "",
+                *[Text(f"count {c}", style="bold") for c in game.counts],
+            )
     if k.deals:
         table.add_row(
-            Text("Total", style="bold"),
+            Text("Total" if not rules.match_games else "Game", style="bold"),
             "",
             "",
             *[Text(str(s), style="bold") for s in k.scores],
@@ -370,7 +440,11 @@ def render_deal(keeper: Keeper, sheet: DealSheet, log: int = 4) -> RenderableTyp
         rules.trick_scoring, "Brisques"
     )
     rows: list[tuple[str, list[int]]] = [("Declarations", sheet.melds)]
-    if rules.trick_scoring != "none":
+    if rules.trick_scoring == "brisque-majority":
+        rows.append(("Brisques won", [b // 10 for b in sheet.brisques]))
+        if sheet.over:
+            rows.append(("Brisque majority", sheet.tricks))
+    elif rules.trick_scoring != "none":
         if rules.brisques_only_to_settle:
             rows.append(("Brisques (to settle)", sheet.brisques))
         else:
@@ -427,6 +501,14 @@ def keep_command(
         Path | None,
         typer.Option("--resume", help="Carry on the match kept in this journal."),
     ] = None,
+    handicap: Annotated[
+        str | None,
+        typer.Option(
+            "--handicap",
+            help="Each side's starting score in every game, e.g. 0,100 (the Haitian "
+            "cent-points handicap of the last match's loser).",
+        ),
+    ] = None,
 ) -> None:
     """Keep the score of a game played with real cards: enter what happened, deal by deal."""
     from ..cli.common import build_rules, fail
@@ -434,10 +516,17 @@ def keep_command(
 
     console = _console()
     if resume is not None:
-        if variant is not None or option or players is not None or journal is not None:
+        if (
+            variant is not None
+            or option
+            or players is not None
+            or journal is not None
+            or handicap is not None
+        ):
             fail(
-                "--resume takes the rules, the players and the journal from FILE: leave out "
-                "--variant, --option, --players and --journal"
+                "--resume takes the rules, the players and the journal from FILE (a match "
+                "keeps its rules, penalty scheme included): leave out --variant, --option, "
+                "--players, --handicap and --journal"
             )
         try:
             keeper = Keeper.resume(resume)
@@ -459,8 +548,14 @@ def keep_command(
             while journal.exists():
                 n += 1
                 journal = Path(f"bezique-keep-{stamp}-{n}.jsonl")
+        starts = None
+        if handicap is not None:
+            try:
+                starts = [int(h) for h in handicap.split(",")]
+            except ValueError:
+                fail(f"--handicap {handicap!r}: give a whole number per side, e.g. 0,100")
         try:
-            keeper = Keeper(rules, names, journal)
+            keeper = Keeper(rules, names, journal, handicap=starts)
         except ValueError as e:
             fail(str(e))
         except OSError as e:

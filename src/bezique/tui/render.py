@@ -222,6 +222,49 @@ def log_lines(obs: Observation, names: Sequence[str] | None = None) -> list[Text
     return out
 
 
+def scores_line(names: Sequence[str], values: Sequence[int]) -> Text:
+    """``You: 120   Computer 1: 40``: each name with a colon before its score, so that names
+    ending in a number (``Computer 1``) are not read as part of the score."""
+    return Text("   ").join(
+        Text.assemble((f"{name}:", ""), f" {value}")
+        for name, value in zip(names, values, strict=False)
+    )
+
+
+def counts_brisques(rules: Rules) -> bool:
+    """True where the aces and tens won in tricks count (the brisque scorings and Rubicon's
+    brisques kept to settle the game)."""
+    return rules.brisques_only_to_settle or rules.trick_scoring in (
+        "brisques",
+        "brisque-majority",
+        "greek-per-trick",
+    )
+
+
+def brisques_won(obs: Observation) -> list[int]:
+    """Aces and tens each side has won in the completed tricks of the deal so far (public:
+    every completed trick is seen by all)."""
+    rules = obs.rules
+    out = [0] * rules.sides
+    for _leader, cards, winner in obs.tricks:
+        out[rules.side_of(winner)] += sum(1 for c in cards if c[0] in BRISQUE)
+    return out
+
+
+def deal_points_text(obs: Observation, names: Sequence[str] | None = None) -> Text:
+    """The deal's points per side and, where brisques count, the brisques won so far (they are
+    added to the points only when the deal ends)."""
+    sides = side_names(obs.rules, names)
+    out = scores_line(sides, obs.points)
+    if counts_brisques(obs.rules):
+        won = brisques_won(obs)
+        out.append(
+            "   (brisques won: " + ", ".join(f"{sides[s]} {n}" for s, n in enumerate(won)) + ")",
+            style="dim",
+        )
+    return out
+
+
 # --- the whole view --------------------------------------------------------------------------
 def status_text(obs: Observation) -> Text:
     """Trump, turn-up, stock and trick count on one line."""
@@ -348,12 +391,9 @@ def render_observation(
     if scores is not None:
         row(
             "Match",
-            Text("   ").join(
-                Text(f"{sides[s]} {scores[s]}") for s in range(min(len(scores), len(sides)))
-            )
-            + Text(f"   ({game_text(rules)})", style="dim"),
+            scores_line(sides, scores) + Text(f"   ({game_text(rules)})", style="dim"),
         )
-    row("This deal", Text("   ").join(Text(f"{sides[s]} {p}") for s, p in enumerate(obs.points)))
+    row("This deal", deal_points_text(obs, names))
     rows.append(status_text(obs))
     if obs.phase != "over":
         rows.append(stage_text(obs))
@@ -484,13 +524,9 @@ def render_scores(
 ) -> Text:
     """Deal points and match totals on two lines."""
     sides = side_names(obs.rules, names)
-    out = Text("This deal: ") + Text("   ").join(
-        Text(f"{sides[s]} {p}") for s, p in enumerate(obs.points)
-    )
+    out = Text("This deal: ") + deal_points_text(obs, names)
     if scores is not None:
-        out += Text("\nMatch:     ") + Text("   ").join(
-            Text(f"{sides[s]} {p}") for s, p in enumerate(scores)
-        )
+        out += Text("\nMatch:     ") + scores_line(sides, scores)
         out.append(f"   ({game_text(obs.rules)})", style="dim")
     return out
 

@@ -15,7 +15,8 @@ from rich.text import Text
 
 from ..core.deal import Deal
 from ..core.records import GameRecord
-from .render import notation_text, render_observation, seat_names, side_names
+from . import lineedit
+from .render import notation_text, render_observation, scores_line, seat_names, side_names
 
 Ask = Callable[[str], str]
 
@@ -92,6 +93,8 @@ class Replayer:
     def ask(self, prompt: str) -> str:
         if self._ask is not None:
             return self._ask(prompt)
+        if lineedit.enable("replay"):  # arrow keys edit the line and recall earlier entries
+            return lineedit.read_line(prompt)
         return self.console.input(Text(prompt, style="bold"))
 
     def show(self, index: int) -> None:
@@ -140,9 +143,8 @@ class Replayer:
         record = self.record
         sides = side_names(record.rules, record.players)
         text = Text("End of the record. ", style="bold")
-        text.append(
-            "Scores: " + ", ".join(f"{n} {s}" for n, s in zip(sides, record.scores, strict=False))
-        )
+        text.append("Scores: ")
+        text.append_text(scores_line(sides, record.scores))
         if record.kind == "match":
             if record.winner is not None:
                 text.append(f". {sides[record.winner]} won the match.")
