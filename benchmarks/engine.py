@@ -9,7 +9,8 @@ the machine instructions of those deals instead (``valgrind --tool=callgrind``, 
 of starting Python), which a busy machine does not disturb.  ``--resample`` prints, per
 preset, the cost of one determinized world over every position of some random deals: rebuilt
 from the seat's observation (``Deal.from_observation``) and reshuffled at the id level
-(``Deal.resample``), with their ratio.
+(``Deal.resample``), with their ratio; with ``--instructions``, in machine instructions per
+world (callgrind) rather than µs.
 
 Each figure is the best of several batches in this one run, so a busy machine shows up as a
 spread between batches rather than a wrong figure; the ratio to the goal (1,000 deals a second
@@ -28,9 +29,10 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
-from bezique import Deal, Rules
+from bezique import Deal, Observation, Rules
 
 GOAL_DEALS_PER_SECOND = 1000
 
@@ -105,11 +107,8 @@ def bench(rules: Rules, deals: int, batches: int) -> dict[str, float]:
     }
 
 
-def resample_costs(rules: Rules, deals: int = 4) -> tuple[float, float, float, float]:
-    """Mean µs per world over every position of ``deals`` random deals: rebuilt from the
-    seat's observation (``Deal.from_observation(obs)``, the observation at hand); the same
-    with the observation made first (what ``deal.resample`` cost before it worked on ids);
-    by the id-level ``deal.resample``; and a bare ``clone`` (each the best of 3, interleaved)."""
+def positions(rules: Rules, deals: int = 4) -> list[tuple[Deal, int, Observation]]:
+    """Every position of ``deals`` random deals: (deal, seat to move, its observation)."""
     worlds = []
     for seed in range(deals):
         deal = Deal.new(rules, seed=seed, dealer=seed % rules.players)
@@ -119,6 +118,51 @@ def resample_costs(rules: Rules, deals: int = 4) -> tuple[float, float, float, f
             assert seat is not None
             worlds.append((deal.clone(), seat, deal.observation(seat)))
             deal.apply(rng.choice(deal.legal_actions()))
+    return worlds
+
+
+WORLD_METHODS: dict[str, Callable[[Deal, int, Observation, random.Random], object]] = {
+    "none": lambda deal, seat, obs, rng: None,
+    "from_obs": lambda deal, seat, obs, rng: Deal.from_observation(obs, rng),
+    "obs+from_obs": lambda deal, seat, obs, rng: Deal.from_observation(deal.observation(seat), rng),
+    "resample": lambda deal, seat, obs, rng: deal.resample(seat, rng),
+    "clone": lambda deal, seat, obs, rng: deal.clone(),
+}
+"""The ways to get a world that ``--resample`` compares (``none``: the baseline)."""
+
+
+def worlds_only(preset: str, method: str) -> None:
+    """Make one world by ``method`` at every position (the child run under callgrind)."""
+    rng = random.Random(1)
+    make = WORLD_METHODS[method]
+    for deal, seat, obs in positions(Rules.preset(preset)):
+        make(deal, seat, obs, rng)
+
+
+def resample_instructions(preset: str) -> tuple[float, float, float, float]:
+    """:func:`resample_costs` in machine instructions per world (callgrind), not µs."""
+    counts = {}
+    n = len(positions(Rules.preset(preset)))
+    for method in WORLD_METHODS:
+        with tempfile.NamedTemporaryFile() as out:
+            args = [sys.executable, __file__, "--world-only", method, "--preset", preset]
+            run = subprocess.run(
+                ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out.name}", *args],
+                check=True,
+                capture_output=True,
+                text=True,
+            )
+        counts[method] = int(run.stderr.rpartition("Collected : ")[2].split()[0])
+    a, b, c, d = ((counts[m] - counts["none"]) / n for m in list(WORLD_METHODS)[1:])
+    return a, b, c, d
+
+
+def resample_costs(rules: Rules, deals: int = 4) -> tuple[float, float, float, float]:
+    """Mean µs per world over every position of ``deals`` random deals: rebuilt from the
+    seat's observation (``Deal.from_observation(obs)``, the observation at hand); the same
+    with the observation made first (what ``deal.resample`` cost before it worked on ids);
+    by the id-level ``deal.resample``; and a bare ``clone`` (each the best of 3, interleaved)."""
+    worlds = positions(rules, deals)
     rng = random.Random(1)
     total = [0.0, 0.0, 0.0, 0.0]
     for deal, seat, obs in worlds:
@@ -228,9 +272,12 @@ def main() -> None:
     parser.add_argument("--before", metavar="REV", help="compare deals a second with a git rev")
     parser.add_argument("--rounds", type=int, default=3, help="alternations for --before")
     parser.add_argument("--resample", action="store_true", help="cost of a determinized world")
-    parser.add_argument("--instructions", action="store_true", help="--before by callgrind")
+    parser.add_argument(
+        "--instructions", action="store_true", help="--before and --resample by callgrind"
+    )
     parser.add_argument("--rates", action="store_true", help=argparse.SUPPRESS)  # child of --before
     parser.add_argument("--play-only", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--world-only", choices=list(WORLD_METHODS), help=argparse.SUPPRESS)
     args = parser.parse_args()
     presets = args.preset or Rules.presets()
     if args.play_only:
@@ -242,15 +289,22 @@ def main() -> None:
     if args.before:
         compare_before(args.before, presets, args.deals, args.rounds, args.instructions)
         return
+    if args.world_only:
+        worlds_only(presets[0], args.world_only)
+        return
     if args.resample:
+        unit = "kinstr" if args.instructions else "µs"
         print(
-            f"{'preset':<12} {'from_obs µs':>11} {'obs+from_obs µs':>15} {'resample µs':>11} "
-            f"{'clone µs':>8} {'ratio':>6} {'ratio2':>6}"
+            f"{'preset':<12} {'from_obs ' + unit:>15} {'obs+from_obs ' + unit:>19} "
+            f"{'resample ' + unit:>15} {'clone ' + unit:>12} {'ratio':>6} {'ratio2':>6}"
         )
         for name in presets:
-            text, old, ids, bare = resample_costs(Rules.preset(name))
+            if args.instructions:
+                text, old, ids, bare = (x / 1000 for x in resample_instructions(name))
+            else:
+                text, old, ids, bare = resample_costs(Rules.preset(name))
             print(
-                f"{name:<12} {text:>11.1f} {old:>15.1f} {ids:>11.1f} {bare:>8.1f} "
+                f"{name:<12} {text:>15.1f} {old:>19.1f} {ids:>15.1f} {bare:>12.1f} "
                 f"{text / ids:>5.1f}x {old / ids:>5.1f}x"
             )
         print(

@@ -1,5 +1,5 @@
-"""Write the golden playthroughs: whole deals (classic and Haitian) as readable transcripts in
-tests/golden/.
+"""Write the golden playthroughs: whole deals (classic, Haitian, and one of every other preset)
+as readable transcripts in tests/golden/.
 
 Each deal is shuffled from a seed and played to the end, every action chosen from the legal
 ones by ``random.Random(seed)``.  The transcript shows, step by step, the seat to move, the
@@ -31,6 +31,8 @@ PLAYS: tuple[tuple[str, int, tuple[int, ...] | None], ...] = (
     ("haitian", 3, (980, 960)),  # near the target: the deal ends at once
     ("haitian(players=3)", 4, None),
     ("haitian(players=4,partnerships=true)", 5, None),
+    # one deal of every other preset (issue 10: a golden playthrough for every preset)
+    *((preset, 1, None) for preset in Rules.presets() if preset not in (RULES, "haitian")),
 )
 
 

@@ -19,6 +19,7 @@ from bezique import Deal, Rules
 
 OUT = Path(__file__).resolve().parent.parent / "tests" / "data" / "perft.txt"
 DEPTH = 6
+PRESET_DEPTH = 4
 
 HEADER = """\
 # Perft counts: the number of distinct sequences of legal actions of each length from the
@@ -50,6 +51,9 @@ class Case:
     stock: list[str] = field(default_factory=list)
     then: list[str] = field(default_factory=list)
     counts: dict[int, int] = field(default_factory=dict)
+    depth: int = DEPTH
+    """How deep the script counts it (the presets' start positions: less, their trees are
+    wide)."""
 
     def build(self) -> Deal:
         """The deal to count from."""
@@ -128,6 +132,12 @@ def cases() -> list[Case]:
         Case("haitian-seed-1", rules="haitian", seed=1, dealer=0),
         Case("haitian-3-seed-2", rules="haitian(players=3)", seed=2, dealer=2),
         _late(5, "haitian"),
+        # the start of a deal of every other preset (issue 10: perft counts for every preset)
+        *(
+            Case(f"{preset}-seed-1", rules=preset, seed=1, dealer=1, depth=PRESET_DEPTH)
+            for preset in Rules.presets()
+            if preset not in ("classic", "haitian")
+        ),
     ]
 
 
@@ -147,7 +157,7 @@ def render(cs: list[Case]) -> str:
             lines.append(f"stock {','.join(case.stock)}")
         if case.then:
             lines.append(f"then {','.join(case.then)}")
-        for depth, count in enumerate(perft(case.build(), DEPTH), start=1):
+        for depth, count in enumerate(perft(case.build(), case.depth), start=1):
             lines.append(f"depth {depth} {count}")
         lines.append("")
     return "\n".join(lines)

@@ -4,7 +4,7 @@ Each check takes a :class:`~bezique.Deal` (and sometimes a seat and a random gen
 raises ``AssertionError`` saying what is wrong.  :func:`check_deal` plays one seeded deal with a
 random legal action at every step and runs every check at every step; :func:`check_deals` does
 that for many seeds and gathers the failures, so that one broken invariant does not hide the
-others.  The suite reads the engine's internal attributes (``hands``, ``_stock``, ``_turn_up``,
+others.  The suite reads the engine's internal attributes (``_hands``, ``_stock``, ``_turn_up``,
 ``_trick``, ``_tricks``, ``_mask``, ``_known``, ``_kinds``) to know where every physical card
 really is: it is an engine test, and nothing outside ``tests/`` may do that.
 
@@ -140,7 +140,7 @@ def _codes(deal: Deal, ids: Iterable[int]) -> Counter[str]:
 def places(deal: Deal) -> dict[str, list[int]]:
     """Every place a physical card can be, with the card ids there."""
     out: dict[str, list[int]] = {}
-    for seat, hand in enumerate(deal.hands):
+    for seat, hand in enumerate(deal._hands):
         out[f"hand {seat}"] = list(hand)
     out["stock"] = list(deal._stock)
     out["turn-up"] = [] if deal._turn_up is None else [deal._turn_up]
@@ -153,7 +153,7 @@ def hidden_ids(deal: Deal, seat: int | None) -> list[int]:
     """Card ids ``seat`` has not seen: other seats' concealed cards not known to all, and the
     stock (``seat=None``: every seat's)."""
     out = []
-    for s, hand in enumerate(deal.hands):
+    for s, hand in enumerate(deal._hands):
         if s != seat:
             out.extend(c for c in hand if not deal._mask[c] and not deal._known[c])
     out.extend(deal._stock)
@@ -163,7 +163,7 @@ def hidden_ids(deal: Deal, seat: int | None) -> list[int]:
 def opponents_hidden(deal: Deal, seat: int | None) -> Counter[str]:
     """The multiset of other seats' concealed, unknown cards (per seat, as 'seat:code')."""
     out: Counter[str] = Counter()
-    for s, hand in enumerate(deal.hands):
+    for s, hand in enumerate(deal._hands):
         if s != seat:
             for c in hand:
                 if not deal._mask[c] and not deal._known[c]:
@@ -215,15 +215,15 @@ def check_cards(deal: Deal) -> None:
         assert deal.hand(seat) == sorted(
             deal.hand(seat), key=lambda c: ("SHDCX".index(c[1]), "ATKQJ987X".index(c[0]))
         ), f"hand({seat}) is not sorted"
-        assert Counter(deal.hand(seat)) == _codes(deal, deal.hands[seat]), f"hand({seat}) wrong"
+        assert Counter(deal.hand(seat)) == _codes(deal, deal._hands[seat]), f"hand({seat}) wrong"
         table = Counter(deal.table(seat))
-        assert table == _codes(deal, (c for c in deal.hands[seat] if deal._mask[c])), (
+        assert table == _codes(deal, (c for c in deal._hands[seat] if deal._mask[c])), (
             f"table({seat}) is not the declared cards"
         )
         assert not table - Counter(deal.hand(seat)), f"table({seat}) not within hand({seat})"
     for c in range(rules.cards):
         if deal._mask[c]:
-            assert any(c in h for h in deal.hands), f"a declared card {_code(deal, c)} left a hand"
+            assert any(c in h for h in deal._hands), f"a declared card {_code(deal, c)} left a hand"
 
 
 def check_counts(deal: Deal) -> None:
@@ -231,7 +231,7 @@ def check_counts(deal: Deal) -> None:
     rules = deal.rules
     n = rules.players
     done = deal.tricks_played
-    sizes = [len(h) for h in deal.hands]
+    sizes = [len(h) for h in deal._hands]
     played = {s for s, _ in deal._trick}
     assert len(deal._trick) < n, "a full trick was left on the table"
     assert deal.stock_size == len(deal._stock)
@@ -266,7 +266,7 @@ def check_counts(deal: Deal) -> None:
         assert deal.phase == "play", "no declarations in stage 2"
         assert left == 0, "stage 2 began with cards left to draw"
         assert done >= rules.stage1_tricks
-        assert not any(deal._mask[c] for h in deal.hands for c in h), "melds left on the table"
+        assert not any(deal._mask[c] for h in deal._hands for c in h), "melds left on the table"
         want = [rules.tricks - done - (s in played) for s in range(n)]
         assert sizes == want, f"hands {sizes} in stage 2 (expected {want})"
     expected = (deal.leader + len(deal._trick)) % n if deal.phase == "play" else deal.to_move
@@ -543,7 +543,7 @@ def check_clone(deal: Deal, rng: random.Random) -> None:
     copy = deal.clone()
     state = snapshot(deal)
     assert snapshot(copy) == state
-    assert copy.hands is not deal.hands and copy._stock is not deal._stock
+    assert copy._hands is not deal._hands and copy._stock is not deal._stock
     if deal.is_over:
         return
     copy.apply(rng.choice(copy.legal_actions()))
@@ -574,13 +574,13 @@ def check_observation(deal: Deal, seat: int | None) -> None:
     rules = deal.rules
     M, known = deal._mask, deal._known
     assert obs.seat == seat and obs.phase == deal.phase and obs.to_move == deal.to_move
-    assert obs.hand_sizes == tuple(len(h) for h in deal.hands)
+    assert obs.hand_sizes == tuple(len(h) for h in deal._hands)
     assert obs.stock_size == deal.stock_size or not rules.show_stock_count
     assert obs.turn_up == deal.turn_up and obs.trump == deal.trump
     assert list(obs.points) == deal.points
-    own = Counter() if seat is None else _codes(deal, (c for c in deal.hands[seat] if not M[c]))
+    own = Counter() if seat is None else _codes(deal, (c for c in deal._hands[seat] if not M[c]))
     assert Counter(obs.hand) == own, f"seat {seat} sees hand {obs.hand}, holds {own}"
-    for s, hand in enumerate(deal.hands):
+    for s, hand in enumerate(deal._hands):
         table = sorted((_code(deal, c), profile_names(M[c])) for c in hand if M[c])
         shown = sorted(
             (ref.partition("@")[0], tuple(ref.partition("@")[2].split("+")))
@@ -617,7 +617,7 @@ def shuffle_hidden(deal: Deal, seat: int | None, rng: random.Random) -> Deal:
     """A clone with the cards ``seat`` has not seen moved around among their places."""
     copy = deal.clone()
     slots: list[tuple[list[int], int]] = []
-    for s, hand in enumerate(copy.hands):
+    for s, hand in enumerate(copy._hands):
         if s != seat:
             slots += [
                 (hand, i) for i, c in enumerate(hand) if not copy._mask[c] and not copy._known[c]
@@ -677,7 +677,7 @@ def consistent_worlds(deal: Deal, seat: int, most: int = 60) -> Counter[str] | N
     hidden = set(hidden_ids(deal, seat))
     slots = {
         s: len([c for c in hand if c in hidden])
-        for s, hand in enumerate(deal.hands)
+        for s, hand in enumerate(deal._hands)
         if s != seat and any(c in hidden for c in hand)
     }
     if len(deal._stock) > 4:
@@ -712,8 +712,8 @@ def consistent_worlds(deal: Deal, seat: int, most: int = 60) -> Counter[str] | N
             copy = deal.clone()
             free = {k: list(v) for k, v in ids_of.items()}
             for s, part in hands.items():
-                kept = [c for c in copy.hands[s] if c not in hidden]
-                copy.hands[s] = sorted(kept + [free[k].pop() for k in part])
+                kept = [c for c in copy._hands[s] if c not in hidden]
+                copy._hands[s] = sorted(kept + [free[k].pop() for k in part])
             copy._stock = [free[k].pop() for k in stock]
             copy._legal = None
             weight = 1.0
@@ -767,7 +767,7 @@ def check_over(deal: Deal) -> None:
     assert deal.tricks_played == rules.tricks, f"{deal.tricks_played} tricks; {rules.tricks} due"
     assert not deal._stock and deal._turn_up is None and not deal._trick
     if rules.play_out_hand:  # else the hand ends when the stock is drawn (decision 11)
-        assert not any(deal.hands)
+        assert not any(deal._hands)
     assert deal.result is not None
 
 

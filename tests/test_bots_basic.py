@@ -8,8 +8,9 @@ import pytest
 
 from bezique import Action, Deal, Observation, Rules
 from bezique.bots import Bot, Limit, PlayResult, RandomBot, SimpleBot, make, names, register
-from bezique.bots.view import View, beats
+from bezique.bots.view import View
 from bezique.core.cards import CODES, SUITS, parse_card
+from bezique.core.tricks import beats
 
 VARIANTS = [
     Rules.preset("classic"),
@@ -244,3 +245,26 @@ def test_view_counts_unseen_cards() -> None:
     assert view.unseen_total == 64 - 8 - 1
     with pytest.raises(ValueError):
         View(deal.observation(None))
+
+
+def test_the_view_knows_the_wild_card() -> None:
+    """Decision 11: a wild card never wins a trick, so any card played after one beats it;
+    HAITIAN.md HD12 (wild_card_lead_wins): a wild card led wins unless trumped.  The
+    heuristic players' view asks core.tricks, as the engine does."""
+    wild = CODES.index("XX")
+    for preset, lead_wins in (("old-russian", False), ("haitian", True)):
+        deal = Deal.new(Rules.preset(preset), seed=3)
+        while deal.trump is None or deal.to_move is None or deal.phase != "play":
+            deal.apply(deal.legal_actions()[0])
+        view = View(deal.observation(deal.to_move))
+        trump = SUITS.index(deal.trump)
+        plain = parse_card("K" + SUITS[(trump + 1) % 4])
+        trumped = parse_card("7" + SUITS[trump])
+        assert view.winning([(0, wild), (1, plain)]) == ((0, wild) if lead_wins else (1, plain))
+        assert view.winning([(0, wild), (1, trumped)]) == (1, trumped)
+        want = (
+            sum(view.unseen[k] for k in range(32) if k >> 3 == trump)
+            if lead_wins
+            else view.unseen_total - view.unseen[wild]
+        )
+        assert view.beaters_unseen(wild) == want

@@ -113,7 +113,7 @@ def _midgame(seed: int = 3, steps: int = 20) -> Deal:
 def test_card_check_catches_a_duplicated_card() -> None:
     deal = _midgame()
     conformance.check_cards(deal)
-    deal._stock[0] = deal.hands[0][0]
+    deal._stock[0] = deal._hands[0][0]
     with pytest.raises(AssertionError, match="is in"):
         conformance.check_cards(deal)
 
@@ -125,7 +125,7 @@ def test_secrecy_checks_catch_a_leak(monkeypatch: pytest.MonkeyPatch) -> None:
     def leaky(self: Deal, seat: int | None) -> Observation:
         obs = real(self, seat)
         other = 1 - (seat or 0)
-        hidden = tuple(sorted(conformance.CODES[self._kinds[c]] for c in self.hands[other]))
+        hidden = tuple(sorted(conformance.CODES[self._kinds[c]] for c in self._hands[other]))
         known = list(obs.known)
         known[other] = hidden
         return Observation(**{**obs.__dict__, "known": tuple(known)})

@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 
+from bezique import Rules
+
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data" / "perft.txt"
 
@@ -33,11 +35,14 @@ CASES = make_perft.parse(DATA.read_text(encoding="utf-8"))
 
 def test_file_has_the_scripts_cases() -> None:
     """The file holds every case the script defines, each counted to the script's depth."""
-    assert [c.name for c in CASES] == [c.name for c in make_perft.cases()], (
+    script = make_perft.cases()
+    assert [c.name for c in CASES] == [c.name for c in script], (
         "tests/data/perft.txt is stale: run `python scripts/make_perft.py`"
     )
-    for case in CASES:
-        assert sorted(case.counts) == list(range(1, make_perft.DEPTH + 1)), case.name
+    for case, made in zip(CASES, script, strict=True):
+        assert sorted(case.counts) == list(range(1, made.depth + 1)), case.name
+    presets = {Rules.from_string(c.rules).name for c in CASES}
+    assert presets == set(Rules.presets()), "every preset has a perft case"
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])

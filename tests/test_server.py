@@ -774,3 +774,62 @@ def test_a_table_that_does_not_exist(client: TestClient) -> None:
     p = Player(client, "nosuchtable", "some-token")
     assert p.welcome["code"] == "no-table"
     p.close()
+
+
+def test_haitian_match_of_games_to_its_end(client: TestClient) -> None:
+    """A Haitian match (HAITIAN.md section 6, H26-H28) played through the server: every
+    message's ``match.games`` is the engine's count of games, and the match ends when a count
+    reaches ``match_games`` (a short game and a low en bas table mark, so it has several)."""
+    rules = "haitian(target=200,match_games=3,double_game_below=120)"
+    t = new_table(client, rules=rules, level="random")
+    p = Player(client, t["code"], t["token"], seed=4)
+    end = play_vs_computer(p)
+    match: Match = lobby(client).get(t["code"]).match
+    assert match.winner is not None
+    g = end["match"]["games"]
+    assert g["needed"] == 3 and g["double_below"] == 120 and g["handicap"] == [0, 0]
+    assert g["counts"] == list(match.match_counts) and max(g["counts"]) >= 3
+    assert g["counts"][end["match"]["winner"]] == max(g["counts"])
+    assert [(x["winner"], x["double"], x["last_deal"]) for x in g["played"]] == [
+        (x.winner, x.double, x.last_deal) for x in match.games
+    ]
+    # a game counts 2 exactly when won en bas table (H27)
+    for x in g["played"]:
+        loser = min(x["scores"])
+        assert x["double"] == (loser < 120)
+    # every message on the way carried the counts as they stood
+    counted = [m["match"]["games"]["counts"] for m in p.received if m.get("match")]
+    assert counted[0] == [0, 0] and counted[-1] == g["counts"]
+    p.close()
+
+
+def test_next_match_gives_its_loser_the_cent_points_handicap(client: TestClient) -> None:
+    """HAITIAN.md H32 (``cent_points_handicap=100``) at the table: once a match is over, one of
+    its players starts the next match, a new table where the loser starts each game on 100."""
+    rules = "haitian(target=60,match_games=1,cent_points_handicap=100)"
+    t = new_table(client, rules=rules, level="random")
+    code = t["code"]
+    # not before the match is over
+    assert (
+        client.post(f"/api/tables/{code}/next-match", json={"token": t["token"]}).status_code == 409
+    )
+    p = Player(client, code, t["token"], seed=6)
+    play_vs_computer(p)
+    match: Match = lobby(client).get(code).match
+    assert match.winner is not None
+    loser = 1 - match.winner
+    # only a player of the table may
+    stranger = client.post(f"/api/tables/{code}/next-match", json={"token": "x" * 32})
+    assert stranger.status_code == 403
+    r = client.post(f"/api/tables/{code}/next-match", json={"token": t["token"]})
+    assert r.status_code == 200
+    nxt = r.json()
+    assert nxt["code"] != code and nxt["seat"] == p.seat
+    assert [s["kind"] for s in nxt["table"]["seats"]] == [s["kind"] for s in t["table"]["seats"]]
+    q = Player(client, nxt["code"], nxt["token"], seed=7)
+    games = q.welcome["match"]["games"]
+    assert games["handicap"][loser] == 100 and games["handicap"][match.winner] == 0
+    assert q.welcome["match"]["scores"] == games["handicap"]  # the games start from it
+    assert lobby(client).get(nxt["code"]).match.handicap[loser] == 100
+    p.close()
+    q.close()

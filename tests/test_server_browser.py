@@ -303,7 +303,7 @@ def check_fits(page: Any, players: int) -> None:
 
 
 @pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
-@pytest.mark.parametrize("preset", ["classic", "four"])
+@pytest.mark.parametrize("preset", ["classic", "four", "haitian"])
 def test_the_table_fits_one_screen(
     server: str, browser: Any, size: tuple[int, int], preset: str
 ) -> None:
@@ -463,3 +463,235 @@ def test_cards_move_unless_motion_is_off(server: str, browser: Any, motion: str)
     else:
         assert glides == 0
     ctx.close()
+
+
+def play_deal(page: Any) -> int:
+    """Play on until the end-of-deal summary; returns the decisions made."""
+    moves = 0
+    while step(page) != "end":
+        moves += 1
+        assert moves < 400
+    return moves
+
+
+@pytest.mark.parametrize("size", [(1366, 768), (390, 844)], ids=["1366x768", "390x844"])
+def test_a_review_item_opens_its_position(server: str, browser: Any, size: tuple[int, int]) -> None:
+    """Issue 14: a review item of the deal summary opens the position it speaks of, the
+    reviewing seat's hand then, the trick, the scores, with the card played and the card
+    suggested marked (the server test checks it is only that seat's own view)."""
+    page, errors = watched_page(browser, *size)
+    vs_computer(page, server)
+    play_deal(page)
+    page.click("#review-btn")
+    page.wait_for_selector("[data-review-ply], .summary p:has-text('just as you did')")
+    items = page.locator("[data-review-ply]")
+    assert items.count(), "the computer agreed with every move of a first-card player"
+    # an item about playing a card (not a declaration), opened
+    texts = items.all_inner_texts()
+    k = next((i for i, x in enumerate(texts) if re.search(r"you played \S+[♠♥♦♣];", x)), 0)
+    items.nth(k).click()
+    pos = page.locator(".reviewpos")
+    pos.wait_for()
+    assert items.nth(k).get_attribute("aria-expanded") == "true"
+    hand = pos.locator(".rhand .card")
+    assert 1 <= hand.count() <= 8
+    assert "Trump" in pos.inner_text() and "Tess" in pos.inner_text()
+    marked = pos.locator("figure.played, figure.suggested").count()
+    assert marked >= 1
+    OUTPUT.mkdir(parents=True, exist_ok=True)
+    items.nth(k).scroll_into_view_if_needed()
+    page.screenshot(path=str(OUTPUT / f"review-position-{size[0]}x{size[1]}.png"))
+    # the dialog is as wide as the screen at most: nothing of the position sticks out
+    box = pos.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= size[0]
+    items.nth(k).click()  # and closed again
+    assert page.locator(".reviewpos").count() == 0
+    assert not errors, errors
+    page.context.close()
+
+
+FAKE_AUDIO = """
+window.__tones = 0;
+class FakeParam { setValueAtTime() {} exponentialRampToValueAtTime() {} }
+class FakeAudio {
+  constructor() { this.state = "running"; this.currentTime = 0; this.destination = {}; }
+  createOscillator() { return { frequency: new FakeParam(), connect: (x) => x, start: () => { window.__tones += 1; }, stop() {} }; }
+  createGain() { return { gain: new FakeParam(), connect: (x) => x }; }
+  resume() { return Promise.resolve(); }
+}
+window.AudioContext = FakeAudio;
+"""
+
+
+def test_sound_is_off_until_turned_on_and_remembered(server: str, browser: Any) -> None:
+    """Issue 14: optional sound, made in the page (no sound file is fetched): off by default,
+    on with the speaker button, remembered after a reload, off again with M."""
+    ctx = browser.new_context(locale="en-GB", viewport={"width": 1366, "height": 768})
+    ctx.add_init_script(FAKE_AUDIO)
+    page = ctx.new_page()
+    page.set_default_timeout(WAIT)
+    fetched: list[str] = []
+    page.on("request", lambda r: fetched.append(r.url))
+    vs_computer(page, server)
+    for _ in range(3):
+        step(page)
+    assert page.evaluate("window.__tones") == 0
+    assert page.locator("#sound-btn").get_attribute("aria-pressed") == "false"
+    page.click("#sound-btn")
+    assert page.locator("#sound-btn").get_attribute("aria-pressed") == "true"
+    for _ in range(3):
+        step(page)
+    page.wait_for_function("() => window.__tones > 0")
+    page.reload()
+    page.wait_for_selector("#hand .card")
+    assert page.locator("#sound-btn").get_attribute("aria-pressed") == "true"
+    page.locator("body").press("m")
+    assert page.locator("#sound-btn").get_attribute("aria-pressed") == "false"
+    heard = page.evaluate("window.__tones")
+    for _ in range(3):
+        step(page)
+    page.wait_for_timeout(200)
+    assert page.evaluate("window.__tones") == heard
+    assert not [u for u in fetched if re.search(r"\.(mp3|ogg|wav|m4a|webm)$", u)]
+    ctx.close()
+    # and the real Web Audio of chromium takes the tones without an error
+    page, errors = watched_page(browser, 1366, 768)
+    page.context.add_init_script("localStorage.setItem('bezique.settings', '{\"sound\": true}')")
+    vs_computer(page, server)
+    for _ in range(4):
+        step(page)
+    page.wait_for_timeout(300)
+    assert not errors, errors
+    page.context.close()
+
+
+HAITIAN_SHORT = "haitian(target=60,match_games=3,double_game_below=30,cent_points_handicap=20)"
+"""A Haitian match cut short (a game to 60, three games to win, en bas table under 30, the
+next match's loser starting on 20): at least two games, and few enough moves for a test."""
+
+OPEN_TABLE = """async (rules) => {
+  const r = await fetch("/api/tables", { method: "POST", headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ rules, level: "beginner", name: "Tess" }) });
+  const t = await r.json();
+  localStorage.setItem("bezique.seat." + t.code, t.token);
+  location.hash = "#/t/" + t.code;
+  return t.code;
+}"""
+
+DRIVE = """async (most) => {
+  // clicks in the page itself, as fast as the table answers: the first meld offered, else the
+  // first card that may be played; at the end of a deal the next one, until the match is won
+  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+  const out = { moves: 0, deals: 1, games: [], counters: [], jokers: 0, jokerCaps: [] };
+  let lastDeal = "";
+  for (let i = 0; i < 20000 && out.moves < most; i++) {
+    for (const j of document.querySelectorAll("[data-card^=XX]")) {
+      out.jokers += 1; out.jokerCaps.push(j.querySelectorAll("svg .jcap").length);
+    }
+    if (document.querySelector("#match-result")) { out.done = true; break; }
+    const next = document.querySelector("#next-deal:not([disabled])");
+    if (next) {
+      const title = document.querySelector("#sum-title").textContent;
+      if (title !== lastDeal) {
+        lastDeal = title;
+        const g = document.querySelector("#game-result");
+        if (g) out.games.push(g.textContent);
+        out.counters.push(document.querySelector("#match-counter").textContent.replace(/\\s+/g, ""));
+      }
+      next.click(); out.deals += 1; await sleep(30); continue;
+    }
+    const el = document.querySelector("#declare .decl:not(.pass)") || document.querySelector("#hand .playable, .mine .playable");
+    if (el) { el.click(); out.moves += 1; }
+    await sleep(10);
+  }
+  return out;
+}"""
+
+
+def test_a_haitian_match_to_its_end(server: str, browser: Any) -> None:
+    """Issue 15 in the browser: a whole Haitian match against the computer, several games and
+    the match counter on the table, played by clicks in the page to the match's result (the
+    clicks made in the page itself, so it runs quickly); jokers are drawn as jester cards; the
+    rules page tells the Haitian game in each of the six languages."""
+    page, errors = watched_page(browser, 1366, 768)
+    page.context.add_init_script("localStorage.setItem('bezique.settings', '{\"speed\": 0}')")
+    page.goto(server + "/")
+    code = page.evaluate(OPEN_TABLE, HAITIAN_SHORT)
+    page.wait_for_selector("#hand .card")
+    assert page.locator("#hand .card").count() == 9  # H02
+    counter = page.locator("#match-counter")
+    assert re.sub(r"\s+", "", counter.inner_text()) == "Games0–0/3"
+    assert page.locator("#stock").inner_text() == "114"  # H02: no turn-up, 114 left
+    run = page.evaluate(DRIVE, 3000)
+    assert run.get("done"), run
+    page.wait_for_selector("#match-result")
+    # several games, each told at the end of its deal, the counter moving with them
+    games = run["games"] + [page.locator("#game-result").inner_text()]
+    assert len(games) >= 2, run
+    won = re.compile(r"^(Tess|Bertie) wins game (\d)( en bas table: it counts 2)?\.$")
+    assert all(won.match(g) for g in games), games
+    assert [int(won.match(g).group(2)) for g in games] == list(range(1, len(games) + 1))
+    counts = [int(x) for x in re.findall(r"\d+", counter.inner_text())[:2]]
+    assert max(counts) >= 3 and min(counts) == 0, counts
+    rows = page.locator(".summary tr.games-row td").all_inner_texts()
+    assert [int(x) for x in rows] == counts
+    assert all(n == 4 for n in run["jokerCaps"]), run["jokerCaps"]  # every joker a jester
+    OUTPUT.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(OUTPUT / "haitian-match-over-1366x768.png"))
+    # the next match (H32): a new table, the counter back to 0-0, the loser's games from 20
+    loser = 0 if counts[0] == 0 else 1
+    page.click("#next-match")
+    page.wait_for_function("c => !location.hash.endsWith(c)", arg=code)
+    page.wait_for_selector("#hand .card")
+    assert re.sub(r"\s+", "", counter.inner_text()) == "Games0–0/3"
+    chips = page.locator(".score small").all_inner_texts()
+    assert chips[loser] == "20/60" and chips[1 - loser] == "0/60", chips
+    assert not errors, errors
+    page.context.close()
+
+
+def test_the_haitian_rules_page_in_six_languages(server: str, browser: Any) -> None:
+    """Issue 15: the rules page of the Haitian preset tells its game (no turn-up, jokers, the
+    brisques by majority, the match of games), and not the classic deal, in every language."""
+    page, errors = watched_page(browser, 1366, 768)
+    page.goto(server + "/")
+    for lang in ["en", "fr", "ru", "el", "kk", "bs"]:
+        tr = strings(lang)
+        page.evaluate("l => localStorage.setItem('bezique.lang', l)", lang)
+        page.goto(server + "/#/rules/haitian")
+        page.reload()
+        page.wait_for_selector(".rules p")
+        text = page.locator(".rules").inner_text()
+        keys = ["rules.deal.noturnup", "rules.declare.perkind", "rules.jokers", "rules.games"]
+        for key in [*keys, "rules.score.majority", "rules.immediate", "rules.seven.play"]:
+            part = max(re.split(r"\{\w+\}", tr[key]), key=len)[:40]
+            assert part in text, (lang, key)
+        assert tr["rules.deal"] not in text and tr["rules.seven"] not in text
+        assert tr["rules.declare"] not in text
+        if lang == "fr":
+            page.screenshot(path=str(OUTPUT / "rules-haitian-fr-1366x768.png"))
+    # the classic page keeps the classic text
+    page.goto(server + "/#/rules/classic")
+    page.wait_for_function("() => !location.hash.includes('haitian')")
+    page.wait_for_selector(".rules p")
+    page.wait_for_function(
+        "t => document.querySelector('.rules').innerText.includes(t)", arg=tr["rules.seven"]
+    )
+    text = page.locator(".rules").inner_text()
+    assert tr["rules.deal"] in text and tr["rules.declare"] in text
+    assert tr["rules.jokers"].split("{")[0] not in text and tr["rules.games"][:20] not in text
+    assert not errors, errors
+    page.context.close()
+
+
+def test_jokers_are_drawn_as_cards(server: str, browser: Any) -> None:
+    """Issue 15: a joker (XX) is a card picture of its own, not a blank."""
+    page, _ = watched_page(browser, 1366, 768)
+    page.goto(server + "/")
+    page.wait_for_selector("#vs")
+    html = page.evaluate(
+        "async () => { const m = await import('/static/cards.js'); return m.cardSVG('XX', {}); }"
+    )
+    assert "<svg" in html and html.count('class="jcap') == 4 and "JOKER" not in html
+    assert "".join(re.findall(r"<tspan[^>]*>(\w)</tspan>", html)) == "JOKER"
+    page.context.close()

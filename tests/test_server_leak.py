@@ -157,3 +157,35 @@ def test_the_scan_finds_a_planted_card() -> None:
     fake.received[-1]["note"] = f"their hand: {' '.join(sorted(unseen))}"
     with pytest.raises(AssertionError, match="unseen"):
         check_connection(match, fake)
+
+
+@pytest.mark.parametrize("rules", ["classic(target=300)", "haitian(target=300)"])
+def test_review_positions_are_the_seats_own_views(client: TestClient, rules: str) -> None:
+    """Each review item carries the position it speaks of: exactly the reviewing seat's own
+    view at that moment (its hand then, the melds, the trick, the scores), so the opponent's
+    concealed cards of that moment never appear in it."""
+    t = client.post("/api/tables", json={"rules": rules, "level": "random"}).json()
+    p = Player(client, t["code"], t["token"], seed=3)
+    play_vs_computer(p)
+    match = client.app.state.lobby.get(t["code"]).match  # type: ignore[attr-defined]
+    last = len(match.deals) - 1  # a later deal: it began on the game's scores so far
+    p.send(type="review", deal=last)
+    review = p.until(lambda m: m["type"] in ("review", "error"))
+    assert review["type"] == "review" and review["items"]
+    played = match.deals[last]
+    deal = Deal.new(match.rules, match.deal_seeds[last], played.dealer, played.carry)
+    items = {item["ply"]: item for item in review["items"]}
+    hidden_checked = 0
+    for ply, action in enumerate(played.history):
+        if ply in items:
+            item = items[ply]
+            mine = deal.observation(p.seat)
+            assert item["view"] == view(mine), ply
+            assert item["view"]["hand"] == list(mine.hand) and item["view"]["to_move"] == p.seat
+            # the other seat's cards in hand at that moment, less any the seat could know of
+            theirs = set(deal.observation(1 - p.seat).hand)
+            unseen = theirs - set(CARD.findall(mine.to_string()))
+            assert not unseen & set(CARD.findall(json.dumps(item))), ply
+            hidden_checked += len(unseen)
+        deal.apply(action)
+    assert hidden_checked > 0

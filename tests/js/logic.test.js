@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { cardSVG, label, PIPS, rankText, sortCards, suitClass } from "../../src/bezique/web/cards.js";
-import { clock, duration, logLines, meldGroups, playAction, positions, seatName, sideNames } from "../../src/bezique/web/logic.js";
+import { clock, duration, logLines, meldGroups, playAction, positions, seatName, sideNames, soundsFor } from "../../src/bezique/web/logic.js";
 
 /** A view with only what a test sets; the rest empty. @param {object} o */
 function view(o) {
@@ -108,4 +108,30 @@ test("cards: rank letters per language, suit colours, pip counts", () => {
   assert.match(cardSVG("KH", { ranks: ru }), />К</);
   assert.match(cardSVG("QS"), /court-Q/);
   assert.deepEqual(sortCards(["7D", "AS", "TH", "KS", "XX"]), ["AS", "KS", "TH", "7D", "XX"]);
+});
+
+test("sounds: a card played, a trick won, a meld, and your turn coming round", () => {
+  const before = view({ to_move: 1, trick: [[0, "AS"]] });
+  const after = view({ to_move: 0, trick: [], tricks: [[0, ["AS", "7S"], 0]] });
+  assert.deepEqual(soundsFor(before, after, "play 7S", 0), ["play", "trick", "turn"]);
+  assert.deepEqual(soundsFor(before, after, "play 7S", 1), ["play", "trick"]);
+  assert.deepEqual(soundsFor(before, after, "play 7S", null), ["play", "trick"]); // a spectator
+  // the first card of a trick: no trick yet, and the turn passes on
+  const led = view({ to_move: 1, trick: [[0, "AS"]] });
+  assert.deepEqual(soundsFor(view({ to_move: 0 }), led, "play AS", 0), ["play"]);
+  assert.deepEqual(soundsFor(view({ to_move: 0 }), led, "play AS", 1), ["play", "turn"]);
+  // declaring keeps the turn with the declarer's side: a meld, no second "turn"
+  const declare = view({ to_move: 0, phase: "declare" });
+  assert.deepEqual(soundsFor(declare, view({ to_move: 0 }), "meld bezique QS JD", 0), ["meld"]);
+  assert.deepEqual(soundsFor(declare, view({ to_move: 1 }), "exchange 7S", 1), ["meld", "turn"]);
+  // the deal over: nobody's turn
+  assert.deepEqual(soundsFor(before, view({ to_move: 0, phase: "over", tricks: [[0, ["AS", "7S"], 0]] }), "play 7S", 0), ["play", "trick"]);
+});
+
+test("the joker is a card of its own: a jester, stars, JOKER down the side", () => {
+  const svg = cardSVG("XX");
+  assert.match(svg, /class="card-svg s-wild"/);
+  assert.equal((svg.match(/class="jcap/g) || []).length, 4);
+  assert.equal([...svg.matchAll(/<tspan[^>]*>(\w)<\/tspan>/g)].map((m) => m[1]).join(""), "JOKER");
+  assert.equal(cardSVG("XX@four-kings"), svg);
 });

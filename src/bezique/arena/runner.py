@@ -34,6 +34,7 @@ from typing import Any
 from ..bots import Bot, Limit, make, names
 from ..bots.oracle import OracleBot
 from ..core.deal import Deal
+from ..core.events import EventKind
 from ..core.match import settle
 from ..core.notation import Action
 from ..core.rules import Rules
@@ -182,7 +183,7 @@ def play_deck(rules: Rules, a: PlayerSpec, b: PlayerSpec, arena_seed: int, deck:
             if side not in recent:
                 recent.append(side)
         wins = next(
-            (rules.side_of(s) for _, s, what, _ in deal.events if what == "wins the game"), None
+            (rules.side_of(e.seat) for e in deal.events if e.kind is EventKind.WINS_GAME), None
         )
         out.append(
             Play(

@@ -23,22 +23,18 @@ from dataclasses import dataclass
 
 from ..core.cards import (
     ALL_KINDS,
-    BRISQUE_RANKS,
-    CARD_POINTS,
     CODES,
     JACK,
     KING,
     QUEEN,
     SUITS,
     WILD,
-    parse_card,
 )
 from ..core.deal import Deal
 from ..core.melds import (
     BEZIQUE,
     DOUBLE_BEZIQUE,
     MARRIAGE,
-    MELD_BY_NAME,
     QUARTET_RANK,
     ROYAL_MARRIAGE,
     TRUMP_SEQUENCE,
@@ -46,56 +42,44 @@ from ..core.melds import (
     meld_score,
 )
 from ..core.notation import Action
+from ..core.percache import per_rules
 from ..core.rules import Rules
+from ..core.scoring import action_points, trick_values
 from ..core.tricks import beats
 from .base import Limit
 
-_KIND: dict[Action, int] = {}
+_KIND_OF_CODE = {c: k for k, c in enumerate(CODES)}
 
 
 class _PerRules:
-    """Tables worked out once per rule set.  Keyed by ``id(rules)`` (hashing a Rules value
-    hashes every option, too slow for the inner loop); the entry keeps the Rules alive, so the
-    id cannot be reused while it is cached."""
+    """Tables the default policy works out once per rule set (kept with :func:`per_rules`)."""
 
-    __slots__ = ("declare", "melds", "rank_points", "rules")
+    __slots__ = ("declare", "melds", "rank_points")
 
     def __init__(self, rules: Rules) -> None:
-        self.rules = rules
         self.declare: dict[Action, float] = {}
         self.melds: dict[int, _MeldTable] = {}
         self.rank_points = _rank_points(rules)
 
 
-_PER_RULES: dict[int, _PerRules] = {}
-
-
+@per_rules
 def _per_rules(rules: Rules) -> _PerRules:
-    entry = _PER_RULES.get(id(rules))
-    if entry is None or entry.rules is not rules:
-        entry = _PER_RULES[id(rules)] = _PerRules(rules)
-    return entry
+    return _PerRules(rules)
 
 
 def action_kind(action: Action) -> int:
     """The card kind a ``play`` action plays."""
-    k = _KIND.get(action)
-    if k is None:
-        k = _KIND[action] = parse_card(action.cards[0].partition("@")[0])
-    return k
+    return _KIND_OF_CODE[action.cards[0].partition("@")[0]]
 
 
 def declare_points(rules: Rules, action: Action) -> float:
-    """Points a declaration scores at once (a meld's value, the exchange's ten; pass 0)."""
+    """Points a declaration scores at once (a meld's value, the exchange's ten; pass 0), as the
+    default policy weighs it (an exchange a little above its points)."""
     cache = _per_rules(rules).declare
     v = cache.get(action)
     if v is None:
-        if action.verb == "meld":
-            v = float(meld_score(rules, MELD_BY_NAME[action.meld].id))
-        elif action.verb == "exchange":
-            v = float(rules.seven_of_trumps) + 0.5
-        else:
-            v = 0.0
+        points = action_points(rules, action)
+        v = float(points or 0) + (0.5 if action.verb == "exchange" else 0.0)
         cache[action] = v
     return v
 
@@ -107,17 +91,10 @@ def rank_points(rules: Rules) -> tuple[tuple[float, ...], float]:
 
 
 def _rank_points(rules: Rules) -> tuple[tuple[float, ...], float]:
-    scoring = rules.trick_scoring
-    brisque = 1.0 if rules.brisques_only_to_settle else 10.0
-    brisques = tuple(brisque if r in BRISQUE_RANKS else 0.0 for r in range(8))
-    if scoring in ("brisques", "brisque-majority"):
-        return brisques, 0.0
-    if scoring == "card-points":
-        scale = 0.1 if rules.brisques_only_to_settle else 1.0
-        return tuple(scale * p for p in CARD_POINTS), 0.0
-    if scoring == "greek-per-trick":
-        return brisques, 10.0
-    return (0.0,) * 8, 0.0
+    # the rules' trick values; brisques that only settle a per-deal game count a tenth
+    per_rank, per_trick = trick_values(rules)
+    scale = 0.1 if rules.brisques_only_to_settle else 1.0
+    return tuple(scale * p for p in per_rank), float(per_trick)
 
 
 def side_values(deal: Deal) -> list[float]:
@@ -140,7 +117,6 @@ def utility(deal: Deal, side: int) -> float:
     return margins(side_values(deal))[side]
 
 
-_KIND_OF_CODE = {c: k for k, c in enumerate(CODES)}
 _POWER = (3.0, 2.5, 1.5, 1.2, 1.0, 0.5, 0.25, 0.0)
 """Trick-taking worth of a card by rank (A T K Q J 9 8 7); a trump adds :data:`_TRUMP_POWER`."""
 _TRUMP_POWER = 4.0

@@ -22,15 +22,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..core.cards import SUITS, WILD, parse_card
+from ..core.cards import ALL_KINDS, SUITS, WILD, parse_card
 from ..core.deal import Deal
 from ..core.notation import Action
 from ..core.observation import Observation
 from ..core.rules import Rules
-from ..core.tricks import beats
+from ..core.tricks import beats, follow_duty
 from .playout import rank_points, utility
 
 INF = float("inf")
+_KINDS = range(ALL_KINDS)
+"""The solver's cards are kinds already: each is its own kind (for :func:`follow_duty`)."""
 
 
 class SolverLimit(Exception):
@@ -73,13 +75,10 @@ class Endgame:
         self.leader = leader
         self.trick = list(trick)
         self.trump = -1 if trump is None else trump
-        self.must_head = rules.stage2_must_head
-        self.must_trump = rules.stage2_must_trump
         self.per_rank, self.per_trick = rank_points(rules)
         # by card kind, a wild card worth nothing
         self.per_kind = (*(self.per_rank[k & 7] for k in range(WILD)), 0.0)
         self.lead_wins = rules.wild_card_lead_wins
-        self.last_resort = rules.stage2_wild_card == "last-resort"
         # sevens of trumps scored for the taker of their trick (second_seven_scores=capture);
         # those scored for their player whoever wins change no choice
         self.seven_bonus = (
@@ -113,34 +112,8 @@ class Endgame:
     # --- rules -----------------------------------------------------------------------------------
     def playable(self, seat: int) -> list[int]:
         """The distinct card kinds ``seat`` may play now (stage-2 duties applied)."""
-        hand = self.hands[seat]
-        trick = self.trick
-        if trick:
-            led = trick[0][1] >> 3
-            best = trick[0][1]
-            for _, c in trick[1:]:
-                if beats(c, best, self.trump, self.lead_wins):
-                    best = c
-            same = [c for c in hand if c >> 3 == led] if led < 4 else []  # a wild card: no suit
-            if same:
-                cands = same
-                if self.must_head:
-                    cands = [c for c in same if beats(c, best, self.trump, self.lead_wins)] or same
-            else:
-                cands = hand
-                if self.trump >= 0 and self.must_trump:
-                    trumps = [c for c in hand if c >> 3 == self.trump]
-                    if trumps:
-                        if self.must_head:
-                            cands = [
-                                c for c in trumps if beats(c, best, self.trump, self.lead_wins)
-                            ] or hand
-                        else:
-                            cands = trumps
-        else:
-            cands = hand
-        if self.last_resort and hand and hand[-1] == WILD:
-            cands = [c for c in cands if c != WILD] or cands
+        trump = self.trump if self.trump >= 0 else None
+        cands = follow_duty(self.hands[seat], _KINDS, self.trick, 2, trump, self.rules)
         out: list[int] = []
         prev = -1
         for c in cands:  # hands are sorted, so copies sit together

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from math import comb
 
-from ..core.cards import ALL_KINDS, BRISQUE_RANKS, CARD_POINTS, SUITS, WILD, kind, parse_card
+from ..core.cards import ALL_KINDS, SUITS, WILD, kind, parse_card
 from ..core.melds import (
     MELD_BY_NAME,
     SEVEN_MELD,
@@ -25,7 +25,8 @@ from ..core.melds import (
 )
 from ..core.observation import Observation
 from ..core.rules import Rules
-from ..core.tricks import beats
+from ..core.scoring import trick_points, trick_values
+from ..core.tricks import trick_winner
 
 Holding = tuple[int, int]
 """A card the seat holds: (card kind, mask of the melds it has scored in; 0 while concealed)."""
@@ -33,16 +34,9 @@ Holding = tuple[int, int]
 
 def trick_value(rules: Rules, kinds: Iterable[int], *, whole: bool = True) -> int:
     """Points the cards of a trick bring to whoever wins it (``whole``: include the per-trick
-    points some rules give)."""
-    ranks = [k & 7 for k in kinds if k != WILD]  # a wild card is worth nothing
-    scoring = rules.trick_scoring
-    if scoring in ("brisques", "brisque-majority"):
-        return 10 * sum(1 for r in ranks if r in BRISQUE_RANKS)
-    if scoring == "card-points":
-        return sum(CARD_POINTS[r] for r in ranks)
-    if scoring == "greek-per-trick":
-        return (10 if whole else 0) + 10 * sum(1 for r in ranks if r in BRISQUE_RANKS)
-    return 0
+    points some rules give; :func:`bezique.core.scoring.trick_points`)."""
+    points = trick_points(rules, tuple(kinds))
+    return points if whole else points - trick_values(rules)[1]
 
 
 def ref_card(ref: str) -> int:
@@ -118,18 +112,22 @@ class View:
         trick = self.trick_kinds if trick is None else trick
         if not trick:
             return None
-        best = trick[0]
-        for s, k in trick[1:]:
-            if beats(k, best[1], self.trump):
-                best = (s, k)
-        return best
+        kinds = [k for _, k in trick]
+        return trick[trick_winner(kinds, self.trump, self.rules.wild_card_lead_wins)]
 
     def beaters_unseen(self, k: int) -> int:
         """Unseen copies of cards that would beat kind ``k`` if played after it."""
+        trumps = (
+            0 if self.trump is None else sum(self.unseen[kind(self.trump, r)] for r in range(8))
+        )
+        if k == WILD:  # any card beats a wild card; where one led wins, only a trump does
+            if self.rules.wild_card_lead_wins:
+                return trumps
+            return self.unseen_total - self.unseen[WILD]
         suit, rank = k >> 3, k & 7
         n = sum(self.unseen[kind(suit, r)] for r in range(rank))
-        if self.trump is not None and suit != self.trump:
-            n += sum(self.unseen[kind(self.trump, r)] for r in range(8))
+        if suit != self.trump:
+            n += trumps
         return n
 
     # --- melds ------------------------------------------------------------------------------------

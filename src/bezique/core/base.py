@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from .events import ScoreEvent
 from .notation import Action
 from .rules import Rules
 
@@ -42,6 +43,7 @@ class DealBase:
         "_events",
         "_exchanged",
         "_game_bezique",
+        "_hands",
         "_history",
         "_instances",
         "_kinds",
@@ -59,7 +61,6 @@ class DealBase:
         "_trump",
         "_turn_up",
         "dealer",
-        "hands",
         "initial",
         "rules",
         "seed",
@@ -67,7 +68,8 @@ class DealBase:
 
     rules: Rules
     dealer: int
-    hands: list[list[int]]
+    _hands: list[list[int]]
+    """Each seat's cards, as card ids (:meth:`hand` gives them in notation)."""
     seed: int | None
     """The seed it was shuffled from (None for a stacked or rebuilt deal)."""
     initial: tuple[tuple[tuple[str, ...], ...], str | None, tuple[str, ...]] | None
@@ -80,7 +82,7 @@ class DealBase:
     _trump: int | None
     _trick: list[tuple[int, int]]
     _tricks: list[tuple[int, tuple[int, ...], int]]
-    _events: list[tuple[int, int, str, int]]
+    _events: list[ScoreEvent]
     _history: list[Action]
     _instances: list[tuple[int, int, tuple[int, ...]]]
     _pts: list[list[int]]

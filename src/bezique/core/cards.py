@@ -95,16 +95,6 @@ def parse_card(text: str) -> Kind:
     return k
 
 
-def parse_suit(text: str) -> int:
-    """Parse a suit letter or symbol (``S``/``♠``)."""
-    t = text.strip().upper()
-    if len(t) == 1 and t in SUITS:
-        return SUITS.index(t)
-    if len(t) == 1 and t in SUIT_SYMBOLS:
-        return SUIT_SYMBOLS.index(t)
-    raise ValueError(f"not a suit: {text!r} (one of S H D C)")
-
-
 def pack(packs: int, ranks: str = RANKS, extra_nines: int = 0, wild_cards: int = 0) -> list[Kind]:
     """The kinds of a whole pack in pack order: ``packs`` packs of the given ranks in every
     suit (piquet packs by default), then extra nines spread over the suits, then wild cards."""

@@ -65,7 +65,7 @@ class Deal(Worlds):
 
         tables = []
         known_cards = []
-        for h in self.hands:
+        for h in self._hands:
             t = sorted((c for c in h if M[c]), key=lambda c: (sort_key(K[c]), M[c]))
             tables.append(tuple(CODES[K[c]] + "@" + "+".join(profile_names(M[c])) for c in t))
             known_cards.append(codes(c for c in h if not M[c] and known[c]))
@@ -87,8 +87,8 @@ class Deal(Worlds):
             trump=self.trump,
             turn_up=self.turn_up,
             stock_size=len(self._stock),
-            hand=() if seat is None else codes(c for c in self.hands[seat] if not M[c]),
-            hand_sizes=tuple(len(h) for h in self.hands),
+            hand=() if seat is None else codes(c for c in self._hands[seat] if not M[c]),
+            hand_sizes=tuple(len(h) for h in self._hands),
             tables=tuple(tables),
             known=tuple(known_cards),
             trick=tuple((s, CODES[K[c]]) for s, c in self._trick),
@@ -119,7 +119,7 @@ class Deal(Worlds):
                 CODES[k]
                 for k in sorted((K[c] for c in h if not M[c] and not self._known[c]), key=sort_key)
             )
-            for h in self.hands
+            for h in self._hands
         )
         deck = ",".join(CODES[K[c]] for c in reversed(self._stock))
         return encode(obs, {"hands": hands, "deck": deck})

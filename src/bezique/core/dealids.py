@@ -98,7 +98,7 @@ class DealIds(DealState):
                     continue
                 if histories is None:
                     histories = {}
-                    for c in self.hands[self._to_move]:  # type: ignore[index]
+                    for c in self._hands[self._to_move]:  # type: ignore[index]
                         if M[c]:
                             histories.setdefault(K[c], []).append(M[c])
                     for masks in histories.values():

@@ -9,9 +9,11 @@ from dataclasses import dataclass
 
 from .cards import RANKS, rank_of
 from .deal import Deal
+from .events import EventKind
 from .games import GameResult, add_points, count_game, game_winner, match_winner, next_handicap
 from .notation import Action
 from .rules import Rules
+from .scoring import trump_run_bonus
 
 
 class Match:
@@ -79,14 +81,10 @@ class Match:
 
     def _three_in_a_row(self) -> None:
         """Greek club rule: the same trump suit three deals running gives the dealer +20
-        (-20 when it is clubs)."""
-        if self.rules.turn_up_bonus != "greek-club" or len(self.deals) < 3:
-            return
-        trumps = {d.trump for d in self.deals[-3:]}
-        if len(trumps) == 1:
-            deal = self.deals[-1]
-            points = -20 if deal.trump == "C" else 20
-            side = self.rules.side_of(deal.dealer)
+        (-20 when it is clubs; :func:`~bezique.core.scoring.trump_run_bonus`)."""
+        points = trump_run_bonus(self.rules, [d.trump for d in self.deals[-3:]])
+        if points:
+            side = self.rules.side_of(self.deals[-1].dealer)
             self.adjustments.append((len(self.deals) - 1, side, points, "same trump three deals"))
 
     @property
@@ -134,9 +132,9 @@ class Match:
 
     def _deal_winner(self, deal: Deal, scores: Sequence[int]) -> int | None:
         """The side that a finished deal makes the winner of its game, on these game scores."""
-        for _, seat, what, _ in deal.events:
-            if what == "wins the game":
-                return self.rules.side_of(seat)
+        for e in deal.events:
+            if e.kind is EventKind.WINS_GAME:
+                return self.rules.side_of(e.seat)
         if self.rules.deal_scoring == "per-deal":
             return settle(deal).winner
         return game_winner(self.rules, scores, deal.trick_winners)

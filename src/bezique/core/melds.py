@@ -20,10 +20,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import cache
 from typing import TYPE_CHECKING, Final
 
 from .cards import ACE, JACK, KING, QUEEN, SEVEN, TEN, WILD, kind
+from .percache import per_rules
 
 if TYPE_CHECKING:
     from .rules import Rules
@@ -228,13 +228,18 @@ def profile_order(name: str) -> int:
     return m.id + (GHOST if ghost else 0)
 
 
-@cache
+@per_rules
+def meld_scores(rules: Rules) -> tuple[int, ...]:
+    """Points of every meld kind under these rules, by meld id (0: not part of the game)."""
+    return tuple(int(getattr(rules, m.score_option)) for m in MELDS)
+
+
 def meld_score(rules: Rules, meld: int) -> int:
     """Points of a meld kind under these rules (0: not part of the game)."""
-    return int(getattr(rules, MELDS[meld].score_option))
+    return meld_scores(rules)[meld]
 
 
-@cache
+@per_rules
 def blocked_masks(rules: Rules) -> tuple[int, ...]:
     """For each meld kind, the profile bits that stop a card from scoring in it again."""
     if rules.meld_reuse == "once-per-kind":
@@ -282,7 +287,7 @@ def _kind_group(meld: int) -> int:
     return sum(1 << o.id for o in MELDS if key(o.id) == key(meld))
 
 
-@cache
+@per_rules
 def wild_card_melds(rules: Rules) -> frozenset[int]:
     """The meld kinds a wild card may complete under these rules (four wild cards apart)."""
     if rules.wild_card_melds == "quartets":
@@ -303,7 +308,7 @@ def bezique_kinds(rules: Rules, trump: int | None) -> tuple[int, int] | None:
     return kind(trump, QUEEN), kind(partner[rules.bezique_pairing][trump], JACK)
 
 
-@cache
+@per_rules
 def active_melds(rules: Rules) -> tuple[int, ...]:
     """Meld kinds worth points under these rules (the sevens and carte blanche excepted; four
     wild cards only where the pack holds four)."""
@@ -314,6 +319,30 @@ def active_melds(rules: Rules) -> tuple[int, ...]:
         and meld_score(rules, m.id) > 0
         and (m.klass != "W" or rules.wild_cards >= 4)
     )
+
+
+@per_rules
+def declarable_melds(rules: Rules, trump_fixed: bool) -> tuple[int, ...]:
+    """Meld kinds that may be declared under these rules, before trump is fixed or after
+    (RULES.md 1.3): before it, a marriage (and a double royal marriage where
+    ``trump_double_marriage`` scores one) fixes trump, a sequence only with
+    ``sequence_fixes_trump``, and only a marriage with ``melds_before_trump='marriage-only'``;
+    after it, the seven of trumps where it is declared (``second_seven_scores='declare'``) and
+    the two sevens of trumps where they score."""
+    melds = list(active_melds(rules))
+    if not trump_fixed:
+        if rules.trump_double_marriage and DOUBLE_ROYAL_MARRIAGE not in melds:
+            melds.append(DOUBLE_ROYAL_MARRIAGE)
+        if not rules.sequence_fixes_trump and TRUMP_SEQUENCE in melds:
+            melds.remove(TRUMP_SEQUENCE)
+        if rules.melds_before_trump == "marriage-only":
+            melds = [m for m in melds if m in (ROYAL_MARRIAGE, DOUBLE_ROYAL_MARRIAGE)]
+        return tuple(melds)
+    if rules.seven_of_trumps and rules.second_seven_scores == "declare":
+        melds.append(SEVEN_MELD)
+    if rules.two_trump_sevens:
+        melds.append(TWO_SEVENS)
+    return tuple(melds)
 
 
 def slots(rules: Rules, meld: int, trump: int | None) -> Iterator[list[Slot]]:

@@ -21,18 +21,15 @@ from .cards import (
     kind,
 )
 from .melds import (
-    DOUBLE_ROYAL_MARRIAGE,
     FOUR_WILD_CARDS,
     GHOST,
     MELDS,
     ROYAL_MARRIAGE,
-    SEVEN_MELD,
     TRUMP_SEQUENCE,
-    TWO_SEVENS,
     Slot,
-    active_melds,
     blocked_masks,
     choose,
+    declarable_melds,
     profile_names,
     slots,
     wild_card_melds,
@@ -54,19 +51,7 @@ def _plan(rules: Rules, trump: int | None) -> list[_PlanEntry]:
     """The melds that can be declared under these rules and trump, with their reuse masks and
     card requirements, worked out once per rule set and trump."""
     blocked = blocked_masks(rules)
-    melds = list(active_melds(rules))
-    if trump is None:
-        # trump not fixed yet: a marriage (or, if allowed, a sequence) declared now fixes it
-        if rules.trump_double_marriage and DOUBLE_ROYAL_MARRIAGE not in melds:
-            melds.append(DOUBLE_ROYAL_MARRIAGE)
-        if not rules.sequence_fixes_trump and TRUMP_SEQUENCE in melds:
-            melds.remove(TRUMP_SEQUENCE)
-        if rules.melds_before_trump == "marriage-only":
-            melds = [m for m in melds if m in (ROYAL_MARRIAGE, DOUBLE_ROYAL_MARRIAGE)]
-    if rules.seven_of_trumps and trump is not None and rules.second_seven_scores == "declare":
-        melds.append(SEVEN_MELD)
-    if rules.two_trump_sevens and trump is not None:
-        melds.append(TWO_SEVENS)
+    melds = declarable_melds(rules, trump is not None)
     plan: list[_PlanEntry] = []
     for meld in melds:
         for req in slots(rules, meld, trump):
@@ -106,7 +91,7 @@ class MoveGen(DealBase):
 
     def _playable(self, seat: int) -> Sequence[int]:
         return follow_duty(
-            self.hands[seat],
+            self._hands[seat],
             self._kinds,
             self._trick,
             self._stage,
@@ -119,7 +104,7 @@ class MoveGen(DealBase):
         K, M = self._kinds, self._mask
         table: dict[int, set[int]] = {}
         concealed = set()
-        for c in self.hands[seat]:
+        for c in self._hands[seat]:
             m = M[c]
             if m:
                 table.setdefault(K[c], set()).add(m)
@@ -137,7 +122,7 @@ class MoveGen(DealBase):
 
     def _play_actions(self, seat: int) -> dict[Action, Move]:
         K, M = self._kinds, self._mask
-        hand = self.hands[seat]
+        hand = self._hands[seat]
         playable: Sequence[int]
         if self._stage == 1 and not self.rules.stage1_must_follow_suit:
             playable = hand
@@ -171,7 +156,7 @@ class MoveGen(DealBase):
         rules = self.rules
         out: dict[Action, Move] = {}
         K, M = self._kinds, self._mask
-        hand = self.hands[seat]
+        hand = self._hands[seat]
         trump = self._trump
         room = self._decl_count < rules.melds_scored_per_trick
         # min_tricks_before_declaring: no meld yet, though the seven may still be exchanged
@@ -249,7 +234,7 @@ class MoveGen(DealBase):
         K, M = self._kinds, self._mask
         # interchangeable cards: same kind, same history; concealed (history 0) first
         groups: dict[int, list[tuple[int, list[int]]]] = {}
-        for c in self.hands[seat]:
+        for c in self._hands[seat]:
             k, m = K[c], M[c]
             glist = groups.setdefault(k, [])
             for gm, members in glist:

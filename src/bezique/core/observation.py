@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import SUITS, code, parse_card
+from .events import ScoreEvent
 from .notation import Action, IllegalAction, parse_ref
 from .rules import Rules
 from .worlds import Worlds
@@ -54,8 +55,9 @@ class Observation:
     """The trick in progress: (seat, card) in play order."""
     tricks: tuple[tuple[int, tuple[str, ...], int], ...]
     """Completed tricks: (leader, cards in play order, winner)."""
-    events: tuple[tuple[int, int, str, int], ...]
-    """Scoring events: (tricks completed before it, seat, what, points)."""
+    events: tuple[ScoreEvent, ...]
+    """Scoring events (:class:`~bezique.core.events.ScoreEvent`): (tricks completed before it,
+    seat, what, points)."""
     points: tuple[int, ...]
     """Points per side so far, as :attr:`Deal.points`."""
     declared_this_trick: int
@@ -229,9 +231,10 @@ def observation_from_fields(f: dict[str, str]) -> Observation:
             ld, cs, w = t.split(":")
             return seat(ld), cards(cs.replace(".", ",")), seat(w)
 
-        def event(t: str) -> tuple[int, int, str, int]:
-            a, b, what, p = t.split(":")
-            return int(a), seat(b), what, int(p)
+        def event(t: str) -> ScoreEvent:
+            e = ScoreEvent.parse(t)
+            seat(e.seat)  # a seat of this game
+            return e
 
         phase = f["phase"]
         if phase not in ("play", "declare", "over"):

@@ -51,7 +51,7 @@ class Resolver(MoveGen):
     def _why_illegal(self, action: Action, legal: dict[Action, Move]) -> str:
         seat = self._to_move
         assert seat is not None
-        held = [CODES[self._kinds[c]] for c in self.hands[seat]]
+        held = [CODES[self._kinds[c]] for c in self._hands[seat]]
         for ref in action.cards:
             card, _ = split_ref(ref)
             if card not in held:

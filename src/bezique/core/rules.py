@@ -22,6 +22,7 @@ from typing import Any, ClassVar
 
 from .cards import RANKS, pack
 from .ids import action_ids
+from .percache import per_rules
 from .presets import ALIASES, BY_PLAYERS, PRESETS
 
 
@@ -458,11 +459,7 @@ class Rules:
     @property
     def pack_kinds(self) -> tuple[int, ...]:
         """The card kind of every card of the whole pack, in pack order."""
-        kinds: tuple[int, ...] | None = self.__dict__.get("_pack_kinds")
-        if kinds is None:
-            kinds = tuple(pack(self.packs, self.pack_ranks, self.extra_nines, self.wild_cards))
-            self.__dict__["_pack_kinds"] = kinds
-        return kinds
+        return _pack_kinds(self)
 
     @property
     def cards(self) -> int:
@@ -596,14 +593,7 @@ class Rules:
         return out
 
     def __str__(self) -> str:
-        text: str | None = self.__dict__.get("_text")
-        if text is None:  # worked out once: every observation string carries it
-            diff = self.differences()
-            text = self.name
-            if diff:
-                text += f"({','.join(f'{k}={_fmt(v)}' for k, v in diff.items())})"
-            self.__dict__["_text"] = text
-        return text
+        return _text(self)  # worked out once: every observation string carries it
 
     @classmethod
     def from_string(cls, text: str) -> Rules:
@@ -659,3 +649,16 @@ def _parse_value(text: str) -> Any:
         return int(text)
     except ValueError:
         return text
+
+
+@per_rules
+def _pack_kinds(rules: Rules) -> tuple[int, ...]:
+    return tuple(pack(rules.packs, rules.pack_ranks, rules.extra_nines, rules.wild_cards))
+
+
+@per_rules
+def _text(rules: Rules) -> str:
+    diff = rules.differences()
+    if not diff:
+        return rules.name
+    return f"{rules.name}({','.join(f'{k}={_fmt(v)}' for k, v in diff.items())})"

@@ -1,6 +1,7 @@
-"""Scoring rules written once: what a trick is worth, the turn-up bonus, and who wins when a
-side reaches the target (RULES.md 2.1-2.2).  The deal engine, the match, the score-keeper and
-the arena call these functions rather than writing the rules again.
+"""Scoring rules written once: what a trick is worth, what a declaration scores, the turn-up
+bonus, the Greek club's bonus for one trump three deals running, and who wins when a side
+reaches the target (RULES.md 2.1-2.2).  The deal engine, the match, the score-keeper, the bots,
+the server and the terminal call these functions rather than writing the rules again.
 """
 
 from __future__ import annotations
@@ -8,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from .cards import ACE, BRISQUE_RANKS, CARD_POINTS, SEVEN, WILD, rank_of, suit_of
+from .cards import ACE, BRISQUE_RANKS, CARD_POINTS, SEVEN, WILD, parse_card, rank_of, suit_of
+from .events import EventKind
 from .melds import (
     BEZIQUE,
     DOUBLE_ROYAL_MARRIAGE,
@@ -27,6 +29,9 @@ from .percache import per_rules
 if TYPE_CHECKING:
     from .observation import Observation
     from .rules import Rules
+
+DOUBLING: frozenset[int] = frozenset({ROYAL_MARRIAGE, BEZIQUE, TRUMP_SEQUENCE})
+"""Melds a seat's repeats of which score double each time under ``repeat_doubles``."""
 
 
 @per_rules
@@ -57,37 +62,39 @@ def trick_points(rules: Rules, kinds: Sequence[int]) -> int:
     return trick_values(rules)[1] + sum(per_kind[k] for k in kinds)
 
 
-REPEAT_DOUBLING = frozenset({ROYAL_MARRIAGE, BEZIQUE, TRUMP_SEQUENCE})
-"""Melds whose repeats by one player in a deal score double the one before (``repeat_doubles``)."""
-
-
 def meld_points(
     rules: Rules,
     meld: int,
     masks: Sequence[int] = (),
     *,
-    repeats: int = 0,
-    bezique_before: bool = False,
-    fixes_trump: bool = False,
+    fixes_trump: bool,
+    repeats: int,
+    beziques_before: int,
 ) -> int:
-    """What declaring ``meld`` scores: the deal engine and the score-keeper both ask here.
+    """What a declaration of ``meld`` scores when it is made: the deal engine and the
+    score-keeper both ask here.  Its value (:func:`meld_score`), except that a double royal
+    marriage that fixes trump (``fixes_trump``) scores ``trump_double_marriage`` where that is
+    set; the first bezique of a game (``beziques_before``: beziques declared earlier in the
+    game, by anyone) scores ``first_bezique`` where that is set; with ``repeat_doubles`` a royal
+    marriage, bezique or trump sequence doubles for each one of it the same seat declared
+    earlier in the deal (``repeats``).
 
-    ``masks``: the meld profile of each of its cards before this declaration (0 for a card from
-    the hand); ``repeats``: how often the declarer has declared this meld before in the deal;
-    ``bezique_before``: a bezique was declared earlier in this game; ``fixes_trump``: the
-    declaration fixes trump (a game without a turn-up).
+    With ``trump_set_scoring='cumulative'`` (old Russian, RULES.md 2.8) a set of trump cards of
+    a rank (or of bezique jacks) pays the amount of every card beyond the largest set its cards
+    have already shown (``masks``: each card's melds before this one, 0 for a card from the
+    hand): five trump queens from the hand pay 176 + 100, a fifth added to four shown 100.
 
-    With ``trump_set_scoring='cumulative'`` (old Russian, RULES.md 2.8) a set of trump cards of a
-    rank (or of bezique jacks) pays the amount of every card beyond the largest set of its cards
-    already shown: five trump queens from the hand pay 176 + 100, a fifth added to four shown
-    pays 100.
+    >>> from bezique.core.rules import Rules
+    >>> r = Rules.preset("classic", repeat_doubles=True)
+    >>> meld_points(r, BEZIQUE, fixes_trump=False, repeats=2, beziques_before=2)
+    160
     """
     points = meld_score(rules, meld)
     if fixes_trump and meld == DOUBLE_ROYAL_MARRIAGE and rules.trump_double_marriage:
         points = rules.trump_double_marriage
-    if meld == BEZIQUE and rules.first_bezique and not bezique_before:
+    if meld == BEZIQUE and rules.first_bezique and not beziques_before:
         points = rules.first_bezique
-    if repeats and rules.repeat_doubles and meld in REPEAT_DOUBLING:
+    if repeats and rules.repeat_doubles and meld in DOUBLING:
         points <<= repeats
     if rules.trump_set_scoring == "cumulative":
         family = set_family(meld)
@@ -103,21 +110,43 @@ def meld_points(
     return points
 
 
+def action_points(rules: Rules, action: Action | str) -> int | None:
+    """The points a legal declaration shows beside it: a meld's value (:func:`meld_score`), the
+    exchange's seven of trumps (nothing for another card); None for plays, passes and handing
+    over to a partner.  :func:`declaration_points` gives what it scores in a given state.
+
+    >>> from bezique.core.rules import Rules
+    >>> r = Rules.preset("classic")
+    >>> action_points(r, "meld bezique QS JD"), action_points(r, "exchange 7H"), action_points(r, "play AS")
+    (40, 10, None)
+    """
+    if isinstance(action, str):
+        if action.startswith("play ") or action == "pass":  # most actions: no parse needed
+            return None
+        action = Action.parse(action)
+    if action.verb == "exchange":
+        card = action.cards[0].partition("@")[0] if action.cards else ""
+        return rules.seven_of_trumps if card and rank_of(parse_card(card)) == SEVEN else 0
+    if action.verb == "meld" and action.meld in MELD_BY_NAME:
+        return meld_score(rules, MELD_BY_NAME[action.meld].id)
+    return None
+
+
 def declaration_points(obs: Observation, action: Action | str) -> int | None:
-    """What a legal declaration of the seat to move would score now (:func:`meld_points`, from
-    what the observation shows), for showing beside the action; None for plays, passes and
-    handing over."""
-    a = action if isinstance(action, Action) else Action.parse(action)
-    rules = obs.rules
-    if a.verb == "exchange":
-        return rules.seven_of_trumps if a.cards and a.cards[0][0] == "7" else 0
-    if a.verb != "meld" or a.meld not in MELD_BY_NAME:
-        return None
-    meld = MELD_BY_NAME[a.meld].id
+    """What a legal declaration of the seat to move scores if made now (:func:`meld_points`,
+    from what the observation shows: repeats that double, the game's first bezique, a set shown
+    at once), for showing beside the action; None for plays, passes and handing over."""
+    if isinstance(action, str):
+        if action.startswith("play ") or action == "pass":  # most actions: no parse needed
+            return None
+        action = Action.parse(action)
+    if action.verb != "meld" or action.meld not in MELD_BY_NAME:
+        return action_points(obs.rules, action)
+    meld = MELD_BY_NAME[action.meld].id
     seat = obs.to_move if obs.to_move is not None else obs.seat
     table = obs.tables[seat] if seat is not None else ()
     masks = []
-    for ref in a.cards:
+    for ref in action.cards:
         card, where = split_ref(ref)
         if where and where != "table":
             masks.append(profile_mask(where.split("+")))
@@ -126,15 +155,14 @@ def declaration_points(obs: Observation, action: Action | str) -> int | None:
             masks.append(profile_mask(held[0].split("+")) if held else 0)
         else:
             masks.append(0)
-    before = f"meld {a.meld} "
+    melds = [e for e in obs.events if e.kind is EventKind.MELD]
     return meld_points(
-        rules,
+        obs.rules,
         meld,
         masks,
-        repeats=sum(1 for _, s, what, _ in obs.events if s == seat and what.startswith(before)),
-        bezique_before=obs.game_bezique
-        or any(what.startswith("meld bezique ") for _, _, what, _ in obs.events),
         fixes_trump=obs.trump is None and meld in TRUMP_FIXING,
+        repeats=sum(1 for e in melds if e.seat == seat and e.meld == action.meld),
+        beziques_before=obs.game_bezique + sum(1 for e in melds if e.meld == "bezique"),
     )
 
 
@@ -155,6 +183,22 @@ def turn_up_bonus(rules: Rules, kind: int, dealer: int) -> list[tuple[int, int]]
                 (s, -5) for s in range(rules.players) if rules.side_of(s) != side
             ]
     return []
+
+
+def trump_run_bonus(rules: Rules, trumps: Sequence[str | None]) -> int:
+    """The Greek club's bonus (``turn_up_bonus='greek-club'``) to the dealer's side when the
+    last three deals, ``trumps`` (each deal's trump so far, this one last), have the same trump:
+    +20, or -20 when it is clubs; 0 otherwise.
+
+    >>> from bezique.core.rules import Rules
+    >>> trump_run_bonus(Rules.preset("classic", turn_up_bonus="greek-club"), ["H", "C", "C", "C"])
+    -20
+    """
+    if rules.turn_up_bonus != "greek-club" or len(trumps) < 3 or trumps[-1] is None:
+        return 0
+    if len(set(trumps[-3:])) != 1:
+        return 0
+    return -20 if trumps[-1] == "C" else 20
 
 
 def target_winner(rules: Rules, totals: Sequence[float], recent_sides: Iterable[int]) -> int | None:
@@ -180,12 +224,14 @@ def target_winner(rules: Rules, totals: Sequence[float], recent_sides: Iterable[
 
 
 __all__ = [
-    "REPEAT_DOUBLING",
+    "DOUBLING",
+    "action_points",
     "declaration_points",
     "kind_values",
     "meld_points",
     "target_winner",
     "trick_points",
     "trick_values",
+    "trump_run_bonus",
     "turn_up_bonus",
 ]

@@ -22,8 +22,8 @@ from .cards import (
     kind as make_kind,
 )
 from .dealing import active_order, check_carry, kinds_of, shuffled, stacked
+from .events import EventKind, ScoreEvent
 from .melds import (
-    BEZIQUE,
     GHOST,
     MELDS,
     ROYAL_MARRIAGE,
@@ -33,13 +33,11 @@ from .melds import (
 from .notation import Action, IllegalAction
 from .resolve import Resolver
 from .rules import Rules
-from .scoring import REPEAT_DOUBLING, kind_values, meld_points, trick_values, turn_up_bonus
+from .scoring import kind_values, meld_points, trick_values, turn_up_bonus
 from .tricks import beats
 
 _TEXTS: dict[Action, str] = {}
 _ANY_TRICK = ("play-always", "capture")  # second_seven_scores values scored at every trick
-TARGET_REACHED = "target reached"
-"""The event that ends a deal at once when a side reaches the target (``target_check``)."""
 
 
 @dataclass(frozen=True)
@@ -158,7 +156,7 @@ class DealState(Resolver):
         if carry is not None:
             d._carry = check_carry(rules, carry)
         n = rules.players
-        d.hands = [sorted(h) for h in hands]
+        d._hands = [sorted(h) for h in hands]
         d.initial = (
             tuple(tuple(CODES[kinds[c]] for c in h) for h in hands),
             None if turn_up is None else CODES[kinds[turn_up]],
@@ -225,7 +223,7 @@ class DealState(Resolver):
     @property
     def ended_early(self) -> bool:
         """True when a side reached the target during the deal and so ended it at once."""
-        return any(what == TARGET_REACHED for _, _, what, _ in self._events)
+        return any(e.kind is EventKind.TARGET_REACHED for e in self._events)
 
     @property
     def stock_size(self) -> int:
@@ -280,17 +278,18 @@ class DealState(Resolver):
         return [w for _, _, w in self._tricks]
 
     @property
-    def events(self) -> list[tuple[int, int, str, int]]:
-        """Scoring events: (tricks completed before it, seat, what, points)."""
+    def events(self) -> list[ScoreEvent]:
+        """Scoring events (:class:`~bezique.core.events.ScoreEvent`): (tricks completed before
+        it, seat, what, points)."""
         return list(self._events)
 
     def hand(self, seat: int) -> list[str]:
         """Every card the seat holds, concealed and declared, as sorted codes."""
-        return [CODES[k] for k in sorted((self._kinds[c] for c in self.hands[seat]), key=sort_key)]
+        return [CODES[k] for k in sorted((self._kinds[c] for c in self._hands[seat]), key=sort_key)]
 
     def table(self, seat: int) -> list[str]:
         """The seat's declared cards on the table, as sorted codes."""
-        ks = [self._kinds[c] for c in self.hands[seat] if self._mask[c]]
+        ks = [self._kinds[c] for c in self._hands[seat] if self._mask[c]]
         return [CODES[k] for k in sorted(ks, key=sort_key)]
 
     def side_of(self, seat: int) -> int:
@@ -311,7 +310,7 @@ class DealState(Resolver):
         d.seed = self.seed
         d.initial = self.initial
         d._kinds = self._kinds
-        d.hands = [h[:] for h in self.hands]
+        d._hands = [h[:] for h in self._hands]
         d._mask = self._mask[:]
         d._known = self._known[:]
         d._stock = self._stock[:]
@@ -377,15 +376,16 @@ class DealState(Resolver):
         rules, K = self.rules, self._kinds
 
         def blank(seat: int) -> bool:
-            return not any(K[c] & 7 in COURT_RANKS for c in self.hands[seat])
+            return not any(K[c] & 7 in COURT_RANKS for c in self._hands[seat])
 
         def show(seat: int) -> None:
-            for c in self.hands[seat]:
+            for c in self._hands[seat]:
                 if not self._mask[c]:
                     self._known[c] = True
             self._score(seat, 0, rules.carte_blanche, "carte blanche")
 
-        events = [(s, what) for _, s, what, _ in self._events if what.startswith("carte blanche")]
+        blanche = (EventKind.CARTE_BLANCHE, EventKind.CARTE_BLANCHE_ENDS)
+        events = [(e.seat, e.kind) for e in self._events if e.kind in blanche]
         if not rules.carte_blanche_repeat:
             if not events:
                 for seat in order:
@@ -398,24 +398,25 @@ class DealState(Resolver):
                 if blank(seat):
                     show(seat)
                 continue
-            mine = [what for s, what in events if s == seat]
-            if mine and mine[-1] == "carte blanche":
+            mine = [kind for s, kind in events if s == seat]
+            if mine and mine[-1] is EventKind.CARTE_BLANCHE:
                 c = drawn[seat]
                 if K[c] & 7 in COURT_RANKS:
-                    self._events.append((len(self._tricks), seat, "carte blanche ends", 0))
+                    ends = EventKind.CARTE_BLANCHE_ENDS
+                    self._events.append(ScoreEvent.of(len(self._tricks), seat, ends, 0))
                 else:
                     self._known[c] = True
                     self._score(seat, 0, rules.carte_blanche, "carte blanche")
 
     def _score(self, seat: int, part: int, points: int, what: str) -> None:
         self._pts[self.rules.side_of(seat)][part] += points
-        self._events.append((len(self._tricks), seat, what, points))
+        self._events.append(ScoreEvent(len(self._tricks), seat, what, points))
 
     def _play(self, cid: int) -> None:
         seat = self._to_move
         assert seat is not None
         rules = self.rules
-        self.hands[seat].remove(cid)
+        self._hands[seat].remove(cid)
         K = self._kinds
         k = K[cid]
         if (
@@ -493,7 +494,7 @@ class DealState(Resolver):
                     self._legal = legal
                     return
             self._draw()
-        elif not self.hands[win_seat]:
+        elif not self._hands[win_seat]:
             if rules.last_trick_bonus:
                 self._score(win_seat, 2, rules.last_trick_bonus, "last trick")
             self._finish()
@@ -519,7 +520,7 @@ class DealState(Resolver):
         if not reached:
             return False
         seat = self._events[-1][1] if self._events else self._leader
-        self._events.append((len(self._tricks), seat, TARGET_REACHED, 0))
+        self._events.append(ScoreEvent.of(len(self._tricks), seat, EventKind.TARGET_REACHED, 0))
         self._finish()
         return True
 
@@ -562,24 +563,27 @@ class DealState(Resolver):
         rules = self.rules
         bit = 1 << meld
         M = self._mask
-        fixes = self._trump is None and meld in TRUMP_FIXING
-        repeats = 0
-        if rules.repeat_doubles and meld in REPEAT_DOUBLING:
-            before = f"meld {MELDS[meld].name} "
-            repeats = sum(
-                1 for _, s, what, _ in self._events if s == seat and what.startswith(before)
-            )
+        fixes_trump = self._trump is None and meld in TRUMP_FIXING
+        repeats = beziques = 0
+        if rules.repeat_doubles or rules.first_bezique:  # only then do earlier melds count
+            name = MELDS[meld].name
+            for e in self._events:
+                if e.kind is EventKind.MELD:
+                    repeats += e.seat == seat and e.meld == name
+                    beziques += e.meld == "bezique"
+            # first_bezique: one of the game's beziques came in an earlier deal (HAITIAN.md H07)
+            beziques += self._game_bezique
         points = meld_points(
             rules,
             meld,
-            [M[c] for c in ids],
+            [M[c] for c in ids],  # the cards' melds before this one (trump_set_scoring)
+            fixes_trump=fixes_trump,
             repeats=repeats,
-            bezique_before=meld == BEZIQUE and bool(rules.first_bezique) and self.bezique_in_game,
-            fixes_trump=fixes,
+            beziques_before=beziques,
         )
         for c in ids:
             M[c] |= bit
-        if fixes:
+        if fixes_trump:
             self._trump = self._kinds[ids[0]] >> 3
         if rules.meld_reforming or (meld == ROYAL_MARRIAGE and rules.sequence_needs_marriage):
             self._instances.append((seat, meld, ids))
@@ -587,7 +591,7 @@ class DealState(Resolver):
         self._score(seat, 0, points, f"meld {MELDS[meld].name} {cards}")
         self._decl_count += 1
         if meld == TRIPLE_BEZIQUE and rules.triple_bezique_wins_game:
-            self._events.append((len(self._tricks), seat, "wins the game", 0))
+            self._events.append(ScoreEvent.of(len(self._tricks), seat, EventKind.WINS_GAME, 0))
         if not self._target_reached():
             self._continue_declaring()
 
@@ -596,14 +600,14 @@ class DealState(Resolver):
         """A bezique has been declared in this game so far: in an earlier deal, or in this one
         by anyone (``first_bezique`` pays only the first of a game, HAITIAN.md H07)."""
         return self._game_bezique or any(
-            what.startswith("meld bezique ") for _, _, what, _ in self._events
+            e.kind is EventKind.MELD and e.meld == "bezique" for e in self._events
         )
 
     def _exchange(self, cid: int) -> None:
         seat = self._to_move
         assert seat is not None and self._turn_up is not None
         rules = self.rules
-        hand = self.hands[seat]
+        hand = self._hands[seat]
         hand.remove(cid)
         up = self._turn_up
         insort(hand, up)
@@ -647,7 +651,7 @@ class DealState(Resolver):
                 self._known[c] = True
             else:  # a short last round: the stock ran out (hands not played out)
                 break
-            insort(self.hands[seat], c)
+            insort(self._hands[seat], c)
             drawn[seat] = c
         self._phase = PLAY
         self._to_move = winner
@@ -665,7 +669,7 @@ class DealState(Resolver):
             self._stage = 2
             self._instances = []
             M, known = self._mask, self._known
-            for h in self.hands:
+            for h in self._hands:
                 for c in h:
                     if M[c]:
                         M[c] = 0

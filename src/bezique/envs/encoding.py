@@ -67,18 +67,18 @@ of its legal actions (``Observation.legal_ids``), so nothing here parses notatio
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
 
 import numpy as np
 
 from ..core.cards import CODES, SUITS
+from ..core.events import EventKind
 from ..core.ids import ActionIds, MeldId, action_ids
 from ..core.melds import MELDS, meld_score
 from ..core.notation import Action
 from ..core.observation import Observation
+from ..core.percache import per_rules
 from ..core.rules import Rules
 
 ENCODING_VERSION = 1
@@ -137,21 +137,19 @@ class Encoding:
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
         """The rules this encoding is for."""
-        counts = Counter(rules.pack_kinds)
-        self.kind_ids: tuple[int, ...] = tuple(sorted(counts))
-        """Card kinds of the pack, in kind order (the kind axis)."""
-        self.kinds: tuple[str, ...] = tuple(CODES[k] for k in self.kind_ids)
-        """Codes of the kind axis."""
-        self.copies: tuple[int, ...] = tuple(counts[k] for k in self.kind_ids)
-        """Copies of each kind in the pack."""
-        self._kind_index = {k: i for i, k in enumerate(self.kind_ids)}
-        self._code_index = {CODES[k]: i for i, k in enumerate(self.kind_ids)}
-        n = rules.players
-
         # --- action ids: the core's (bezique.core.ids) -----------------------------------------
         ids = action_ids(rules)
         self.ids: ActionIds = ids
         """The action-id layout of the rules."""
+        self.kind_ids: tuple[int, ...] = ids.kind_ids
+        """Card kinds of the pack, in kind order (the kind axis)."""
+        self.kinds: tuple[str, ...] = ids.kinds
+        """Codes of the kind axis."""
+        self.copies: tuple[int, ...] = ids.copies
+        """Copies of each kind in the pack."""
+        self._kind_index = {k: i for i, k in enumerate(self.kind_ids)}
+        self._code_index = {CODES[k]: i for i, k in enumerate(self.kind_ids)}
+        n = rules.players
         self.pass_id = ids.pass_id
         self.exchange_id = ids.exchange_id
         self.partner_id = ids.partner_id
@@ -243,7 +241,6 @@ class Encoding:
             self.high[b.offset : b.offset + b.size] = b.high
             if b.signed:
                 self.low[b.offset : b.offset + b.size] = -b.high
-        self._parsed: dict[str, tuple[str, str, tuple[tuple[int, str], ...]]] = {}
 
     @classmethod
     def for_rules(cls, rules: Rules) -> Encoding:
@@ -356,15 +353,16 @@ class Encoding:
         o_e = blk["exchanges"].offset if "exchanges" in blk else -1
         o_cb = blk["carte_blanche"].offset if "carte_blanche" in blk else -1
         col = self._meld_column
-        for _, seat, what, _ in obs.events:
-            if what.startswith("meld "):
-                j = col.get(what.split(" ", 2)[1])
+        for e in obs.events:
+            kind = e.kind
+            if kind is EventKind.MELD:
+                j = col.get(e.meld)
                 if j is not None:
-                    x[o_m + rel(seat) * M + j] += 1
-            elif what.startswith("exchange ") and o_e >= 0:
-                x[o_e + rel(seat)] += 1
-            elif what == "carte blanche" and o_cb >= 0:
-                x[o_cb + rel(seat)] += 1
+                    x[o_m + rel(e.seat) * M + j] += 1
+            elif kind is EventKind.EXCHANGE and o_e >= 0:
+                x[o_e + rel(e.seat)] += 1
+            elif kind is EventKind.CARTE_BLANCHE and o_cb >= 0:
+                x[o_cb + rel(e.seat)] += 1
         if "live_melds" in blk:
             o = blk["live_melds"].offset
             for seat, name, _ in obs.live_melds:
@@ -411,7 +409,7 @@ class Encoding:
         return self.ids.table()
 
 
-@cache
+@per_rules
 def _encoding(rules: Rules) -> Encoding:
     return Encoding(rules)
 

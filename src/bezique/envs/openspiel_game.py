@@ -73,6 +73,7 @@ import pyspiel
 
 from ..bots import Bot
 from ..core.deal import Deal
+from ..core.events import EventKind
 from ..core.notation import Action
 from ..core.observation import Observation
 from ..core.rules import Rules
@@ -144,14 +145,13 @@ def game_string(rules: Rules, **extra: Any) -> str:
 
 def load(rules: Rules | None = None, **extra: Any) -> pyspiel.Game:
     """``pyspiel.load_game`` of these rules (classic when None), cached per rule set."""
-    return _load(
-        rules if rules is not None else Rules.preset("classic"), tuple(sorted(extra.items()))
-    )
+    return _load(game_string(rules if rules is not None else Rules.preset("classic"), **extra))
 
 
 @cache
-def _load(rules: Rules, extra: tuple[tuple[str, Any], ...]) -> pyspiel.Game:
-    return pyspiel.load_game(SHORT_NAME, params_for_rules(rules, **dict(extra)))
+def _load(text: str) -> pyspiel.Game:
+    # keyed by the game string, so equal rules built apart share one game
+    return pyspiel.load_game(text)
 
 
 GAME_TYPE = pyspiel.GameType(
@@ -484,14 +484,15 @@ class BeziqueObserver:
         decl = self.dict["declarations"]
         col = {name: i for i, name in enumerate(enc.meld_names)}
         exch = len(enc.meld_names)
-        for t, _, what, _ in obs.events:
+        for e in obs.events:
+            t = e.trick
             if t < 1 or t > decl.shape[0]:
                 continue
-            if what.startswith("meld "):
-                m = col.get(what.split(" ", 2)[1])
+            if e.kind is EventKind.MELD:
+                m = col.get(e.meld)
                 if m is not None:
                     decl[t - 1, m] += 1
-            elif what.startswith("exchange "):
+            elif e.kind is EventKind.EXCHANGE:
                 decl[t - 1, exch] += 1
 
     def string_from(self, state: BeziqueState, player: int) -> str:

@@ -23,6 +23,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..core.deal import Deal, SideResult
+from ..core.events import ScoreEvent
 from ..core.notation import Action, IllegalAction
 from ..core.observation import Observation
 from ..core.rules import Rules
@@ -237,7 +238,7 @@ class FastDeal:
         return self._reference().history
 
     @property
-    def events(self) -> list[tuple[int, int, str, int]]:
+    def events(self) -> list[ScoreEvent]:
         """Scoring events (from the reference twin)."""
         return self._reference().events
 

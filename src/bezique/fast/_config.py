@@ -9,22 +9,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.cards import BRISQUE_RANKS, CARD_POINTS, NINE, SEVEN
+from ..core.cards import NINE, SEVEN
 from ..core.ids import action_ids
 from ..core.melds import (
     BEZIQUE,
     DOUBLE_BEZIQUE,
-    DOUBLE_ROYAL_MARRIAGE,
     MARRIAGE,
     MELDS,
     QUARTET_RANK,
     ROYAL_MARRIAGE,
-    SEVEN_MELD,
     TRUMP_SEQUENCE,
-    TWO_SEVENS,
-    active_melds,
     bezique_kinds,
     blocked_masks,
+    declarable_melds,
     meld_score,
     slots,
 )
@@ -91,17 +88,7 @@ def plan(rules: Rules, trump: int | None) -> tuple[tuple[Any, ...], ...]:
     """The ways to declare under these rules and trump, in the core's order, each as
     (meld, blocked bits low, high, slots, needs by count, needs by rank)."""
     blocked = blocked_masks(rules)
-    melds = list(active_melds(rules))
-    if trump is None:
-        # trump not fixed yet: a marriage (or, if allowed, a sequence) declared now fixes it
-        if rules.trump_double_marriage and DOUBLE_ROYAL_MARRIAGE not in melds:
-            melds.append(DOUBLE_ROYAL_MARRIAGE)
-        if not rules.sequence_fixes_trump and TRUMP_SEQUENCE in melds:
-            melds.remove(TRUMP_SEQUENCE)
-    if rules.seven_of_trumps and trump is not None and rules.second_seven_scores == "declare":
-        melds.append(SEVEN_MELD)
-    if rules.two_trump_sevens and trump is not None:
-        melds.append(TWO_SEVENS)
+    melds = declarable_melds(rules, trump is not None)  # the core's list, in its order
     items = []
     for meld in melds:
         for req in slots(rules, meld, trump):
@@ -206,19 +193,11 @@ def policy_table(rules: Rules) -> list[float]:
     points, declaration values, and per trump the meld values a card may still bring), in the
     order ``Config.set_policy`` reads them.  Kept equal to the Python policy by
     ``tests/test_fast.py``, which plays both side by side."""
-    brisque = 1.0 if rules.brisques_only_to_settle else 10.0
-    brisques = [brisque if r in BRISQUE_RANKS else 0.0 for r in range(8)]
-    scoring = rules.trick_scoring
-    if scoring == "brisques":
-        rank, per_trick = brisques, 0.0
-    elif scoring == "card-points":
-        scale = 0.1 if rules.brisques_only_to_settle else 1.0
-        rank, per_trick = [scale * p for p in CARD_POINTS], 0.0
-    elif scoring == "greek-per-trick":
-        rank, per_trick = brisques, 10.0
-    else:
-        rank, per_trick = [0.0] * 8, 0.0
-    out: list[float] = [*rank, per_trick]
+    # the rules' trick values, as the search players count them (bots.playout.rank_points):
+    # brisques that only settle a per-deal game count a tenth
+    per_rank, flat = trick_values(rules)
+    scale = 0.1 if rules.brisques_only_to_settle else 1.0
+    out: list[float] = [*(scale * p for p in per_rank), float(flat)]
     out += [float(meld_score(rules, m.id)) for m in MELDS] + [0.0] * (64 - len(MELDS))
     out.append(float(rules.seven_of_trumps) + 0.5)
     plain = float(meld_score(rules, MARRIAGE))

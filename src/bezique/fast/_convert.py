@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.cards import SUITS, parse_card
+from ..core.events import EventKind, ScoreEvent
 from ..core.melds import MELD_BY_NAME, profile_mask
 from ..core.rules import Rules
 from ..core.scoring import trick_values
@@ -110,18 +111,15 @@ def load_args(
     cb_state = [0] * n
     doubled = [0] * (3 * n)
     for item in filter(None, f["events"].split(";")):
-        _, who, what, p = item.split(":")
-        seat = int(who)
-        where = 3 if what.startswith("turn-up") else 2 if what == "last trick" else 0
-        points[rules.side_of(seat)][where] += int(p)
-        if what == "carte blanche":
+        event = ScoreEvent.parse(item)
+        seat, kind = event.seat, event.kind
+        points[rules.side_of(seat)][event.part] += event.points
+        if kind is EventKind.CARTE_BLANCHE:
             cb_any, cb_state[seat] = 1, 1
-        elif what == "carte blanche ends":
+        elif kind is EventKind.CARTE_BLANCHE_ENDS:
             cb_state[seat] = 2
-        elif what.startswith("meld "):
-            name = what.split(" ")[1]
-            if name in _DOUBLING:
-                doubled[3 * seat + _DOUBLING.index(name)] += 1
+        elif kind is EventKind.MELD and event.meld in _DOUBLING:
+            doubled[3 * seat + _DOUBLING.index(event.meld)] += 1
     instances = []
     for item in filter(None, f["melds"].split(";")):
         who, name, refs = item.split(":")

@@ -16,7 +16,6 @@ from ..core.cards import (
     suit_of,
 )
 from ..core.melds import (
-    DOUBLE_ROYAL_MARRIAGE,
     FOUR_WILD_CARDS,
     MARRIAGE,
     MELD_BY_NAME,
@@ -26,8 +25,8 @@ from ..core.melds import (
     TRUMP_FIXING,
     TRUMP_SEQUENCE,
     TWO_SEVENS,
-    active_melds,
     blocked_masks,
+    declarable_melds,
     slots,
     wild_card_melds,
 )
@@ -95,17 +94,12 @@ class Declarations:
         meld = MELD_BY_NAME[name].id
         trump = None if sheet.trump is None else SUITS.index(sheet.trump)
         where = self._trump_words(sheet)
-        allowed = set(active_melds(r))
         only_marriage = trump is None and r.melds_before_trump == "marriage-only"
         if only_marriage and meld == MARRIAGE:  # the first marriage fixes trump: a royal one
             meld, name = ROYAL_MARRIAGE, "royal-marriage"
-        if trump is None:
-            if r.trump_double_marriage:
-                allowed.add(DOUBLE_ROYAL_MARRIAGE)
-            if not r.sequence_fixes_trump:
-                allowed.discard(TRUMP_SEQUENCE)
-            if only_marriage:
-                allowed &= {ROYAL_MARRIAGE, DOUBLE_ROYAL_MARRIAGE}
+        allowed = set(declarable_melds(r, trump is not None))
+        # a seven of trumps is entered as a declaration however it scored, and a seven
+        # entered before trump is fixed is told so (below: no way to form it)
         if r.seven_of_trumps:
             allowed.add(SEVEN_MELD)
         if r.two_trump_sevens:
@@ -223,20 +217,20 @@ class Declarations:
                     f"a {name} here adds A 10 J of trumps to {self.players[seat]}'s own royal "
                     f"marriage on the table: write its K and Q as K{letter}@table Q{letter}@table"
                 )
-        fixes = trump is None and meld in TRUMP_FIXING
+        fixes_trump = trump is None and meld in TRUMP_FIXING
         # the engine's own scoring (core.scoring.meld_points), from what the sheet knows
         points = meld_points(
             r,
             meld,
             [table[i][1] for i in picks] + [0] * sum(fresh.values()),
+            fixes_trump=fixes_trump,
             repeats=sum(1 for d in sheet.declarations if d.seat == seat and d.meld == name),
             # first_bezique pays for the first bezique of the game (HAITIAN.md H07)
-            bezique_before=any(
-                d.meld == "bezique" for s in self.game_sheets() for d in s.declarations
+            beziques_before=sum(
+                1 for s in self.game_sheets() for d in s.declarations if d.meld == "bezique"
             ),
-            fixes_trump=fixes,
         )
-        if fixes:
+        if fixes_trump:
             suit = next(suit_of(k) for k in kinds if k != _WILD)
             sheet.trump = SUITS[suit]
         bit = 1 << meld

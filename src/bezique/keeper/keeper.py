@@ -39,8 +39,6 @@ from typing import Any
 
 from ..core.cards import (
     ACE,
-    BRISQUE_RANKS,
-    CARD_POINTS,
     SUITS,
     code,
     pack,
@@ -54,7 +52,7 @@ from ..core.melds import (
     meld_score,
 )
 from ..core.rules import Rules
-from ..core.scoring import turn_up_bonus
+from ..core.scoring import trick_values, trump_run_bonus, turn_up_bonus
 from .declarations import Declarations
 from .sheet import (
     _WILD,
@@ -535,12 +533,8 @@ class Keeper(Declarations, Tally):
 
     def _three_in_a_row(self, sheet: DealSheet) -> None:
         """Greek club: the same trump three deals running gives the dealer +20 (clubs -20)."""
-        deals = self._state.deals
-        if self.rules.turn_up_bonus != "greek-club" or len(deals) < 3:
-            return
-        trumps = {d.trump for d in deals[-3:]}
-        if len(trumps) == 1 and sheet.trump is not None:
-            points = -20 if sheet.trump == "C" else 20
+        points = trump_run_bonus(self.rules, [d.trump for d in self._state.deals[-3:]])
+        if points:
             sheet.bonuses[self.rules.side_of(sheet.dealer)] += points
             sheet.log.append(
                 f"the same trump three deals running: {self.players[sheet.dealer]} {points:+d}"
@@ -573,13 +567,8 @@ class Keeper(Declarations, Tally):
         if points < 0:
             raise ValueError(f"trick points cannot be negative: got {points}")
         pack_kinds = [k for k, n in self._copies.items() for _ in range(n) if k != _WILD]
-        brisque_points = 10 * sum(1 for k in pack_kinds if rank_of(k) in BRISQUE_RANKS)
-        if scoring in ("brisques", "brisque-majority"):
-            most = brisque_points
-        elif scoring == "card-points":
-            most = sum(CARD_POINTS[rank_of(k)] for k in pack_kinds)
-        else:  # greek-per-trick: 10 a trick plus 10 an ace or ten
-            most = 10 * r.tricks + brisque_points
+        per_rank, per_trick = trick_values(r)
+        most = per_trick * r.tricks + sum(per_rank[rank_of(k)] for k in pack_kinds)
         if scoring in ("brisques", "brisque-majority", "greek-per-trick") and points % 10:
             raise ValueError(f"trick points here go in tens: got {points}")
         column = sheet.brisques if r.brisques_only_to_settle or majority else sheet.tricks

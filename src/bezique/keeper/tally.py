@@ -220,13 +220,11 @@ class Tally:
         option, the higher score).  The keeper does not know who took the earlier tricks, so
         when a third player took the last trick, the higher score decides among the others."""
         r = self.rules
-        last = [] if sheet.last_trick_seat is None else [r.side_of(sheet.last_trick_seat)]
-        reached = [s for s, t in enumerate(totals) if t >= r.target]
-        if len(reached) > 1 and not (set(last) & set(reached)):
-            top = max(totals[s] for s in reached)
-            best = [s for s in reached if totals[s] == top]
-            return best[0]
-        return target_winner(r, totals, last)
+        # the last trick's side first, then the others by score (highest first, ties in order)
+        recent = sorted(range(r.sides), key=lambda s: -totals[s])
+        if sheet.last_trick_seat is not None:
+            recent.insert(0, r.side_of(sheet.last_trick_seat))
+        return target_winner(r, totals, recent)
 
 
 __all__ = ["Tally"]

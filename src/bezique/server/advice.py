@@ -15,6 +15,7 @@ from ..bots.base import Limit
 from ..core.deal import Deal
 from ..core.match import Match
 from ..core.observation import Observation
+from .protocol import view
 
 Advisor = Callable[[Observation, str | None, float | None], tuple[str, str]]
 """(observation, level, seconds) -> the action it would play (notation) and a short reason."""
@@ -57,13 +58,18 @@ def review(
     match: Match, deal_index: int, seat: int, level: str | None = None
 ) -> list[dict[str, Any]]:
     """Each decision of ``seat`` in a finished deal where the advisor would have chosen
-    differently: ``{"move", "ply", "played", "suggested", "reason"}`` (``move`` counts the
-    actions of the whole match, ``ply`` those of the deal)."""
+    differently: ``{"move", "ply", "played", "suggested", "reason", "view"}`` (``move`` counts
+    the actions of the whole match, ``ply`` those of the deal; ``view`` is the seat's own view
+    of the deal at that moment, the hand it held, the melds, the trick and the scores, so the
+    client can show the position: only what the seat saw then, as every view sent)."""
     deal = match.deals[deal_index]
     if not deal.is_over:
         raise ValueError("the deal is not over yet")
     before = sum(len(d.history) for d in match.deals[:deal_index])
-    replay = Deal.new(match.rules, seed=match.deal_seeds[deal_index], dealer=deal.dealer)
+    # the game scores the deal began on too: the advice (and a Haitian deal's end) needs them
+    replay = Deal.new(
+        match.rules, seed=match.deal_seeds[deal_index], dealer=deal.dealer, carry=deal.carry
+    )
     out = []
     for ply, played in enumerate(deal.history):
         if replay.to_move == seat:
@@ -78,6 +84,7 @@ def review(
                             "played": played,
                             "suggested": suggested,
                             "reason": reason,
+                            "view": view(obs),
                         }
                     )
         replay.apply(played)

@@ -20,6 +20,7 @@ from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import __version__, bots
+from ..core.games import next_handicap
 from ..core.match import Match
 from ..core.melds import MELDS, meld_score
 from ..core.records import GameRecord, RecordError, record_match
@@ -36,17 +37,17 @@ from .limits import (
     TooLarge,
     retry_after,
 )
-from .protocol import MAX_NAME, ProtocolError, dumps, error, parse_client
+from .protocol import MAX_NAME, ProtocolError, clean_name, dumps, error, parse_client
 from .replay import ReplayError, record_actions, replay_steps
 from .storage import Store, default_url
-from .tables import BURST, RATE, Connection, Lobby, Table, clean_name, default_level, levels
+from .tables import BURST, RATE, Connection, Lobby, Table, default_level, levels
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 SCHEMA = Path(__file__).resolve().parent / "protocol.schema.json"
 MAX_BODY = 512 * 1024
 """Largest HTTP request body (an uploaded record for the replay view), whether its size is
 given (``Content-Length``) or not (a chunked upload, counted as it arrives)."""
-LIMITED = re.compile(r"/api/tables|/api/tables/[^/]+/join|/api/replay")
+LIMITED = re.compile(r"/api/tables|/api/tables/[^/]+/(?:join|next-match)|/api/replay")
 """The POST requests under the per-address rate limit: they make tables, seats and replays."""
 TOO_MANY_SOCKETS = "too many connections from your address: close some first"
 LIMITED_GET = re.compile(r"/api/rules|/api/tables/[^/]+/replay")
@@ -70,6 +71,11 @@ class CreateTable(BaseModel):
 
 class JoinTable(BaseModel):
     name: str = Field(default="", max_length=200)
+
+
+class NextMatch(BaseModel):
+    token: str = Field(max_length=200)
+    """The seat's token at the finished table: only its players may start the next match."""
 
 
 def _rules(text: str) -> Rules:
@@ -342,6 +348,32 @@ def create_app(
         if table.status != "over" or table.match is None:
             raise HTTPException(409, "the record is available once the match is over")
         return table, table.match
+
+    @app.post("/api/tables/{code}/next-match")
+    async def next_match(code: str, body: NextMatch) -> dict[str, Any]:
+        """The next match after a finished one: a new table with the same rules, the caller in
+        the same seat, the computers at the same levels and the other people's seats open; with
+        ``cent_points_handicap`` the loser starts each of its games on that score until he wins
+        a match (HAITIAN.md H32, ``Match.rematch``)."""
+        table, match = await _finished(code)
+        seat = table.seat_for(body.token)
+        if seat is None:
+            raise HTTPException(403, "only a player at this table may start its next match")
+        winner = match.winner if match.winner is not None else 0
+        handicap = list(next_handicap(match.rules, match.handicap, winner))
+        seats = [
+            {"kind": "me"}
+            if s.seat == seat
+            else {"kind": "bot", "level": s.level}
+            if s.kind == "bot"
+            else {"kind": "open"}
+            for s in table.seats
+        ]
+        name = table.seats[seat].name
+        new, me, token = await lobby.create(
+            table.rules, seats, name, hints=table.hints, handicap=handicap
+        )
+        return {"code": new.code, "seat": me, "token": token, "table": new.info()}
 
     def _record(table: Table, match: Match) -> GameRecord:
         return record_match(

@@ -10,15 +10,14 @@ beside this module gives their exact shapes.
 from __future__ import annotations
 
 import json
+import unicodedata
 from typing import Any, Literal, TypedDict
 
 from ..core.deal import Deal, SideResult
 from ..core.match import Match, settle
-from ..core.melds import MELD_BY_NAME, meld_score
 from ..core.notation import Action, IllegalAction
 from ..core.observation import Observation
-from ..core.rules import Rules
-from ..core.scoring import declaration_points
+from ..core.scoring import action_points, declaration_points
 
 VERSION = 1
 """The protocol version, ``v`` in every message."""
@@ -171,6 +170,19 @@ def parse_client(text: str | bytes | None) -> ClientMessage:
     return data  # type: ignore[return-value]
 
 
+def clean_name(name: str | None, fallback: str) -> str:
+    """A name to show and store: control characters (NUL among them, which PostgreSQL's text
+    refuses), format characters (bidirectional overrides, zero-width characters, which could
+    disguise a name or turn the text around it) and lone surrogates dropped, white space collapsed, at most ``MAX_NAME`` long."""
+    kept = "".join(
+        ch
+        for ch in str(name or "")
+        if ch.isspace() or unicodedata.category(ch) not in ("Cc", "Cs", "Cf")
+    )
+    text = " ".join(kept.split())[:MAX_NAME]
+    return text or fallback
+
+
 def plain_text(value: Any) -> bool:
     """Whether every string in JSON values (keys too) can be written as UTF-8: JSON's
     ``\\ud800`` escapes give lone surrogates, which no UTF-8 text (a reply, a log line, a
@@ -201,22 +213,6 @@ def parse_action(text: str) -> Action:
 
 
 # --- server to client ---------------------------------------------------------------------------
-def action_points(rules: Rules, action: str, obs: Observation | None = None) -> int | None:
-    """Points a declaration scores at once; None for plays, passes and handing over.  Given
-    the observation of the seat to move, what it scores in that state (repeats that double, a
-    set shown at once: :func:`~bezique.core.scoring.declaration_points`)."""
-    if action.startswith("play ") or action == "pass":  # most legal actions: no parse needed
-        return None
-    if obs is not None:
-        return declaration_points(obs, action)
-    a = Action.parse(action)
-    if a.verb == "exchange":
-        return rules.seven_of_trumps
-    if a.verb == "meld" and a.meld in MELD_BY_NAME:
-        return meld_score(rules, MELD_BY_NAME[a.meld].id)
-    return None
-
-
 def view(obs: Observation) -> dict[str, Any]:
     """A seat's view of the deal as JSON values: exactly the observation, with each legal
     action's points (a fact of the rules) beside it."""
@@ -240,7 +236,7 @@ def view(obs: Observation) -> dict[str, Any]:
         "events": [[t, s, what, p] for t, s, what, p in obs.events],
         "points": list(obs.points),
         "history": list(obs.history),
-        "legal": [{"action": a, "points": action_points(rules, a, obs)} for a in obs.legal],
+        "legal": [{"action": a, "points": declaration_points(obs, a)} for a in obs.legal],
         "tricks_total": rules.tricks,
     }
 
@@ -272,8 +268,36 @@ def deal_summary(deal: Deal) -> dict[str, Any]:
     return out
 
 
+def games_info(match: Match) -> dict[str, Any] | None:
+    """A match of games (Haitian "cent points", ``match_games``): the games needed, each
+    side's count, the handicap each side starts a game on, and every game finished (its
+    deals, winner, final scores, and whether it was won en bas table, counting 2); None for
+    a match that is one game."""
+    rules = match.rules
+    if not rules.match_games:
+        return None
+    games = match.games
+    return {
+        "needed": rules.match_games,
+        "double_below": rules.double_game_below,
+        "counts": list(match.match_counts),
+        "handicap": list(match.handicap),
+        "played": [
+            {
+                "first_deal": g.first_deal,
+                "last_deal": g.last_deal,
+                "winner": g.winner,
+                "scores": list(g.scores),
+                "double": g.double,
+            }
+            for g in games
+        ],
+    }
+
+
 def match_info(match: Match, moves: int, ready: list[bool]) -> dict[str, Any]:
-    """Where the match stands: deal number, totals, the finished deals, who is ready."""
+    """Where the match stands: deal number, totals (the current game's, in a match of games),
+    the finished deals and games, who is ready."""
     return {
         "deal": len(match.deals) - 1,
         "moves": moves,
@@ -283,6 +307,7 @@ def match_info(match: Match, moves: int, ready: list[bool]) -> dict[str, Any]:
         "per_deal": match.rules.deal_scoring == "per-deal",
         "deals": [deal_summary(d) for d in match.deals if d.is_over],
         "ready": list(ready),
+        "games": games_info(match),
     }
 
 
@@ -310,9 +335,11 @@ __all__ = [
     "ClientMessage",
     "ProtocolError",
     "action_points",
+    "clean_name",
     "deal_summary",
     "dumps",
     "error",
+    "games_info",
     "match_info",
     "message",
     "parse_action",

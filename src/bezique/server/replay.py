@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..core.events import EventKind
 from ..core.records import GameRecord
 
 MAX_ACTIONS = 20_000
@@ -95,7 +96,7 @@ def replay_steps(
             "trick": [[s, c] for s, c in deal.trick],
             "won": deal.last_trick_winner,
             # each declaration: seat, "meld NAME CARDS" and its points
-            "melds": [[s, w, p] for _, s, w, p in deal.events if w.startswith("meld ")],
+            "melds": [[e.seat, e.what, e.points] for e in deal.events if e.kind is EventKind.MELD],
         }
         changed = {k: v for k, v in now.items() if k not in before or before[k] != v}
         before = now

@@ -19,7 +19,6 @@ import hmac
 import logging
 import secrets
 import time
-import unicodedata
 from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
@@ -35,8 +34,8 @@ from ..core.rules import Rules
 from . import advice
 from .connection import BURST, RATE, Connection
 from .protocol import (
-    MAX_NAME,
     ProtocolError,
+    clean_name,
     dumps,
     match_info,
     message,
@@ -89,19 +88,6 @@ def default_level() -> str:
     return names[0]
 
 
-def clean_name(name: str | None, fallback: str) -> str:
-    """A name to show and store: control characters (NUL among them, which PostgreSQL's text
-    refuses), format characters (bidirectional overrides, zero-width characters, which could
-    disguise a name or turn the text around it) and lone surrogates dropped, white space collapsed, at most ``MAX_NAME`` long."""
-    kept = "".join(
-        ch
-        for ch in str(name or "")
-        if ch.isspace() or unicodedata.category(ch) not in ("Cc", "Cs", "Cf")
-    )
-    text = " ".join(kept.split())[:MAX_NAME]
-    return text or fallback
-
-
 class Table:
     """A table: rules, seed, seats, the match (once started) and who is connected."""
 
@@ -139,7 +125,7 @@ class Table:
         self.log_n = len(row.moves)
         if self.status == "waiting":
             return
-        match = Match(self.rules, seed=self.seed)
+        match = Match(self.rules, self.seed, self.config.get("handicap"))
         for m in row.moves:
             if m.action == NEXT_DEAL:
                 match.next_deal()
@@ -495,7 +481,7 @@ class Table:
         """Every seat is taken: deal (the caller holds the lock)."""
         await self.lobby.work.db(self.lobby.store.set_status, self.code, "playing")
         self.status = "playing"
-        self.match = Match(self.rules, seed=self.seed)
+        self.match = Match(self.rules, self.seed, self.config.get("handicap"))
         self._broadcast_state()
         self.kick()
 
@@ -725,9 +711,11 @@ class Lobby:
         *,
         hints: bool,
         seed: int | None = None,
+        handicap: list[int] | None = None,
     ) -> tuple[Table, int, str]:
         """A new table; ``seats`` says per seat 'me', 'open' (a friend) or 'bot' (with a
-        level).  Returns the table, the creator's seat and the creator's token."""
+        level); ``handicap``: the score each side starts its games on (a next match, cent
+        points).  Returns the table, the creator's seat and the creator's token."""
         rules = await self._prepared(str(rules))
         n = rules.players
         if len(seats) != n:
@@ -753,6 +741,7 @@ class Lobby:
             "hints": bool(hints),
             "takeover": self.takeover_seconds if people > 1 else None,
             "fill_level": default_level(),
+            "handicap": handicap if handicap and any(handicap) else None,
         }
         status = "waiting" if any(r.kind == "open" for r in rows) else "playing"
         seed = secrets.randbits(63) if seed is None else seed

@@ -19,6 +19,7 @@ from rich.text import Text
 
 from ..core.cards import RANKS, SUIT_SYMBOLS, SUITS, parse_card
 from ..core.deal import SideResult
+from ..core.events import EventKind, ScoreEvent
 from ..core.match import Settlement, settle_points
 from ..core.notation import Action
 from ..core.observation import Observation
@@ -148,29 +149,36 @@ def action_text(obs: Observation, action: str) -> Text:
 
 
 def event_text(what: str) -> Text:
-    """A scoring event of :attr:`Observation.events` in words."""
-    words = what.split()
-    head, rest = words[0] if words else "", " ".join(words[1:])
-    if head == "meld" and words[1:]:
-        meld = words[1].replace("-", " ")
-        return Text(f"declared {meld} ") + notation_text(" ".join(words[2:]))
-    if head == "exchange":
-        return Text("exchanged ") + notation_text(rest) + Text(" for the turn-up")
-    if head == "turn-up":
-        return Text("dealt and turned up ") + notation_text(rest)
-    if what == "last trick":
-        return Text("took the last trick")
-    if what == "carte blanche":
-        return Text("showed a carte blanche (no king, queen or jack)")
-    if what == "carte blanche ends":
-        return Text("drew a court card: no more carte blanche")
-    if what == "wins the game":
-        return Text("wins the game outright")
-    if head == "seven" and words[1:2] == ["played"]:
-        return Text("played the seven of trumps ") + notation_text(" ".join(words[2:]))
-    if head == "seven" and words[1:2] == ["won"]:
-        return Text("won a trick with the seven of trumps ") + notation_text(" ".join(words[2:]))
+    """A scoring event of :attr:`Observation.events` (its ``what``) in words."""
+    event = ScoreEvent(0, 0, what, 0)
+    try:
+        kind = event.kind
+    except ValueError:
+        return notation_text(what)
+    cards = notation_text(" ".join(event.cards))
+    if kind is EventKind.MELD and event.meld:
+        return Text(f"declared {event.meld.replace('-', ' ')} ") + cards
+    if kind is EventKind.EXCHANGE:
+        return Text("exchanged ") + cards + Text(" for the turn-up")
+    if kind is EventKind.TURN_UP:
+        return Text("dealt and turned up ") + cards
+    if kind is EventKind.SEVEN and event.how in _SEVEN_WORDS:
+        return Text(_SEVEN_WORDS[event.how]) + cards
+    if kind in _EVENT_WORDS:
+        return Text(_EVENT_WORDS[kind])
     return notation_text(what)
+
+
+_SEVEN_WORDS = {
+    "played": "played the seven of trumps ",
+    "won": "won a trick with the seven of trumps ",
+}
+_EVENT_WORDS = {
+    EventKind.LAST_TRICK: "took the last trick",
+    EventKind.CARTE_BLANCHE: "showed a carte blanche (no king, queen or jack)",
+    EventKind.CARTE_BLANCHE_ENDS: "drew a court card: no more carte blanche",
+    EventKind.WINS_GAME: "wins the game outright",
+}
 
 
 def points_text(points: int) -> Text:

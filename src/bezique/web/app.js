@@ -172,16 +172,45 @@ async function joinView(code) {
 /** @param {string} option */
 function optionDoc(option) { return named("option.", option); }
 
+/**
+ * The rules page's paragraphs for these option values (each a key and its placeholders): the
+ * classic text, with a paragraph swapped or added where an option changes the game as told
+ * (no turn-up, marriages only before trump, jokers, the seven scoring when played, brisques
+ * counted by majority, the target won at once, a match of games), so a preset's page follows
+ * its options rather than its name.
+ * @param {Record<string, any>} o @param {any} facts @returns {Array<[string, Record<string, string|number>]>}
+ */
+function ruleParagraphs(o, facts) {
+  /** @type {Array<[string, Record<string, string|number>]>} */
+  const out = [["rules.aim", {}]];
+  if (o.turn_up === false) out.push(["rules.deal.noturnup", { hand: facts.hand_size }]);
+  else out.push(["rules.deal", {}]);
+  if (o.melds_before_trump === "marriage-only") out.push(["rules.beforetrump", {}]);
+  out.push(["rules.stage1", {}], [o.meld_reuse === "once-per-kind" ? "rules.declare.perkind" : "rules.declare", {}]);
+  if (o.wild_cards && o.wild_card_melds === "quartets") out.push(["rules.jokers", { n: o.wild_cards }]);
+  if (o.wild_cards && o.wild_card_lead_wins) out.push(["rules.jokerlead", {}]);
+  if (o.second_seven_scores === "play-always") out.push(["rules.seven.play", { points: o.seven_of_trumps }]);
+  else if (o.turn_up !== false) out.push(["rules.seven", {}]);
+  out.push(["rules.stage2", {}]);
+  if (o.trick_scoring === "brisque-majority") {
+    out.push(["rules.score.majority", { last: o.last_trick_bonus, penalty: o.brisque_loser_penalty, tie: o.brisque_tie_bonus, gate: o.brisque_min_score }]);
+  } else out.push(["rules.score", {}]);
+  if (o.target_check === "immediate") out.push(["rules.immediate", { target: o.target }]);
+  if (o.match_games) out.push(["rules.games", { needed: o.match_games, below: o.double_game_below }]);
+  if (o.match_games && o.cent_points_handicap) out.push(["rules.handicap", { points: o.cent_points_handicap }]);
+  return out;
+}
+
 /** @param {string} rules */
 async function rulesView(rules) {
   await getInfo();
   let facts;
   try { facts = await api(`/api/rules?rules=${encodeURIComponent(rules)}`); } catch (e) { app.innerHTML = `<p class="error">${esc(/** @type {Error} */ (e).message)}</p>`; return; }
-  const paras = ["rules.aim", "rules.deal", "rules.stage1", "rules.declare", "rules.seven", "rules.stage2", "rules.score"];
+  const paras = ruleParagraphs(Object.fromEntries(facts.options.map((/** @type {any} */ o) => [o.name, o.value])), facts);
   app.innerHTML = `<section class="panel rules"><h1>${t("rules.title")}: ${esc(facts.rules)}</h1>
     <label>${t("form.variant")} <select id="rules-preset">${presetOptions(info.presets)}</select></label>
     <p>${t("rules.facts", { players: facts.players, packs: facts.packs, hand: facts.hand_size, tricks: facts.tricks })}</p>
-    ${paras.map((k) => `<p>${t(k)}</p>`).join("")}
+    ${paras.map(([k, p]) => `<p>${t(k, p)}</p>`).join("")}
     <h2>${t("rules.melds")}</h2>
     <table class="melds"><thead><tr><th>${t("rules.meld")}</th><th>${t("rules.points")}</th></tr></thead><tbody>
     ${facts.melds.map((/** @type {any} */ m) => `<tr><td>${esc(meldName(m.name))}</td><td>${m.points}</td></tr>`).join("")}</tbody></table>

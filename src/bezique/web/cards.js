@@ -82,16 +82,28 @@ function courtHalf(rank, suit) {
   return robe + skin + eyes + head + held;
 }
 
+/** The joker (the suitless wild card): a jester in a three-pointed cap with bells and a
+ * zigzag collar, a star in two corners, the word JOKER down the side.
+ * @param {string} frame */
+function jokerSVG(frame) {
+  const cap = `<path d="M40 74 Q26 56 20 38 Q40 44 52 70 Z" class="jcap"/><path d="M50 70 Q54 44 60 24 Q66 44 70 70 Z" class="jcap alt"/>` +
+    `<path d="M68 70 Q80 44 100 38 Q94 56 80 74 Z" class="jcap"/><rect x="38" y="68" width="44" height="9" rx="3" class="gold"/>` +
+    `<circle cx="20" cy="38" r="5" class="gold"/><circle cx="60" cy="24" r="5" class="gold"/><circle cx="100" cy="38" r="5" class="gold"/>`;
+  const face = `<circle cx="60" cy="94" r="16" class="skin"/><circle cx="54" cy="91" r="1.6" class="ink"/><circle cx="66" cy="91" r="1.6" class="ink"/>` +
+    `<path d="M52 99 Q60 106 68 99" class="line"/><circle cx="50" cy="98" r="2.4" class="jcheek"/><circle cx="70" cy="98" r="2.4" class="jcheek"/>`;
+  const collar = `<path d="M34 112 L42 122 L51 112 L60 122 L69 112 L78 122 L86 112 L86 128 L34 128 Z" class="jcap alt"/>`;
+  const word = `<text x="110" y="62" class="jword" text-anchor="middle">${"JOKER".split("").map((ch, i) => `<tspan x="108" dy="${i ? 13 : 0}">${ch}</tspan>`).join("")}</text>`;
+  return `<svg viewBox="0 0 120 168" class="card-svg s-wild" aria-hidden="true">${frame}${cap}${face}${collar}${word}` +
+    `<path d="M16 14 L19 23 L28 23 L21 29 L24 38 L16 32 L8 38 L11 29 L4 23 L13 23 Z" class="star"/>` +
+    `<path d="M104 130 L107 139 L116 139 L109 145 L112 154 L104 148 L96 154 L99 145 L92 139 L101 139 Z" class="star"/></svg>`;
+}
+
 /** The picture of a card face (or of the wild card) as SVG text.
  * @param {string} code @param {CardStyle} [style] @returns {string} */
 export function cardSVG(code, style = {}) {
   const c = code.split("@")[0];
   const frame = `<rect x="1.5" y="1.5" width="117" height="165" rx="9" class="face"/>`;
-  if (c === "XX") {
-    return `<svg viewBox="0 0 120 168" class="card-svg s-wild" aria-hidden="true">${frame}` +
-      `<path d="M60 36 L70 66 L102 66 L76 84 L86 116 L60 96 L34 116 L44 84 L18 66 L50 66 Z" class="star"/>` +
-      `<text x="10" y="28" class="idx">★</text><text x="110" y="150" class="idx" text-anchor="end">★</text></svg>`;
-  }
+  if (c === "XX") return jokerSVG(frame);
   const rank = c[0], suit = c[1];
   const r = rankText(rank, style.ranks);
   const cls = suitClass(suit, style.fourColour);

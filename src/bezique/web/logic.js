@@ -138,3 +138,21 @@ export function clock(seconds) {
 export function duration(ms, speed, reduced) {
   return reduced || speed <= 0 ? 0 : Math.round(ms * speed);
 }
+
+/**
+ * The sounds for one move seen at the table (see sound.js): "play" for a card played, "trick"
+ * when it completed a trick, "meld" for a declaration or an exchange, then "turn" when the
+ * move has made it ``me``'s turn (a spectator, ``me`` null, never gets that one).
+ * @param {View|null} before @param {View} after @param {string} action @param {number|null} me
+ * @returns {string[]}
+ */
+export function soundsFor(before, after, action, me) {
+  const out = [];
+  const verb = action.split(/\s+/)[0];
+  if (verb === "play") out.push("play");
+  if (verb === "play" && before && after.tricks.length > before.tricks.length) out.push("trick");
+  if (verb === "meld" || verb === "exchange") out.push("meld");
+  const mine = (/** @type {View|null} */ v) => Boolean(v) && me !== null && v?.to_move === me && v?.phase !== "over";
+  if (mine(after) && (!mine(before) || verb === "play")) out.push("turn");
+  return out;
+}

@@ -4,8 +4,9 @@
 // views it sends and sends action notation back.
 import { backSVG, suitSymbol, sortCards, suitClass } from "./cards.js";
 import { api, card, esc, label, meldName, named, saveSettings, settings, t, toast } from "./common.js";
-import { clock, logLines, meldGroups, playAction, positions, seatName, sideNames, sideOf } from "./logic.js";
+import { clock, logLines, meldGroups, playAction, positions, seatName, sideNames, sideOf, soundsFor } from "./logic.js";
 import { glide, snapshot, sweep } from "./motion.js";
+import { play as playSounds, setSound } from "./sound.js";
 
 const V = 1;
 const app = /** @type {HTMLElement} */ (document.getElementById("app"));
@@ -123,6 +124,7 @@ function onMessage(s, m) {
     const trick = [...s.view.trick, [m.seat, m.action.split(/\s+/)[1]]];
     keepTrick(s, /** @type {Array<[number, string]>} */ (trick), last[2]);
   }
+  if (m.type === "update" && m.view) playSounds(soundsFor(s.view, m.view, m.action, s.seat));
   if ("view" in m) {
     const before = s.view;
     s.view = m.view; s.match = m.match; s.move = m.move; s.pending = false;
@@ -246,12 +248,21 @@ export function actionText(a) {
   return a;
 }
 
+/** A move as a review item names it: a card played by its name ("A♠", not "play A♠"),
+ * anything else as the log words it. @param {string} a */
+function moveText(a) {
+  return a.startsWith("play ") ? label(a.split(/\s+/)[1].split("@")[0]) : actionText(a);
+}
+
 /** @param {State} s @param {View} v @param {string[]} n */
 function scoresHTML(s, v, n) {
   const tb = /** @type {TableInfo} */ (s.table), m = s.match;
   const sides = sideNames(tb, n);
   const mySide = s.seat === null ? -1 : sideOf(tb, s.seat);
-  return `<div class="scores" data-testid="scores" aria-label="${t("scores")}"><span class="dealno">${t("scores.deal", { n: m.deal + 1 })}</span>${sides.map((nm, i) => `<span class="score side-${i}${i === mySide ? " myside" : ""}"><b>${esc(nm)}</b> <span class="pts">${v.points[i]}</span> <small title="${t("scores.match")}">${m.scores[i]}/${m.target}</small></span>`).join("")}</div>`;
+  const g = m.games;
+  // a match of games (cent points): each side's count of games won, towards the count needed
+  const games = g ? `<span class="games" id="match-counter" title="${esc(t("games.title", { n: g.needed }))}">${t("games.label")} ${g.counts.map((/** @type {number} */ c, /** @type {number} */ i) => `<b class="side-${i}">${c}</b>`).join("–")}<small>/${g.needed}</small></span>` : "";
+  return `<div class="scores" data-testid="scores" aria-label="${t("scores")}"><span class="dealno">${t("scores.deal", { n: m.deal + 1 })}</span>${games}${sides.map((nm, i) => `<span class="score side-${i}${i === mySide ? " myside" : ""}"><b>${esc(nm)}</b> <span class="pts">${v.points[i]}</span> <small title="${t("scores.match")}">${m.scores[i]}/${m.target}</small></span>`).join("")}</div>`;
 }
 
 /** @param {State} s @param {View} v @param {string[]} n */
@@ -269,7 +280,8 @@ function panelsHTML(s, v, n) {
     const speeds = [[0, "speed.off"], [0.5, "speed.fast"], [1, "speed.normal"], [1.6, "speed.slow"]];
     return `<aside class="drawer" id="settings-panel"><h3>${t("settings.title")}</h3>
       <label>${t("settings.speed")} <select id="set-speed">${speeds.map(([x, k]) => `<option value="${x}" ${settings.speed === x ? "selected" : ""}>${t(String(k))}</option>`).join("")}</select></label>
-      <label class="check"><input type="checkbox" id="set-four" ${settings.fourColour ? "checked" : ""}> ${t("settings.four")}</label></aside>`;
+      <label class="check"><input type="checkbox" id="set-four" ${settings.fourColour ? "checked" : ""}> ${t("settings.four")}</label>
+      <label class="check"><input type="checkbox" id="set-sound" ${settings.sound ? "checked" : ""}> ${t("settings.sound")}</label></aside>`;
   }
   return "";
 }
@@ -300,6 +312,7 @@ export function render(s) {
   html += `<div class="bar">${bar}${scoresHTML(s, v, n)}<span class="tools">
     <button class="tool" id="last-btn" aria-label="${t("tool.last")}" aria-pressed="${s.panel === "last"}" ${v.tricks.length ? "" : "disabled"}><span aria-hidden="true">↶</span> <span class="tl">${t("tool.last")}</span></button>
     <button class="tool" id="log-btn" aria-label="${t("tool.log")}" aria-pressed="${s.panel === "log"}"><span aria-hidden="true">☰</span> <span class="tl">${t("tool.log")}</span></button>
+    <button class="tool" id="sound-btn" aria-pressed="${settings.sound}" aria-label="${t("settings.sound")}" title="${t(settings.sound ? "sound.on" : "sound.off")}"><svg class="icon" viewBox="0 0 16 16" aria-hidden="true"><path d="M2.5 6h2.5l3.5-3v10l-3.5-3h-2.5z"/>${settings.sound ? `<path d="M11 5.5a3.5 3.5 0 010 5M12.8 3.8a6 6 0 010 8.4"/>` : `<path d="M11 6l3.5 4M14.5 6l-3.5 4"/>`}</svg></button>
     <button class="tool" id="settings-btn" aria-pressed="${s.panel === "settings"}" aria-label="${t("settings.title")}"><span aria-hidden="true">⚙</span></button>
     <a class="tool" href="#/rules/${encodeURIComponent(tb.rules)}" aria-label="${t("nav.rules")}">?</a></span></div>`;
   html += `<div class="felt">`;
@@ -371,14 +384,18 @@ function summaryHTML(s) {
     ${d.result.some((/** @type {any} */ r) => r.brisques) ? row("summary.brisques", (r) => r.brisques) : ""}
     <tr class="total"><th scope="row">${t("summary.deal")}</th>${d.points.map((/** @type {number} */ p) => `<td>${p}</td>`).join("")}</tr>
     ${d.payout ? `<tr><th scope="row">${t("summary.payout")}${d.rubicon ? " · " + t("summary.rubicon") : ""}</th>${d.payout.map((/** @type {number} */ p) => `<td>${p}</td>`).join("")}</tr>` : ""}
-    <tr class="total"><th scope="row">${t("summary.match")}</th>${m.scores.map((/** @type {number} */ p) => `<td>${p}</td>`).join("")}</tr>
+    <tr class="total"><th scope="row">${t(m.games ? "summary.gamescore" : "summary.match")}</th>${m.scores.map((/** @type {number} */ p) => `<td>${p}</td>`).join("")}</tr>
+    ${gamesRows(m)}
     </tbody></table>
-    <p>${over ? `<strong id="match-result">${t("summary.winner", { name: esc(sides[m.winner]) })}</strong>` : t("summary.progress", { target: m.target })}</p>
+    ${gameLine(m, sides)}
+    <p>${over ? `<strong id="match-result">${t("summary.winner", { name: esc(sides[m.winner]) })}</strong>` : m.games ? t("summary.progressgames", { n: m.games.needed }) : t("summary.progress", { target: m.target })}</p>
     <div class="buttons">`;
   if (s.seat !== null) html += `<button id="review-btn">${t("summary.review")}</button>`;
   if (over) {
     html += `<a class="button" id="download" href="/api/tables/${esc(s.code)}/record" download>${t("summary.download")}</a>
-      <a class="button" href="#/replay/${esc(s.code)}">${t("nav.replay")}</a><a class="button primary" href="#/">${t("summary.again")}</a>`;
+      <a class="button" href="#/replay/${esc(s.code)}">${t("nav.replay")}</a>`;
+    if (s.seat !== null && s.token) html += `<button class="primary" id="next-match">${t("summary.nextmatch")}</button>`;
+    html += `<a class="button${s.seat !== null && s.token ? "" : " primary"}" href="#/">${t("summary.again")}</a>`;
   } else if (s.seat !== null) {
     const ready = m.ready[s.seat];
     html += `<button class="primary" id="next-deal" ${ready ? "disabled" : ""}>${ready ? t("summary.waiting") : t("summary.next")}</button>`;
@@ -386,10 +403,31 @@ function summaryHTML(s) {
   html += `<button id="close-summary">${t("summary.close")}</button></div>`;
   if (s.review && s.review.deal === m.deals.length - 1) {
     html += s.review.items.length
-      ? `<h3>${t("review.title")}</h3><ol class="review">${s.review.items.map((/** @type {any} */ i) => `<li><button class="linkish" data-review-ply="${i.ply}" aria-expanded="${s.reviewPly === i.ply}">${t("review.item", { n: i.ply + 1, played: esc(actionText(i.played)), suggested: esc(actionText(i.suggested)) })}</button>${s.reviewPly === i.ply ? reviewPositionHTML(s, i) : ""}</li>`).join("")}</ol>`
+      ? `<h3>${t("review.title")}</h3><ol class="review">${s.review.items.map((/** @type {any} */ i) => `<li><button class="linkish" data-review-ply="${i.ply}" aria-expanded="${s.reviewPly === i.ply}">${t("review.item", { n: i.ply + 1, played: esc(moveText(i.played)), suggested: esc(moveText(i.suggested)) })}</button>${s.reviewPly === i.ply ? reviewPositionHTML(s, i) : ""}</li>`).join("")}</ol>`
       : `<p>${t("review.none")}</p>`;
   }
   return html + `</div></div>`;
+}
+
+/** A match of games: each side's count of games, and the handicap any side starts on.
+ * @param {any} m */
+function gamesRows(m) {
+  const g = m.games;
+  if (!g) return "";
+  const cells = (/** @type {number[]} */ xs) => xs.map((x) => `<td>${x}</td>`).join("");
+  let html = `<tr class="total games-row"><th scope="row">${t("summary.games", { n: g.needed })}</th>${cells(g.counts)}</tr>`;
+  if (g.handicap.some((/** @type {number} */ h) => h > 0)) html += `<tr><th scope="row">${t("summary.handicap")}</th>${cells(g.handicap)}</tr>`;
+  return html;
+}
+
+/** The game the deal just finished, if it finished one (and whether en bas table).
+ * @param {any} m @param {string[]} sides */
+function gameLine(m, sides) {
+  const g = m.games;
+  const last = g && g.played.length ? g.played[g.played.length - 1] : null;
+  if (!last || last.last_deal !== m.deal) return "";
+  const key = last.double ? "summary.gamedouble" : "summary.game";
+  return `<p class="gameline${last.double ? " double" : ""}" id="game-result">${t(key, { name: esc(sides[last.winner]), n: g.played.length })}</p>`;
 }
 
 /** @param {State} s */
@@ -404,10 +442,14 @@ function bind(s) {
   on("close-summary", () => { s.showSummary = false; render(s); });
   on("show-summary", () => { s.showSummary = true; render(s); });
   on("review-btn", () => s.send({ type: "review", deal: s.match.deal }));
+  on("next-match", () => nextMatch(s));
   on("log-btn", toggle("log"));
   on("last-btn", toggle("last"));
   on("settings-btn", toggle("settings"));
   document.getElementById("set-speed")?.addEventListener("change", (e) => { settings.speed = Number(/** @type {HTMLSelectElement} */ (e.target).value); saveSettings(); });
+  const sound = (/** @type {boolean} */ on) => { setSound(on); saveSettings(); render(s); };
+  document.getElementById("set-sound")?.addEventListener("change", (e) => sound(/** @type {HTMLInputElement} */ (e.target).checked));
+  on("sound-btn", () => sound(!settings.sound));
   document.getElementById("set-four")?.addEventListener("change", (e) => { settings.fourColour = /** @type {HTMLInputElement} */ (e.target).checked; saveSettings(); render(s); });
   app.querySelectorAll("[data-review-ply]").forEach((b) => b.addEventListener("click", () => {
     const ply = Number(/** @type {HTMLElement} */ (b).dataset.reviewPly);
@@ -416,29 +458,52 @@ function bind(s) {
   }));
 }
 
-/** The position a review item speaks of: the trick as it lay when the move was made (who
- * led, the cards already played to it), then what was played and what the computer suggests;
- * when the match is over, a link to that very step of the replay.
+/** The position a review item speaks of, as the reviewing seat saw it then (the server sends
+ * that seat's own view with the item, so nothing hidden can show): the trick as it lay, the
+ * scores, every player's melds on the table and the hand held, with the card played and the
+ * card suggested marked; once the match is over, a link to that very step of the replay.
  * @param {State} s @param {any} item */
 function reviewPositionHTML(s, item) {
-  const v = s.view, tb = s.table;
+  const v = /** @type {View|undefined} */ (item.view), tb = s.table;
   if (!v || !tb) return "";
   const n = names(s);
-  const hist = v.history || [];
-  const plays = hist.slice(0, item.ply).filter((a) => a.startsWith("play ")).length;
-  const per = v.tricks.length ? v.tricks[0][1].length : tb.players;
-  const k = Math.floor(plays / per), trick = v.tricks[k];
-  let html = `<div class="reviewpos"><div class="lbl">${t("review.trick", { n: k + 1 })}</div><div class="row">`;
-  if (trick) {
-    const [ld, cs, w] = trick;
-    html += cs.map((c, i) => `<figure class="${i <= plays % per ? "" : "later"}">${card(c, { size: "tiny" })}<figcaption>${esc(n[(ld + i) % tb.players])}</figcaption></figure>`).join("");
-    html += `</div><div>${t("lasttrick", { name: esc(n[w]) })}</div>`;
-  } else {
-    html += `</div>`;
-  }
+  const sides = sideNames(tb, n);
+  const cardOf = (/** @type {string} */ a) => (a.startsWith("play ") ? a.split(/\s+/)[1] : "");
+  const played = cardOf(item.played), suggested = cardOf(item.suggested);
+  const marks = { played: false, suggested: false };
+  /** A card of the position, marked when it is the one played or the one suggested. @param {string} ref */
+  const mark = (ref) => {
+    const code = ref.split("@")[0];
+    const tags = [];
+    if (!marks.played && played && ref === played) { marks.played = true; tags.push(["played", t("review.yours")]); }
+    else if (!marks.suggested && suggested && ref === suggested) { marks.suggested = true; tags.push(["suggested", t("review.better")]); }
+    const cls = tags.map(([c]) => c).join(" ");
+    return `<figure class="${cls}">${card(code, { size: "tiny" })}${tags.length ? `<figcaption>${tags.map(([, l]) => esc(l)).join(" ")}</figcaption>` : ""}</figure>`;
+  };
+  const trick = v.trick.map(([st, c]) => `<figure>${card(c, { size: "tiny" })}<figcaption>${esc(n[st] ?? "")}</figcaption></figure>`).join("");
+  const melds = Array.from({ length: tb.players }, (_, x) => {
+    const groups = meldGroups(v, x);
+    if (!groups.length) return "";
+    return `<div class="rmelds"><span class="lbl">${esc(n[x] ?? "")}</span>${groups.map((g) => `<span class="rmeld">${esc(meldName(g.name))} <b>${g.points}</b> ${g.cards.map((c) => (x === v.seat ? mark(c.ref) : `<figure>${card(c.code, { size: "tiny" })}</figure>`)).join("")}</span>`).join("")}</div>`;
+  }).join("");
+  const hand = sortCards(v.hand).map(mark).join("");
+  const trump = v.trump ? suitSymbol(v.trump) : t("trump.none");
+  let html = `<div class="reviewpos"><div class="rfacts">${t("trump")}: ${trump}${v.stock_size !== null ? ` · ${t("stock")}: ${v.stock_size}` : ""} · ${t("tricknum", { n: Math.min(v.tricks.length + 1, v.tricks_total), of: v.tricks_total })} · ${sides.map((nm, i) => `${esc(nm)} ${v.points[i]}`).join(" / ")}</div>`;
+  html += `<div class="lbl">${t("trick")}</div><div class="row rtrick">${trick || "–"}</div>${melds}`;
+  html += `<div class="lbl">${t("hand")}</div><div class="row rhand">${hand}</div>`;
   const m = s.match;
   if (m && m.winner !== null) html += `<a href="#/replay/${esc(s.code)}/${m.deals.length - 1}/${item.ply}">${t("nav.replay")}</a>`;
   return html + `</div>`;
+}
+
+/** The next match after this one, at a new table with the same players (in a match of
+ * games with a handicap, the loser starts its games on it). @param {State} s */
+async function nextMatch(s) {
+  try {
+    const r = await api(`/api/tables/${encodeURIComponent(s.code)}/next-match`, { token: s.token });
+    localStorage.setItem(tokenKey(r.code), r.token);
+    location.hash = `#/t/${r.code}`;
+  } catch (err) { toast(/** @type {Error} */ (err).message); }
 }
 
 /** @param {State} s @param {string} action */
@@ -467,6 +532,7 @@ function onKey(s, e) {
   if (key === "h" && myTurn) { click("#hint-btn"); return; }
   if (key === "n" && v.phase === "over") { click("#next-deal"); return; }
   if (key === "l") { click("#last-btn"); return; }
+  if (key === "m") { click("#sound-btn"); return; }
   if (key === "escape") {
     if (s.showSummary) { s.showSummary = false; render(s); return; }
     if (s.panel) { s.panel = ""; render(s); return; }
