@@ -14,7 +14,17 @@ import sys
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
-SOURCES = ["engine.c", "notation.c", "search.c", "solver.c", "config.c", "load.c", "pymod.c"]
+SOURCES = [
+    "engine.c",
+    "deal.c",
+    "notation.c",
+    "search.c",
+    "solver.c",
+    "config.c",
+    "load.c",
+    "encode.c",
+    "pymod.c",
+]
 
 
 class OptionalBuildExt(build_ext):
@@ -49,6 +59,7 @@ setup(
             sources=[f"src/bezique/fast/{s}" for s in SOURCES],
             depends=[
                 "src/bezique/fast/engine.h",
+                "src/bezique/fast/engine_int.h",
                 "src/bezique/fast/search.h",
                 "src/bezique/fast/pymod.h",
                 "src/bezique/fast/tables.h",

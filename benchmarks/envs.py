@@ -5,9 +5,13 @@ Run: ``python benchmarks/envs.py [--deals N] [--preset NAME ...]``.
 
 *core*: ``Deal.new`` and a uniformly random legal action until the deal is over.  *gymnasium*:
 ``BeziqueEnv`` with random bots in the other seats and a random legal id (from the mask) for the
-agent.  *pettingzoo*: ``BeziqueAECEnv``, a random legal id for every agent.  *openspiel*:
+agent.  *pettingzoo*: ``BeziqueAECEnv``, a random legal id for every agent.  Both adapters run
+twice: on the compiled engine where it is built (``engine="auto"``, the default) and on the
+reference core (``-ref``, ``engine="reference"``).  *openspiel*:
 ``python_bezique``, the chance nodes of the shuffle sampled, then a random legal action.  Each
-figure is the time per deal, best of three batches in this one run, and the ratio to the core's.
+figure is the CPU time of this process per deal (``time.process_time``, so other jobs on a busy
+machine slow every row alike), best of three batches in this one run, and the ratio to the
+core's.
 """
 
 from __future__ import annotations
@@ -33,8 +37,8 @@ def core(rules: Rules, seed: int) -> None:
         deal.apply(rng.choice(deal.legal_actions()))
 
 
-def gymnasium_env(rules: Rules) -> Callable[[int], None]:
-    env = BeziqueEnv(rules, opponents="random")
+def gymnasium_env(rules: Rules, engine: str = "auto") -> Callable[[int], None]:
+    env = BeziqueEnv(rules, opponents="random", engine=engine)
     rng = np.random.default_rng(0)
 
     def run(seed: int) -> None:
@@ -47,8 +51,8 @@ def gymnasium_env(rules: Rules) -> Callable[[int], None]:
     return run
 
 
-def pettingzoo_env(rules: Rules) -> Callable[[int], None]:
-    env = BeziqueAECEnv(rules)
+def pettingzoo_env(rules: Rules, engine: str = "auto") -> Callable[[int], None]:
+    env = BeziqueAECEnv(rules, engine=engine)
     rng = np.random.default_rng(0)
 
     def run(seed: int) -> None:
@@ -81,13 +85,13 @@ def openspiel_game(rules: Rules) -> Callable[[int], None]:
 
 
 def best_of(run: Callable[[int], None], deals: int, batches: int = 3) -> float:
-    """Seconds per deal, best of ``batches`` batches of ``deals`` deals."""
+    """CPU seconds per deal, best of ``batches`` batches of ``deals`` deals."""
     best = float("inf")
     for b in range(batches):
-        start = time.perf_counter()
+        start = time.process_time()
         for i in range(deals):
             run(1000 * b + i)
-        best = min(best, (time.perf_counter() - start) / deals)
+        best = min(best, (time.process_time() - start) / deals)
     return best
 
 
@@ -96,18 +100,21 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=10, help="deals per batch")
     parser.add_argument("--preset", nargs="*", default=["classic", "rubicon"])
     args = parser.parse_args()
-    print(f"{'preset':<12} {'adapter':<11} {'ms/deal':>9} {'x core':>7}")
+    print(f"{'preset':<12} {'adapter':<14} {'ms/deal':>9} {'x core':>7}")
     for name in args.preset:
         rules = Rules.preset(name)
         base = best_of(lambda seed, r=rules: core(r, seed), args.deals)
-        print(f"{name:<12} {'core':<11} {base * 1e3:>9.1f} {1.0:>7.1f}")
-        for label, build in (
+        print(f"{name:<12} {'core':<14} {base * 1e3:>9.1f} {1.0:>7.1f}")
+        builds: tuple[tuple[str, Callable[[Rules], Callable[[int], None]]], ...] = (
             ("gymnasium", gymnasium_env),
+            ("gymnasium-ref", lambda r: gymnasium_env(r, "reference")),
             ("pettingzoo", pettingzoo_env),
+            ("pettingzoo-ref", lambda r: pettingzoo_env(r, "reference")),
             ("openspiel", openspiel_game),
-        ):
+        )
+        for label, build in builds:
             t = best_of(build(rules), args.deals)
-            print(f"{name:<12} {label:<11} {t * 1e3:>9.1f} {t / base:>7.1f}")
+            print(f"{name:<12} {label:<14} {t * 1e3:>9.1f} {t / base:>7.1f}")
 
 
 if __name__ == "__main__":

@@ -1,11 +1,14 @@
 """The big differential run: the compiled engine in lockstep with the reference core.
 
-Usage: ``python scripts/fast_differential.py [--deals N] [--jobs J] [--seed S]``.  Plays ``N``
-deals (default 100,000) spread over every preset but old-russian and over random option
+Usage: ``python scripts/fast_differential.py [--deals N] [--jobs J] [--seed S] [--first C]
+[--log FILE]``.
+Plays ``N`` deals (default 100,000) spread over every preset but old-russian and over random option
 variations (a third of the deals), random, stacked and part-played, comparing after every action
 what ``bezique.fast.differential.compare`` compares; action ids are checked on every step.
 Prints the deals and actions checked, and the first mismatch with its position if any
-(exit status 1).  The CI sample is ``tests/test_fast.py``.
+(exit status 1).  The deals come in chunks of 25 numbered from 0; ``--first C`` starts at chunk
+``C``, so runs on disjoint chunk ranges of one seed add up (each run prints its range).  The CI
+sample is ``tests/test_fast.py``.
 """
 
 from __future__ import annotations
@@ -22,8 +25,8 @@ from bezique.fast.differential import PRESETS, Mismatch, deals, lockstep, random
 CHUNK = 25
 
 
-def work(job: tuple[int, int]) -> tuple[int, int, str]:
-    """Play one chunk of deals: (deals, actions, error text or '')."""
+def work(job: tuple[int, int]) -> tuple[int, int, int, str]:
+    """Play one chunk of deals: (chunk, deals, actions, error text or '')."""
     index, seed = job
     rng = random.Random(seed * 1_000_003 + index)
     # a third of the chunks take random option variations, the others the presets in turn
@@ -34,8 +37,22 @@ def work(job: tuple[int, int]) -> tuple[int, int, str]:
             actions += lockstep(deal, rng, greedy=greedy)
             n += 1
     except Mismatch as e:
-        return n, actions, f"{rules}: {e}"
-    return n, actions, ""
+        return index, n, actions, f"{rules}: {e}"
+    return index, n, actions, ""
+
+
+def read_log(path: str, seed: int) -> dict[int, tuple[int, int]]:
+    """Chunks of this seed already checked, from a log written by ``--log``."""
+    done: dict[int, tuple[int, int]] = {}
+    try:
+        with open(path) as f:
+            for line in f:
+                parts = line.split()
+                if len(parts) == 5 and parts[0] == "chunk" and int(parts[2]) == seed:
+                    done[int(parts[1])] = (int(parts[3]), int(parts[4]))
+    except FileNotFoundError:
+        pass
+    return done
 
 
 def main() -> None:
@@ -43,18 +60,34 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=100_000)
     parser.add_argument("--jobs", type=int, default=multiprocessing.cpu_count())
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--first", type=int, default=0, help="first chunk (of 25 deals)")
+    parser.add_argument(
+        "--log",
+        help="append each checked chunk to this file, and skip the chunks it already holds "
+        "(a run stopped part-way goes on where it left off; the totals count them all)",
+    )
     args = parser.parse_args()
-    chunks = [(i, args.seed) for i in range(-(-args.deals // CHUNK))]
+    wanted = range(args.first, args.first + -(-args.deals // CHUNK))
+    done = read_log(args.log, args.seed) if args.log else {}
+    done = {i: v for i, v in done.items() if i in wanted}
+    chunks = [(i, args.seed) for i in wanted if i not in done]
+    print(f"seed {args.seed}, chunks {wanted.start} to {wanted.stop - 1} ({CHUNK} deals each)")
+    total = sum(n for n, _ in done.values())
+    actions = sum(a for _, a in done.values())
+    if done:
+        print(f"{len(done)} chunks already checked ({total} deals) in {args.log}")
+    log = open(args.log, "a") if args.log else None  # noqa: SIM115 (kept open for the run)
     start = time.time()
-    total = actions = 0
     with multiprocessing.Pool(args.jobs) as pool:
-        for n, a, error in pool.imap_unordered(work, chunks):
+        for index, n, a, error in pool.imap_unordered(work, chunks):
             total += n
             actions += a
             if error:
-                print(f"MISMATCH after {total} deals: {error}")
+                print(f"MISMATCH in chunk {index} after {total} deals: {error}")
                 pool.terminate()
                 sys.exit(1)
+            if log:
+                print(f"chunk {index} {args.seed} {n} {a}", file=log, flush=True)
             if total % 1000 < CHUNK:
                 print(f"{total} deals, {actions} actions, {time.time() - start:.0f} s", flush=True)
     print(

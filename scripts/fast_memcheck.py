@@ -61,12 +61,29 @@ for preset in PRESETS:
         if g.phase == "play" and g.stage == 2:
             g.solve(0)
         g.apply_id(random.Random(4).choice(g.legal_ids()))
+haitian = Rules.preset("haitian").replace(wild_cards=0)  # the Haitian options but the jokers
+for deal, greedy in deals(haitian, n, seed=5):
+    lockstep(deal, random.Random(5), greedy=greedy)
+fast.simulate(haitian, 20, seed=1, policy="heuristic")
+import numpy as np
+from bezique.envs import Encoding
+enc = Encoding.for_rules(Rules.preset("classic"))
+f = fast.FastDeal.new(Rules.preset("classic"), seed=2)
+f.encode(0, np.zeros(enc.size, np.float32), enc)
+for bad in (np.zeros(3, np.float32), np.zeros(enc.size), b"x" * 4 * enc.size, None):
+    try:
+        f.encode(0, bad, enc)
+    except (ValueError, TypeError, BufferError):
+        pass
+try:
+    f.encode(9, np.zeros(enc.size, np.float32), enc)
+except ValueError:
+    pass
 print("done")
 """
 
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCES = ["engine.c", "notation.c", "search.c", "solver.c", "config.c", "load.c", "pymod.c"]
 
 
 def run_asan(deals: int) -> int:
@@ -90,7 +107,7 @@ def run_asan(deals: int) -> int:
             "-fno-sanitize-recover=all",
             "-fno-omit-frame-pointer",
             f"-I{sysconfig.get_paths()['include']}",
-            *(str(fast_dir / s) for s in SOURCES),
+            *(str(p) for p in sorted(fast_dir.glob("*.c"))),  # every source of the extension
             "-o",
             str(target),
         ]

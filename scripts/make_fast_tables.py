@@ -13,7 +13,17 @@ import sys
 from pathlib import Path
 
 from bezique.core import melds
-from bezique.core.cards import CARD_POINTS, CODES, COURT_RANKS, NINE, NUM_KINDS, SEVEN, WILD
+from bezique.core.cards import (
+    CARD_POINTS,
+    CODES,
+    COURT_RANKS,
+    KING,
+    NINE,
+    NUM_KINDS,
+    QUEEN,
+    SEVEN,
+    WILD,
+)
 
 HEADER = Path(__file__).resolve().parent.parent / "src" / "bezique" / "fast" / "tables.h"
 
@@ -29,6 +39,8 @@ def render() -> str:
         "WILD_KIND": WILD,
         "RANK_SEVEN": SEVEN,
         "RANK_NINE": NINE,
+        "RANK_KING": KING,
+        "RANK_QUEEN": QUEEN,
         "GHOST": melds.GHOST,
         "COURT_RANK_BITS": court,
         "M_ROYAL_MARRIAGE": melds.ROYAL_MARRIAGE,

@@ -305,3 +305,36 @@ def test_determinize_keeps_what_the_seat_has_seen(preset: str) -> None:
         g.playout("heuristic", seed=i)
     assert len(others) > 10
     assert f.position() == deal.position()
+
+
+def test_meld_policy_fights_for_tricks_that_bring_a_declaration() -> None:
+    # the "meld" policy differs from the "heuristic" one only in a stage-1 trick's worth to its
+    # winner (half the best declaration it could then make, plus one, instead of a flat 8) and
+    # to the loser: it picks otherwise only when following in stage 1, and where it takes a
+    # trick the plain policy gives up, winning it opens a declaration of more than 14 points
+    from bezique.bots.playout import declare_points
+
+    rules = Rules.preset("classic")
+    differ = fights = 0
+    for seed in range(12):
+        deal = Deal.new(rules, seed=100 + seed)
+        rng = random.Random(seed)
+        while not deal.is_over:
+            f = fast.FastDeal.from_deal(deal)
+            actions = f.legal_actions()
+            plain = actions[f._c.policy_pick("heuristic-exact", 0)]
+            meld = actions[f._c.policy_pick("meld-exact", 0)]
+            if meld != plain:
+                differ += 1
+                assert deal.stage == 1 and deal.phase == "play" and deal.trick
+                seat = deal.to_move
+                after = deal.clone()
+                after.apply(meld)
+                plain_after = deal.clone()
+                plain_after.apply(plain)
+                if after.to_move == seat and plain_after.to_move != seat:
+                    fights += 1
+                    assert after.phase == "declare"
+                    assert max(declare_points(rules, a) for a in after.legal_actions()) > 14
+            deal.apply(rng.choice(actions) if rng.random() < 0.3 else plain)
+    assert differ >= 3 and fights >= 1

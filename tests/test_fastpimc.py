@@ -86,6 +86,25 @@ def test_rollouts_share_worlds_and_luck() -> None:
     assert f.position() == before  # the deal itself is untouched
 
 
+def test_meld_aware_rollouts_play_the_meld_policy() -> None:
+    """``meld_aware`` switches the playouts to the 'meld' policy: reproducible, other values
+    early in stage 1, and the same exact values once stage 2 is solved from the start."""
+    deal = played_to(Rules.preset("classic"), 4, stage=1)
+    seat = deal.to_move
+    assert seat is not None
+    f = fast.FastDeal.from_deal(deal)
+    plain, _, _ = f.pimc(seat, 0, [0, 1], 0, 8, 11)
+    meld, _, _ = f.pimc(seat, 0, [0, 1], 0, 8, 11, meld_aware=True)
+    assert meld == f.pimc(seat, 0, [0, 1], 0, 8, 11, meld_aware=True)[0]
+    assert meld != plain
+    late = fast.FastDeal.from_deal(played_to(Rules.preset("classic"), 4, stage=2))
+    lseat = late.to_move
+    assert lseat is not None
+    n = len(late.legal_actions())
+    exact = late.pimc(lseat, 0, list(range(n)), 0, 2, 3)[0]
+    assert late.pimc(lseat, 0, list(range(n)), 0, 2, 3, meld_aware=True)[0] == exact
+
+
 def test_bad_arguments_are_refused_and_change_nothing() -> None:
     deal = played_to(Rules.preset("classic"), 2, stage=1)
     seat = deal.to_move
@@ -123,3 +142,59 @@ def test_the_player_reports_its_search_and_falls_back_where_c_cannot_play() -> N
     reference = make("pimc", 1).play(obs, Limit(nodes=300))
     assert fallback.action == reference.action
     assert fallback.info["scores"] == reference.info["scores"]
+
+
+# --- when the search overrules the heuristic ------------------------------------------------------
+def noisy(mean: float, sd: float, worlds: int, seed: int) -> list[float]:
+    """Per-world values around ``mean`` with spread ``sd`` (a stand-in for rollouts)."""
+    rng = random.Random(seed)
+    return [rng.gauss(mean, sd) for _ in range(worlds)]
+
+
+def test_the_heuristic_is_overruled_only_by_a_clear_and_large_gain() -> None:
+    from bezique.bots.fastpimc import FastPimcBot
+
+    bot = FastPimcBot(1)
+    base = noisy(0.0, 150.0, 200, 1)
+    small = [v + 3.0 for v in base]  # better in every world, by less than the margin
+    clear = [v + 30.0 + d for v, d in zip(base, noisy(0.0, 20.0, 200, 2), strict=True)]
+    lucky = [v + 25.0 + (400.0 if w % 2 else -400.0) for w, v in enumerate(base)]
+    worlds = [base, small, clear, lucky]
+    means = [sum(w) / len(w) for w in worlds]
+    assert bot._overrule([0, 1], worlds, means, 0) == 0
+    assert bot._overrule([0, 1, 2], worlds, means, 0) == 2
+    # 25 points ahead on average but 400 points of spread: not clear after 200 worlds
+    assert math.isclose(means[3] - means[0], 25.0)
+    assert bot._overrule([0, 3], worlds, means, 0) == 0
+    # the first version played the best mean (the heuristic's choice two points ahead)
+    v1 = make("pimc-c-v1", 1)
+    assert v1._overrule([0, 1], worlds, means, 0) == 1  # type: ignore[attr-defined]
+    assert v1._overrule([0, 3], worlds, means, 0) == 3  # type: ignore[attr-defined]
+
+
+def test_candidates_that_cannot_clear_the_bar_are_dropped() -> None:
+    from bezique.bots.fastpimc import FastPimcBot
+
+    bot = FastPimcBot(1)
+    base = noisy(0.0, 200.0, 100, 4)
+    hopeless = [v - 20.0 for v in noisy(0.0, 200.0, 100, 5)]
+    promising = [v + 60.0 + d for v, d in zip(base, noisy(0.0, 50.0, 100, 6), strict=True)]
+    worlds = [base, hopeless, promising]
+    assert bot._futile([0, 1, 2], worlds, 0, 400) == [0, 2]
+    # the heuristic's choice stays even when another candidate is far ahead of it
+    assert 0 in bot._futile([0, 2], worlds, 0, 400)
+    # fewer rollouts left make the bar higher, never lower
+    assert bot._futile([0, 2], worlds, 0, 100) == [0, 2]
+
+
+def test_the_search_stops_early_when_no_candidate_can_overrule() -> None:
+    """Early in stage 1 most candidates are within the noise: the search stops well short
+    of a large budget and plays the heuristic's choice."""
+    deal = played_to(Rules.preset("classic"), 6, stage=1)
+    seat = deal.to_move
+    assert seat is not None
+    obs = deal.observation(seat)
+    result = make("pimc-c", 1).play(obs, Limit(iterations=20_000))
+    full = make("pimc-c-v1", 1).play(obs, Limit(iterations=2_000))
+    assert result.info["visits"] < 2_000 <= full.info["visits"]
+    assert result.action == make("heuristic", 1).choose(obs)

@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from bezique import Deal, Rules
+from bezique import Deal, Rules, fast
 from bezique.core.scoring import declaration_points
 from bezique.fast._config import UnsupportedRules, check_supported
 from bezique.keeper import Keeper
@@ -264,3 +264,14 @@ def test_declaration_points_are_what_the_declaration_scores(rules: Rules) -> Non
             melds = [a for a in actions if a.verb in ("meld", "exchange")]
             deal.apply(rng.choice(melds or actions))
     assert checked >= 10
+
+
+def test_compiled_engine_refuses_a_deal_whose_game_had_its_first_bezique() -> None:
+    """The compiled engine counts ``first_bezique`` per deal; a deal after a bezique earlier in
+    its game (HAITIAN.md H07) is refused so that the caller uses the reference core."""
+    if not fast.available():
+        pytest.skip("the compiled engine is not built")
+    rules = Rules.preset("haitian", first_bezique=100)
+    fast.FastDeal.from_deal(Deal.new(rules, seed=1))
+    with pytest.raises(UnsupportedRules, match="first_bezique"):
+        fast.FastDeal.from_deal(Deal.new(rules, seed=1, game_bezique=True))

@@ -343,7 +343,9 @@ def test_a_whole_classic_deal_by_clicking(server: str, browser: Any) -> None:
             live = page.locator("[data-testid=hand].live")
             if live.count() and page.locator("#hand .card:not(.playable)").count():
                 stage2_checked = True
-        if moves % 8 == 0:
+        # (not once the last card is gone: two cards left, even on a page not yet redrawn
+        # after this move, leave at least one when it is)
+        if moves % 8 == 0 and page.locator("#hand .card").count() >= 2:
             check_fits(page, 2)
         assert moves < 200
     assert page.locator("#sum-title").is_visible()

@@ -180,3 +180,22 @@ def test_a_bare_postgresql_url_means_psycopg(pg_url: str) -> None:
             assert store.load("nothing") is None
         finally:
             store.close()
+
+
+def test_a_next_match_keeps_its_handicap_over_a_restart(database: str) -> None:
+    """The handicap a next match starts with (cent points, HAITIAN.md H32) is stored with its
+    table: after a restart the match is rebuilt from it."""
+    rules = "haitian(target=60,match_games=1,cent_points_handicap=100)"
+    with server(database) as client:
+        t = new_table(client, rules=rules, level="random")
+        p = Player(client, t["code"], t["token"], seed=8)
+        play_vs_computer(p)
+        winner = lobby(client).get(t["code"]).match.winner
+        r = client.post(f"/api/tables/{t['code']}/next-match", json={"token": t["token"]})
+        assert r.status_code == 200
+        nxt = r.json()
+    with server(database) as client:
+        q = Player(client, nxt["code"], nxt["token"], seed=9)
+        handicap = q.welcome["match"]["games"]["handicap"]
+        assert handicap[winner] == 0 and handicap[1 - winner] == 100
+        assert lobby(client).get(nxt["code"]).match.handicap[1 - winner] == 100

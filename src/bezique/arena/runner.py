@@ -33,6 +33,7 @@ from typing import Any
 
 from ..bots import Bot, Limit, make, names
 from ..bots.oracle import OracleBot
+from ..bots.random_bot import RandomBot
 from ..core.deal import Deal
 from ..core.events import EventKind
 from ..core.match import settle
@@ -96,14 +97,53 @@ class PlayerSpec:
         return OracleBot(seed) if self.name == ORACLE else make(self.name, seed)
 
 
-def decide(player: Bot | OracleBot, deal: Deal, limit: Limit | None) -> Action:
-    """The player's action for the seat to move: an honest bot gets that seat's observation;
-    the oracle, and only the oracle, gets a copy of the real deal."""
+def decide(player: Bot | OracleBot, deal: Any, limit: Limit | None) -> Action:
+    """The player's action for the seat to move of a :class:`Deal` (or a
+    :class:`bezique.fast.FastDeal`): an honest bot gets that seat's observation; the oracle,
+    and only the oracle, gets a copy of the real deal."""
     if isinstance(player, OracleBot):
-        return player.play_with_deal(deal.clone(), limit).action
+        real = deal.clone() if isinstance(deal, Deal) else deal.to_deal()
+        return player.play_with_deal(real, limit).action
     seat = deal.to_move
     assert seat is not None
     return player.play(deal.observation(seat), limit).action
+
+
+class _FastTable:
+    """A deal played in the compiled engine (:mod:`bezique.fast`) for :func:`play_deck`: the
+    random bot chooses without an observation (:meth:`RandomBot.index_on`, the same choice);
+    every other player goes through :func:`decide`, whose observation the engine's reference
+    twin makes (it replays only the actions it has not seen yet)."""
+
+    def __init__(self, fast: Any) -> None:
+        self.fast = fast
+        self.history: list[str] = []
+
+    def step(self, player: Bot | OracleBot, limit: Limit | None) -> None:
+        f = self.fast
+        if type(player) is RandomBot:
+            texts = f.legal_texts()
+            i = player.index_on(f, self.history)
+            f.apply_index(i)
+            self.history.append(texts[i])
+            return
+        action = decide(player, f, limit)
+        f.apply(action)
+        self.history.append(str(action))
+
+
+def _table(rules: Rules, seed: int, dealer: int) -> Deal | _FastTable:
+    """The deck dealt: in the compiled engine when it is built and plays these rules (fewer
+    observations to build for random players), else in the reference core."""
+    deal = Deal.new(rules, seed=seed, dealer=dealer)
+    from .. import fast
+
+    if fast.available():
+        try:
+            return _FastTable(fast.FastDeal.from_deal(deal))
+        except fast.UnsupportedRules:
+            pass  # an option the compiled engine does not play: the reference core plays it
+    return deal
 
 
 @dataclass
@@ -147,13 +187,20 @@ def deck_seed(arena_seed: int, deck: int) -> int:
     return arena_seed * 100_000 + deck
 
 
-def play_deck(rules: Rules, a: PlayerSpec, b: PlayerSpec, arena_seed: int, deck: int) -> list[Play]:
-    """Every seating of one deck."""
+def play_deck(
+    rules: Rules, a: PlayerSpec, b: PlayerSpec, arena_seed: int, deck: int, engine: str = "auto"
+) -> list[Play]:
+    """Every seating of one deck; ``engine="reference"`` plays it in the reference core even
+    where the compiled engine would (the plays are the same)."""
     seed = deck_seed(arena_seed, deck)
     dealer = deck % rules.players
     out = []
     for seating, a_seats in enumerate(seatings(rules)):
-        deal = Deal.new(rules, seed=seed, dealer=dealer)
+        table = (
+            _table(rules, seed, dealer)
+            if engine == "auto"
+            else Deal.new(rules, seed=seed, dealer=dealer)
+        )
         players: list[Bot | OracleBot] = []
         for s, is_a in enumerate(a_seats):
             spec = a if is_a else b
@@ -162,13 +209,23 @@ def play_deck(rules: Rules, a: PlayerSpec, b: PlayerSpec, arena_seed: int, deck:
         limits = [a.limit if is_a else b.limit for is_a in a_seats]
         a_time: list[float] = []
         b_time: list[float] = []
-        while not deal.is_over:
-            seat = deal.to_move
-            assert seat is not None
-            start = time.process_time()
-            action = decide(players[seat], deal, limits[seat])
-            (a_time if a_seats[seat] else b_time).append(time.process_time() - start)
-            deal.apply(action)
+        if isinstance(table, _FastTable):
+            fast = table.fast
+            while not fast.is_over:
+                seat = fast.to_move
+                start = time.process_time()
+                table.step(players[seat], limits[seat])
+                (a_time if a_seats[seat] else b_time).append(time.process_time() - start)
+            deal = fast.to_deal()
+        else:
+            deal = table
+            while not deal.is_over:
+                seat = deal.to_move
+                assert seat is not None
+                start = time.process_time()
+                action = decide(players[seat], deal, limits[seat])
+                (a_time if a_seats[seat] else b_time).append(time.process_time() - start)
+                deal.apply(action)
         scores = _scores(deal)
         a_side = rules.side_of(a_seats.index(True))
         b_sides = sorted({rules.side_of(s) for s, is_a in enumerate(a_seats) if not is_a})

@@ -23,6 +23,7 @@ heuristic  a club player's heuristic, exact stage 2 when every card is known
 pimc       perfect-information Monte Carlo over sampled worlds (:mod:`.search`)
 ismcts     single-observer information-set MCTS (:mod:`.ismcts`)
 pimc-c     PIMC in the compiled engine, exact stage 2 in every world (:mod:`.fastpimc`)
+pimc-c-v1  the first pimc-c, which played the best mean (kept for comparison)
 beginner, easy, medium, hard, expert: the levels for people (:mod:`.levels`)
 hard-c, expert-c: the compiled search at the hard and expert budgets, for measurement
 =========  ============================================================================

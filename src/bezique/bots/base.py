@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import zlib
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TypedDict
 
@@ -114,6 +115,20 @@ def legal_actions(observation: Observation) -> list[Action]:
 def observation_rng_seed(seed: int | None, observation: Observation) -> int:
     """A number that depends only on a bot's seed and the observation (not on call order)."""
     o = observation
-    text = f"{seed}|{o.rules}|{o.seat}|{o.dealer}|{o.turn_up}|{','.join(o.history)}|"
-    text += ",".join(o.hand)
+    return view_rng_seed(seed, o.rules, o.seat, o.dealer, o.turn_up, o.history, o.hand)
+
+
+def view_rng_seed(
+    seed: int | None,
+    rules: object,
+    seat: int | None,
+    dealer: int,
+    turn_up: str | None,
+    history: Sequence[str],
+    hand: Sequence[str],
+) -> int:
+    """:func:`observation_rng_seed` from the parts of the observation it reads (for callers
+    that hold them without an :class:`Observation`, such as the compiled-engine episodes of
+    :mod:`bezique.envs`)."""
+    text = f"{seed}|{rules}|{seat}|{dealer}|{turn_up}|{','.join(history)}|" + ",".join(hand)
     return zlib.crc32(text.encode())

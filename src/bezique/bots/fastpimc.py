@@ -11,9 +11,18 @@ stage-2 solver finishes each playout (every hand is known inside a world).
 
 Worlds come in batches.  After each batch the candidates whose paired difference with the
 leader is clearly negative (:attr:`FastPimcBot.prune_z` standard errors) are dropped, so the
-rest get the remaining rollouts.  The heuristic player's choice gets a small prior,
-:attr:`FastPimcBot.prior_points` added to its mean, which breaks near-ties its way but never
-vetoes a move the search finds better.
+rest get the remaining rollouts; the heuristic player's choice is never dropped.
+
+**Overruling the heuristic.**  In stage 1 the paired difference of two candidates spreads
+150-240 points from one world to the next (the playouts after two different cards soon
+diverge: other tricks, other draws, other melds), so a few hundred worlds leave a standard error
+of 10-15 points, about the size of the real differences.  Picking the best mean then picks the
+luckiest candidate, and the first version (``pimc-c-v1``, which did just that with a 2-point
+prior) lost to the heuristic.  The player therefore plays the heuristic's choice unless another
+candidate beats it, world by world, by more than :attr:`FastPimcBot.overrule_points` *and* by
+:attr:`FastPimcBot.overrule_z` standard errors of the paired difference: a margin the search
+must clear, not a veto (late in stage 1, in the declarations and in stage 2 the differences are
+large and clear, and the search decides).
 
 Budgets count rollouts (one candidate played out in one world): ``Limit(iterations=N)``;
 ``Limit(nodes=N)`` is read as ``N // NODES_PER_ROLLOUT`` rollouts, and ``Limit(time=s)`` stops
@@ -49,10 +58,24 @@ class FastPimcBot(Bot):
     """Worlds in which every candidate is tried before any is dropped."""
     prune_z = 2.5
     """A candidate this many standard errors below the leader (paired) is dropped."""
-    prior_points = 2.0
-    """Points added to the heuristic choice's mean: a tie-break, not a veto."""
+    overrule_points = 5.0
+    """Points a candidate must gain over the heuristic's choice, on average, to be played."""
+    overrule_z = 2.5
+    """Standard errors of the paired difference by which it must clear those points (about
+    one chance in 20 that one of seven equal candidates clears it by luck)."""
+    futility_z: float | None = 1.0
+    """A candidate is dropped when even this many standard errors above its paired gain over
+    the heuristic's choice stay below the bar it could clear with every world the budget
+    has left (None: never): most moves early in stage 1 stop well before the budget."""
+    keep_prior = True
+    """Whether the heuristic's choice stays a candidate to the end (the paired comparison
+    with it needs it)."""
     explore = 0.1
     """Chance of a uniform move at each step of a playout (as the default policy in C)."""
+    meld_aware = False
+    """Whether the playouts use the ``'meld'`` policy (a stage-1 trick worth the declaration it
+    opens, see :meth:`FastDeal.playout <bezique.fast.FastDeal.playout>`) instead of the plain
+    one."""
     solver_nodes = 20_000
     """Most solver nodes for one stage-2 position (beyond them the policy plays it out)."""
     fallback_nodes = 6_000
@@ -122,6 +145,7 @@ class FastPimcBot(Bot):
                 seed,
                 self.explore,
                 self.solver_nodes,
+                self.meld_aware,
             )
             first += count
             rollouts += count * len(active)
@@ -140,11 +164,16 @@ class FastPimcBot(Bot):
                 break
             if first >= self.min_worlds and len(active) > 1:
                 active = self._prune(active, per_world, first, prior)
+                if self.keep_prior and self.futility_z is not None:
+                    left = (budget - rollouts) // len(active)
+                    active = self._futile(active, per_world, prior, first + left)
                 if len(active) == 1:
                     break
         means = [total[i] / worlds[i] if worlds[i] else -math.inf for i in range(n)]
-        bonus = 0.0 if known else self.prior_points  # exact values need no tie-break
-        best = max(active, key=lambda i: (means[i] + (bonus if i == prior else 0.0), -i))
+        if known:  # exact values: the best one, no margin needed
+            best = max(active, key=lambda i: (means[i], -i))
+        else:
+            best = self._overrule(active, per_world, means, prior)
         info: InfoDict = {
             "value": round(means[best], 3),
             "scores": {str(actions[i]): round(means[i], 3) for i in range(n) if worlds[i]},
@@ -164,7 +193,9 @@ class FastPimcBot(Bot):
         def mean(i: int) -> float:
             return sum(per_world[i]) / len(per_world[i])
 
-        leader = max(active, key=lambda i: (mean(i) + (self.prior_points if i == prior else 0), -i))
+        # v1 (keep_prior off) gave the heuristic's choice its head start here too
+        head = 0.0 if self.keep_prior else self.overrule_points
+        leader = max(active, key=lambda i: (mean(i) + (head if i == prior else 0.0), -i))
         lead = per_world[leader]
         keep = []
         for i in active:
@@ -176,10 +207,47 @@ class FastPimcBot(Bot):
             mu = sum(d) / m
             var = sum((x - mu) ** 2 for x in d) / (m - 1) if m > 1 else math.inf
             if i == prior:
-                mu += self.prior_points
-            if mu + self.prune_z * math.sqrt(var / m) >= 0:
+                mu += head
+            if (i == prior and self.keep_prior) or mu + self.prune_z * math.sqrt(var / m) >= 0:
                 keep.append(i)
         return keep
+
+    def _futile(
+        self, active: list[int], per_world: list[list[float]], prior: int, most_worlds: int
+    ) -> list[int]:
+        """The candidates that may still clear the overrule bar within ``most_worlds`` worlds
+        (the heuristic's choice always stays)."""
+        if self.futility_z is None:
+            return active
+        keep = []
+        for i in active:
+            if i != prior:
+                mu, sd, m = _paired(per_world[i], per_world[prior])
+                bar = self.overrule_points + self.overrule_z * sd / math.sqrt(max(m, most_worlds))
+                if mu + self.futility_z * sd / math.sqrt(m) < bar:
+                    continue
+            keep.append(i)
+        return keep
+
+    def _overrule(
+        self, active: list[int], per_world: list[list[float]], means: list[float], prior: int
+    ) -> int:
+        """The heuristic's choice, or the candidate with the best mean among those that beat it
+        world by world by more than :attr:`overrule_points` and :attr:`overrule_z` standard
+        errors (with ``overrule_z`` 0: the best mean, the heuristic's choice given a head start
+        of :attr:`overrule_points`)."""
+        if prior not in active:  # only where keep_prior is off: the best of the rest
+            return max(active, key=lambda i: (means[i], -i))
+        base = per_world[prior]
+        clear = []
+        for i in active:
+            if i == prior:
+                continue
+            mu, sd, m = _paired(per_world[i], base)
+            se = sd / math.sqrt(m) if self.overrule_z else 0.0
+            if mu > self.overrule_points + self.overrule_z * se:
+                clear.append(i)
+        return max(clear, key=lambda i: (means[i], -i)) if clear else prior
 
     @staticmethod
     def _reason(
@@ -199,3 +267,24 @@ class FastPimcBot(Bot):
             else f"searched better than the heuristic's {actions[prior]}"
         )
         return f"{worlds} worlds, {rollouts} rollouts ({solved} finished by the solver): {why}"
+
+
+def _paired(a: list[float], b: list[float]) -> tuple[float, float, int]:
+    """Mean and standard deviation of a - b over the latest worlds both saw, and their number
+    (the deviation is infinite with one world)."""
+    m = min(len(a), len(b))
+    d = [x - y for x, y in zip(a[len(a) - m :], b[len(b) - m :], strict=True)]
+    mu = sum(d) / m
+    var = sum((x - mu) ** 2 for x in d) / (m - 1) if m > 1 else math.inf
+    return mu, math.sqrt(var), m
+
+
+class FastPimcV1Bot(FastPimcBot):
+    """The first ``pimc-c``, kept for comparison: it plays the candidate with the best mean, the
+    heuristic's choice given a 2-point head start, and may drop the heuristic's choice."""
+
+    name = "pimc-c-v1"
+    overrule_points = 2.0
+    overrule_z = 0.0
+    futility_z = None
+    keep_prior = False

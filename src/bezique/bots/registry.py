@@ -11,7 +11,7 @@ from collections.abc import Callable
 from importlib.metadata import entry_points
 
 from .base import Bot
-from .fastpimc import FastPimcBot
+from .fastpimc import FastPimcBot, FastPimcV1Bot
 from .heuristic import HeuristicBot
 from .ismcts import IsmctsBot
 from .levels import CANDIDATES, LEVELS, Level, LevelBot
@@ -89,6 +89,11 @@ register(
     "pimc-c",
     FastPimcBot,
     "PIMC in the compiled engine: candidates compared on the same worlds, exact stage 2",
+)
+register(
+    "pimc-c-v1",
+    FastPimcV1Bot,
+    "the first pimc-c (best mean, no confidence bar), kept for comparison",
 )
 
 

@@ -47,9 +47,15 @@ _EXCHANGE_RANK = {"seven": SEVEN, "nine": NINE}
 
 
 @per_rules
-def _plan(rules: Rules, trump: int | None) -> list[_PlanEntry]:
-    """The melds that can be declared under these rules and trump, with their reuse masks and
-    card requirements, worked out once per rule set and trump."""
+def meld_plan(rules: Rules, trump: int | None) -> list[_PlanEntry]:
+    """The melds that can be declared under these rules and trump (None: not fixed yet), in
+    the order the legal actions list them, with their reuse masks and card requirements,
+    worked out once per rule set and trump.
+
+    Each entry is ``((meld id, name, blocked mask, slots), needs, rank needs)``: ``needs`` the
+    pairs (copies needed, bit set of the card kinds each needed that many times), ``rank
+    needs`` the pairs (rank, copies of any suits).  The compiled engine's declarations
+    (:mod:`bezique.fast`) are built from these same entries."""
     blocked = blocked_masks(rules)
     melds = declarable_melds(rules, trump is not None)
     plan: list[_PlanEntry] = []
@@ -176,7 +182,7 @@ class MoveGen(DealBase):
                     have[run] |= 1 << k
                 by_rank[k & 7] += 1
             possible = []
-            plan = _plan(rules, trump)
+            plan = meld_plan(rules, trump)
             if hand and K[hand[-1]] == WILD:  # a wild card may fill any gap: no pre-check
                 possible = [item for item, _, _ in plan]
                 plan = []

@@ -37,6 +37,7 @@ from .scoring import kind_values, meld_points, trick_values, turn_up_bonus
 from .tricks import beats
 
 _TEXTS: dict[Action, str] = {}
+_BLANCHE = {k.value: k for k in (EventKind.CARTE_BLANCHE, EventKind.CARTE_BLANCHE_ENDS)}
 _ANY_TRICK = ("play-always", "capture")  # second_seven_scores values scored at every trick
 
 
@@ -384,8 +385,9 @@ class DealState(Resolver):
                     self._known[c] = True
             self._score(seat, 0, rules.carte_blanche, "carte blanche")
 
-        blanche = (EventKind.CARTE_BLANCHE, EventKind.CARTE_BLANCHE_ENDS)
-        events = [(e.seat, e.kind) for e in self._events if e.kind in blanche]
+        # called after every draw: the events' words are compared with the two kinds' own
+        # (whole-word kinds), which costs less than working out every event's kind
+        events = [(e.seat, _BLANCHE[e.what]) for e in self._events if e.what in _BLANCHE]
         if not rules.carte_blanche_repeat:
             if not events:
                 for seat in order:

@@ -25,13 +25,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
+
 from ..bots import Bot, make
+from ..bots.random_bot import RandomBot
 from ..core.deal import Deal
 from ..core.match import Match, settle
-from ..core.notation import Action
+from ..core.notation import Action, IllegalAction
 from ..core.observation import Observation
 from ..core.rules import Rules
-from .encoding import outcome, relative_points
+from .encoding import Encoding, outcome, relative_points
 
 REWARDS = ("points", "result")
 EPISODES = ("deal", "match")
@@ -59,7 +62,10 @@ def deal_winners(deal: Deal) -> list[int]:
     if deal.rules.deal_scoring == "per-deal":
         w = settle(deal).winner
         return [] if w is None else [w]
-    points = deal.points
+    return _top(deal.points)
+
+
+def _top(points: Sequence[int]) -> list[int]:
     top = max(points)
     return [s for s, p in enumerate(points) if p == top]
 
@@ -139,6 +145,154 @@ class Episode:
         """Per side, the running total that the rewards of kind ``reward`` add up to."""
         return self.margins() if reward == "points" else self.result()
 
+    # --- what the adapters read: the same numbers however the deal is played ------------------
+    def encode(self, seat: int, encoding: Encoding, out: np.ndarray | None = None) -> np.ndarray:
+        """The observation tensor of ``seat`` (``encoding.encode`` of its observation)."""
+        return encoding.encode(self.observation(seat), out)
+
+    def legal_id_texts(self, seat: int, encoding: Encoding) -> list[tuple[int, str]]:
+        """The seat's legal actions as ``(id, notation)``, ascending by id (empty unless it is
+        to move)."""
+        return encoding.legal_ids(self.observation(seat))
+
+    def apply_id(self, seat: int, encoding: Encoding, action_id: int) -> None:
+        """Apply the seat's legal action with this id; :class:`IllegalAction` if there is none
+        (the episode unchanged)."""
+        for i, text in self.legal_id_texts(seat, encoding):
+            if i == action_id:
+                self.apply(text)
+                return
+        raise IllegalAction(
+            f"action id {action_id} ({encoding.describe(int(action_id))}) is not legal here"
+        )
+
+    def bot_move(self, bot: Bot) -> None:
+        """Let ``bot`` play for the seat to move."""
+        seat = self.to_move
+        assert seat is not None
+        self.apply(bot.choose(self.observation(seat)))
+
+
+class FastEpisode(Episode):
+    """A deal episode played by the compiled engine (:mod:`bezique.fast`): the same deal,
+    observations, rewards and bot choices as :class:`Episode`, with the tensor, the legal
+    actions and the random bot's choices worked out without building observations.
+    :attr:`deal` and :meth:`observation` come from the engine's reference twin (slower)."""
+
+    def __init__(self, rules: Rules, mode: str, seed: int, dealer: int | None = None) -> None:
+        from ..fast import FastDeal
+
+        if mode != "deal":
+            raise ValueError("the compiled engine plays deal episodes only")
+        self.rules = rules
+        self.mode = mode
+        self.match = None
+        if dealer is None:
+            dealer = seed % rules.players
+        self._fast = FastDeal.from_deal(Deal.new(rules, seed=seed, dealer=dealer))
+        self._history: list[str] = []
+        self._legal: list[tuple[int, str]] | None = None
+        self.deals_finished = 0
+        self._seen = {}
+
+    @property
+    def deal(self) -> Deal:
+        """A reference copy of the deal being played (changing it changes nothing here)."""
+        return self._fast.to_deal()
+
+    @property
+    def is_over(self) -> bool:
+        return self._fast.is_over
+
+    @property
+    def to_move(self) -> int | None:
+        return self._fast.to_move
+
+    def observation(self, seat: int) -> Observation:
+        obs = self._seen.get(seat)
+        if obs is None:
+            obs = self._seen[seat] = self._fast.observation(seat)
+        return obs
+
+    def _applied(self, text: str) -> None:
+        self._history.append(text)
+        self._seen = {}
+        self._legal = None
+        if self._fast.is_over:
+            self.deals_finished += 1
+
+    def apply(self, action: Action | str) -> None:
+        f = self._fast
+        try:
+            text = str(action) if isinstance(action, Action) else str(Action.parse(action))
+        except ValueError:
+            text = ""  # not notation: FastDeal.apply raises the reference core's error
+        loose = text not in f.legal_texts()
+        f.apply(action)
+        self._applied(f.history[-1] if loose else text)
+
+    def scores(self) -> list[int]:
+        return list(self._fast.points)
+
+    def result(self) -> list[float]:
+        if not self.is_over:
+            return [0.0] * self.rules.sides
+        if self.rules.deal_scoring == "per-deal":
+            return outcome(deal_winners(self.deal), self.rules.sides)
+        return outcome(_top(self._fast.points), self.rules.sides)
+
+    def encode(self, seat: int, encoding: Encoding, out: np.ndarray | None = None) -> np.ndarray:
+        x = np.empty(encoding.size, np.float32) if out is None else out
+        return self._fast.encode(seat, x, encoding)  # type: ignore[no-any-return]
+
+    def legal_id_texts(self, seat: int, encoding: Encoding) -> list[tuple[int, str]]:
+        if self._fast.to_move != seat:
+            return []
+        if self._legal is None:  # asked for twice a step (the mask, then the action)
+            self._legal = self._fast.legal_id_texts()
+        return list(self._legal)
+
+    def apply_id(self, seat: int, encoding: Encoding, action_id: int) -> None:
+        for i, text in self.legal_id_texts(seat, encoding):
+            if i == action_id:
+                self._fast.apply_id(i)
+                self._applied(text)
+                return
+        raise IllegalAction(
+            f"action id {action_id} ({encoding.describe(int(action_id))}) is not legal here"
+        )
+
+    def bot_move(self, bot: Bot) -> None:
+        if type(bot) is not RandomBot:
+            super().bot_move(bot)
+            return
+        f = self._fast
+        texts = f.legal_texts()
+        i = bot.index_on(f, self._history, len(texts))
+        f.apply_index(i)
+        self._applied(texts[i])
+
+
+ENGINES = ("auto", "reference")
+
+
+def make_episode(
+    rules: Rules, mode: str, seed: int, dealer: int | None = None, engine: str = "auto"
+) -> Episode:
+    """An :class:`Episode`; with ``engine="auto"`` a :class:`FastEpisode` when the compiled
+    engine is built and plays these rules and the episode is one deal (the same numbers,
+    faster), else the reference core's."""
+    check_choice("engine", engine, ENGINES)
+    if engine == "auto" and mode == "deal":
+        from ..fast import UnsupportedRules, available
+
+        if available():
+            try:
+                return FastEpisode(rules, mode, seed, dealer)
+            except UnsupportedRules:
+                pass  # an option the compiled engine does not play: the reference core plays it
+    return Episode(rules, mode, seed, dealer)
+
 
 def make_bots(spec: str | Bot | Sequence[str | Bot], count: int, seeds: Sequence[int]) -> list[Bot]:
     """``count`` bots from a name, a bot, or one name or bot per seat; names are built with
@@ -174,12 +328,15 @@ def render_text(obs: Observation) -> str:
 
 
 __all__ = [
+    "ENGINES",
     "EPISODES",
     "REWARDS",
     "Episode",
+    "FastEpisode",
     "as_rules",
     "check_choice",
     "deal_winners",
     "make_bots",
+    "make_episode",
     "render_text",
 ]

@@ -39,9 +39,18 @@ import numpy as np
 from gymnasium import spaces
 
 from ..bots import Bot
-from ..core.notation import IllegalAction
 from ..core.rules import Rules
-from .common import EPISODES, REWARDS, Episode, as_rules, check_choice, make_bots, render_text
+from .common import (
+    ENGINES,
+    EPISODES,
+    REWARDS,
+    Episode,
+    as_rules,
+    check_choice,
+    make_bots,
+    make_episode,
+    render_text,
+)
 from .encoding import ENCODING_VERSION, Encoding
 
 ENV_ID = "bezique/Bezique-v1"
@@ -64,6 +73,9 @@ class BeziqueEnv(gymnasium.Env[ObsDict, ActType]):
         episode: ``"deal"`` or ``"match"``.
         dealer: the dealer of each deal episode; None draws it from the seed.
         render_mode: None or ``"ansi"``.
+        engine: ``"auto"`` plays deal episodes in the compiled engine (:mod:`bezique.fast`)
+            when it is built and plays the rules, else in the reference core; ``"reference"``
+            always uses the reference core.  Both give the same observations and rewards.
     """
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"], "name": ENV_ID}  # noqa: RUF012
@@ -81,6 +93,7 @@ class BeziqueEnv(gymnasium.Env[ObsDict, ActType]):
         episode: str = "deal",
         dealer: int | None = None,
         render_mode: str | None = None,
+        engine: str = "auto",
     ) -> None:
         self.rules = as_rules(rules)
         n = self.rules.players
@@ -96,6 +109,7 @@ class BeziqueEnv(gymnasium.Env[ObsDict, ActType]):
         self.episode_kind = check_choice("episode", episode, EPISODES)
         self.dealer = dealer
         self.render_mode = render_mode
+        self.engine = check_choice("engine", engine, ENGINES)
         make_bots(opponents, n - 1, [0] * (n - 1))  # fail early on a bad opponent spec
         self.encoding = Encoding.for_rules(self.rules)
         enc = self.encoding
@@ -122,7 +136,7 @@ class BeziqueEnv(gymnasium.Env[ObsDict, ActType]):
         bot_seeds = [int(rng.integers(2**31)) for _ in range(n - 1)]
         others = [s for s in range(n) if s != self.seat]
         self._bots = dict(zip(others, make_bots(self.opponents, n - 1, bot_seeds), strict=True))
-        self._episode = Episode(self.rules, self.episode_kind, deal_seed, dealer)
+        self._episode = make_episode(self.rules, self.episode_kind, deal_seed, dealer, self.engine)
         self._play_bots()
         self._value = 0.0  # points scored before the agent's first move count in its first reward
         return self._observe()
@@ -135,12 +149,7 @@ class BeziqueEnv(gymnasium.Env[ObsDict, ActType]):
             raise RuntimeError("call reset() before step()")
         if ep.is_over:
             raise RuntimeError("the episode is over: call reset()")
-        obs = ep.observation(self.seat)
-        try:
-            chosen = self.encoding.action(obs, int(action))
-        except ValueError as e:
-            raise IllegalAction(str(e)) from None
-        ep.apply(chosen)
+        ep.apply_id(self.seat, self.encoding, int(action))
         self._play_bots()
         value = self._side_value()
         reward, self._value = value - self._value, value
@@ -161,9 +170,12 @@ class BeziqueEnv(gymnasium.Env[ObsDict, ActType]):
     def action_masks(self) -> np.ndarray:
         """The legal-action mask of the current position (the name sb3-contrib's maskable
         algorithms look for)."""
+        mask = np.zeros(self.encoding.num_actions, np.int8)
         if self._episode is None or self._episode.is_over:
-            return np.zeros(self.encoding.num_actions, np.int8)
-        return self.encoding.action_mask(self._episode.observation(self.seat))
+            return mask
+        for i, _ in self._episode.legal_id_texts(self.seat, self.encoding):
+            mask[i] = 1
+        return mask
 
     @property
     def episode(self) -> Episode:
@@ -182,14 +194,13 @@ class BeziqueEnv(gymnasium.Env[ObsDict, ActType]):
         while not ep.is_over and ep.to_move != self.seat:
             seat = ep.to_move
             assert seat is not None
-            ep.apply(self._bots[seat].choose(ep.observation(seat)))
+            ep.bot_move(self._bots[seat])
 
     def _observe(self) -> tuple[ObsDict, dict[str, Any]]:
         ep = self._episode
         assert ep is not None
-        obs = ep.observation(self.seat)
         enc = self.encoding
-        legal = enc.legal_ids(obs)
+        legal = ep.legal_id_texts(self.seat, enc)
         mask = np.zeros(enc.num_actions, np.int8)
         for i, _ in legal:
             mask[i] = 1
@@ -201,7 +212,7 @@ class BeziqueEnv(gymnasium.Env[ObsDict, ActType]):
         }
         if ep.is_over:
             info["result"] = ep.result()
-        return {"observation": enc.encode(obs), "action_mask": mask}, info
+        return {"observation": ep.encode(self.seat, enc), "action_mask": mask}, info
 
 
 class TerminateIllegal(gymnasium.Wrapper[ObsDict, ActType, ObsDict, ActType]):

@@ -34,7 +34,16 @@ from ..bots import Bot
 from ..core.notation import Action, IllegalAction
 from ..core.observation import Observation
 from ..core.rules import Rules
-from .common import EPISODES, REWARDS, Episode, as_rules, check_choice, render_text
+from .common import (
+    ENGINES,
+    EPISODES,
+    REWARDS,
+    Episode,
+    as_rules,
+    check_choice,
+    make_episode,
+    render_text,
+)
 from .encoding import ENCODING_VERSION, Encoding
 
 ObsDict = dict[str, np.ndarray]
@@ -49,6 +58,8 @@ class BeziqueAECEnv(AECEnv[str, ObsDict, int | None]):  # type: ignore[misc]
         episode: ``"deal"`` or ``"match"``.
         dealer: the dealer of each deal episode; None draws it from the seed.
         render_mode: None or ``"ansi"``.
+        engine: ``"auto"`` (deal episodes in the compiled engine when it plays the rules) or
+            ``"reference"``; the numbers are the same.
     """
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -67,6 +78,7 @@ class BeziqueAECEnv(AECEnv[str, ObsDict, int | None]):  # type: ignore[misc]
         episode: str = "deal",
         dealer: int | None = None,
         render_mode: str | None = None,
+        engine: str = "auto",
     ) -> None:
         super().__init__()
         self.rules = as_rules(rules)
@@ -79,6 +91,7 @@ class BeziqueAECEnv(AECEnv[str, ObsDict, int | None]):  # type: ignore[misc]
         self.episode_kind = check_choice("episode", episode, EPISODES)
         self.dealer = dealer
         self.render_mode = render_mode
+        self.engine = check_choice("engine", engine, ENGINES)
         self.encoding = Encoding.for_rules(self.rules)
         enc = self.encoding
         self.possible_agents = [f"player_{i}" for i in range(n)]
@@ -108,7 +121,7 @@ class BeziqueAECEnv(AECEnv[str, ObsDict, int | None]):  # type: ignore[misc]
         n = self.rules.players
         deal_seed = int(self._rng.integers(2**62))
         dealer = self.dealer if self.dealer is not None else int(self._rng.integers(n))
-        self._episode = Episode(self.rules, self.episode_kind, deal_seed, dealer)
+        self._episode = make_episode(self.rules, self.episode_kind, deal_seed, dealer, self.engine)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -123,9 +136,12 @@ class BeziqueAECEnv(AECEnv[str, ObsDict, int | None]):  # type: ignore[misc]
 
     def observe(self, agent: str) -> ObsDict:
         ep = self.episode
-        obs = ep.observation(self._seat[agent])
+        seat = self._seat[agent]
         enc = self.encoding
-        return {"observation": enc.encode(obs), "action_mask": enc.action_mask(obs)}
+        mask = np.zeros(enc.num_actions, np.int8)
+        for i, _ in ep.legal_id_texts(seat, enc):
+            mask[i] = 1
+        return {"observation": ep.encode(seat, enc), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -135,13 +151,8 @@ class BeziqueAECEnv(AECEnv[str, ObsDict, int | None]):  # type: ignore[misc]
         ep = self.episode
         if action is None:
             raise IllegalAction(f"{agent} is to move: None is only for agents that are done")
-        obs = ep.observation(self._seat[agent])
-        try:
-            chosen = self.encoding.action(obs, int(action))
-        except ValueError as e:
-            raise IllegalAction(str(e)) from None
+        ep.apply_id(self._seat[agent], self.encoding, int(action))
         self._cumulative_rewards[agent] = 0.0
-        ep.apply(chosen)
         values = ep.value(self.reward_kind)
         side_of = self.rules.side_of
         self.rewards = {
@@ -189,8 +200,7 @@ class BeziqueAECEnv(AECEnv[str, ObsDict, int | None]):  # type: ignore[misc]
         for a in self.agents:
             info: dict[str, Any] = {"scores": ep.scores(), "deals_finished": ep.deals_finished}
             if a == self.agent_selection and not over:
-                obs = ep.observation(self._seat[a])
-                info["legal"] = dict(self.encoding.legal_ids(obs))
+                info["legal"] = dict(ep.legal_id_texts(self._seat[a], self.encoding))
             if over:
                 info["result"] = ep.result()
             self.infos[a] = info

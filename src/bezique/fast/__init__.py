@@ -337,12 +337,44 @@ class FastDeal:
                 )
         self._c.apply_index(texts.index(text))
 
+    # --- for the environments (bezique.envs) ---------------------------------------------------
+    def legal_texts(self) -> list[str]:
+        """The legal actions in notation, in the reference core's order."""
+        return self._c.legal_texts()  # type: ignore[no-any-return]
+
+    def legal_id_texts(self) -> list[tuple[int, str]]:
+        """The legal actions in notation with their ids, ascending by id."""
+        if not self._c.ids_ready:
+            _install_ids(self.rules)
+        return self._c.legal_id_texts()  # type: ignore[no-any-return]
+
+    def apply_index(self, index: int) -> None:
+        """Apply the ``index``-th action of :meth:`legal_texts` (``IndexError`` if none)."""
+        self._c.apply_index(index)
+
+    def concealed(self, seat: int) -> list[str]:
+        """The seat's concealed cards (its hand less its table), as sorted codes."""
+        return self._c.cards(seat, 3)  # type: ignore[no-any-return]
+
+    def encode(self, seat: int, out: Any, encoding: Any) -> Any:
+        """Fill ``out`` (a ``float32`` vector) with ``encoding.encode(self.observation(seat))``
+        for a :class:`bezique.envs.encoding.Encoding` of these rules, written in C without
+        building the observation; returns ``out``."""
+        cfg = _config(self.rules)
+        if not cfg.encoding_ready:
+            cfg.set_encoding(*_layout(encoding))
+        self._c.encode(seat, out)
+        return out
+
     # --- search ---------------------------------------------------------------------------------
     def playout(self, policy: str = "random", seed: int = 0) -> list[int]:
         """Points per side at the end of the deal played on from here inside C with a named
         default policy, this deal left as it is: ``'random'`` (uniform among the legal
-        actions) or ``'heuristic'`` (the search players' rules of thumb,
-        :func:`bezique.bots.playout.playout_action`, ported)."""
+        actions), ``'heuristic'`` (the search players' rules of thumb,
+        :func:`bezique.bots.playout.playout_action`, ported) or ``'meld'`` (the same, but a
+        stage-1 trick is worth half the best declaration its winner could then make, as the
+        ``heuristic`` player counts it, instead of a flat 8 points); ``'heuristic-exact'`` and
+        ``'meld-exact'`` leave out the randomness."""
         return self._c.playout(policy, seed & ((1 << 64) - 1))  # type: ignore[no-any-return]
 
     def determinize(self, seat: int, seed: int = 0) -> FastDeal:
@@ -385,6 +417,7 @@ class FastDeal:
         seed: int,
         explore: float = 0.1,
         solver_nodes: int = 20_000,
+        meld_aware: bool = False,
     ) -> tuple[list[float], int, int]:
         """PIMC rollouts inside C, for the search players (:mod:`bezique.bots.fastpimc`).
 
@@ -394,13 +427,65 @@ class FastDeal:
         (a uniform move with chance ``explore``), the same random numbers for every move of a
         world, and finished by the exact stage-2 solver from the first trick of stage 2 (while
         it needs at most ``solver_nodes`` nodes; 0: never).  Returns the margins for ``side``
-        (world by world, move by move), the rollouts the solver finished, and its nodes."""
+        (world by world, move by move), the rollouts the solver finished, and its nodes.
+        ``meld_aware``: the playouts use the ``'meld'`` policy (see :meth:`playout`)."""
         return self._c.pimc(  # type: ignore[no-any-return]
-            seat, side, list(moves), first, worlds, seed & ((1 << 64) - 1), explore, solver_nodes
+            seat,
+            side,
+            list(moves),
+            first,
+            worlds,
+            seed & ((1 << 64) - 1),
+            explore,
+            solver_nodes,
+            meld_aware,
         )
 
 
 _CODES = [*(r + s for s in "SHDC" for r in "ATKQJ987"), "XX"]
+_BLOCKS = [
+    "hand",
+    "table",
+    "table_class",
+    "known",
+    "played",
+    "trick",
+    "leader",
+    "melds_scored",
+    "exchanges",
+    "live_melds",
+    "carte_blanche",
+    "trump",
+    "turn_up",
+    "stock",
+    "hand_sizes",
+    "points",
+    "phase",
+    "stage",
+    "to_move",
+    "dealer",
+    "declared",
+    "exchanged",
+    "tricks_won",
+]  # in the order of encode.c's EB_ values
+
+
+def _layout(encoding: Any) -> tuple[int, list[int], list[int], list[int], list[int]]:
+    """The observation layout of an Encoding as ``Config.set_encoding`` takes it."""
+    from ..core.melds import MELDS
+    from ..envs.encoding import MELD_CLASSES as classes
+
+    blocks = encoding.block
+    offsets = [blocks[b].offset if b in blocks else -1 for b in _BLOCKS]
+    kind = [-1] * 33
+    for i, k in enumerate(encoding.kind_ids):
+        kind[k] = i
+    names = list(encoding.meld_names)
+    col, klass = [-1] * 64, [-1] * 64
+    for m in MELDS:
+        col[m.id] = names.index(m.name) if m.name in names else -1
+        klass[m.id] = classes.index(m.klass) if m.klass in classes else -1
+    return encoding.size, offsets, kind, col, klass
 
 
 def simulate(rules: Rules, n: int, seed: int = 0, policy: str = "random") -> Any:
@@ -408,8 +493,9 @@ def simulate(rules: Rules, n: int, seed: int = 0, policy: str = "random") -> Any
     and its number) and return the points per side per deal: a numpy ``int64`` array of shape
     ``(n, sides)`` when numpy is installed, else a list of lists.
 
-    ``policy``: ``'random'`` (uniform among the legal actions) or ``'heuristic'`` (the search
-    players' default policy, see :meth:`FastDeal.playout`)."""
+    ``policy``: ``'random'`` (uniform among the legal actions), ``'heuristic'`` (the search
+    players' default policy) or ``'meld'`` (the same with a stage-1 trick worth the declaration
+    it opens), see :meth:`FastDeal.playout`."""
     engine = _need_engine()
     if isinstance(n, bool) or not isinstance(n, int) or n < 0:
         raise ValueError(f"n must be a whole number of deals, at least 0: got {n!r}")

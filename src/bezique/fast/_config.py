@@ -7,6 +7,7 @@ construction; the differential tests check that they do.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from ..core.cards import NINE, SEVEN
@@ -20,11 +21,9 @@ from ..core.melds import (
     ROYAL_MARRIAGE,
     TRUMP_SEQUENCE,
     bezique_kinds,
-    blocked_masks,
-    declarable_melds,
     meld_score,
-    slots,
 )
+from ..core.movegen import meld_plan
 from ..core.percache import per_rules
 from ..core.rules import Rules
 from ..core.scoring import trick_values
@@ -39,23 +38,150 @@ class UnsupportedRules(ValueError):
     """An option value the compiled engine does not play; use the reference core instead."""
 
 
-# Options the compiled engine does not play yet (the Haitian ones and some seed options), with
-# the values it plays.
-_UNPLAYED: tuple[tuple[str, tuple[object, ...]], ...] = (
-    ("melds_before_trump", ("all-but-sequence",)),
-    ("meld_reuse", ("by-class", "higher-score-only")),
-    ("second_seven_scores", ("declare", "play", "win-trick")),
-    ("trick_scoring", ("brisques", "card-points", "greek-per-trick", "none")),
-    ("target_check", ("end-of-hand",)),
-    ("sequence_needs_marriage", (False,)),
-    ("first_bezique", (0,)),
-    ("four_wild_cards", (0,)),
-    ("wild_card_lead_wins", (False,)),
-    # issue 16: the seed options not compiled yet
-    ("draw_order", ("winner-first",)),
-    ("exchange_before_min_tricks", (False,)),
-    ("trump_set_scoring", ("whole",)),
+# The values the compiled engine plays of the options it reads by value (others are refused
+# by name, so that a caller falls back to the reference core).
+_PLAYS: dict[str, tuple[object, ...]] = {
+    "turn_up_bonus": ("none", "seven", "greek-club"),
+    "turn_up_exchange": ("seven", "nine", "none"),
+    "first_lead_seat": ("left", "right"),
+    "partner_declaring": ("winner-only", "winner-or-partner"),
+    "melds_before_trump": ("all-but-sequence", "marriage-only"),
+    "meld_reuse": ("by-class", "higher-score-only", "once-per-kind"),
+    "second_seven_scores": ("declare", "play", "win-trick", "play-always", "capture"),
+    "trick_scoring": ("brisques", "card-points", "greek-per-trick", "none", "brisque-majority"),
+    "brisque_timing": ("end-of-hand", "immediate"),
+    "target_check": ("end-of-hand", "immediate"),
+}
+_SEVENS = {"declare": 0, "play": 1, "win-trick": 2, "play-always": 3, "capture": 4}
+# Every option the engine was written against: one added to Rules later is refused by name
+# unless it keeps its default value (which must then mean the old behaviour).
+_KNOWN = frozenset(
+    [
+        "name",
+        "players",
+        "packs",
+        "hand_size",
+        "partnerships",
+        "dealer_sits_out",
+        "pack_ranks",
+        "extra_nines",
+        "wild_cards",
+        "wild_card_melds",
+        "four_wild_cards",
+        "wild_card_lead_wins",
+        "deal_packets",
+        "turn_up",
+        "turn_up_bonus",
+        "melds_before_trump",
+        "sequence_fixes_trump",
+        "trump_double_marriage",
+        "first_lead_seat",
+        "stage1_must_follow_suit",
+        "stage2_must_head",
+        "stage2_must_trump",
+        "stage2_wild_card",
+        "play_out_hand",
+        "reveal_last_draw",
+        "min_tricks_before_declaring",
+        "melds_scored_per_trick",
+        "declare_only_after_beating",
+        "repeat_doubles",
+        "sequence_bezique_jack",
+        "partner_declaring",
+        "meld_reforming",
+        "meld_reuse",
+        "bezique_pairing",
+        "quartet_distinct_suits",
+        "sequence_needs_marriage",
+        "common_marriage",
+        "royal_marriage",
+        "bezique",
+        "first_bezique",
+        "double_bezique",
+        "triple_bezique",
+        "quadruple_bezique",
+        "quintuple_bezique",
+        "four_aces",
+        "four_kings",
+        "four_queens",
+        "four_jacks",
+        "four_tens",
+        "four_trump_aces",
+        "four_trump_tens",
+        "four_trump_kings",
+        "four_trump_queens",
+        "four_trump_jacks",
+        "five_trump_aces",
+        "five_trump_tens",
+        "five_trump_kings",
+        "five_trump_queens",
+        "five_trump_jacks",
+        "six_trump_aces",
+        "six_trump_tens",
+        "six_trump_kings",
+        "six_trump_queens",
+        "six_trump_jacks",
+        "seven_trump_aces",
+        "seven_trump_tens",
+        "seven_trump_kings",
+        "seven_trump_queens",
+        "seven_trump_jacks",
+        "eight_trump_aces",
+        "eight_trump_tens",
+        "eight_trump_kings",
+        "eight_trump_queens",
+        "eight_trump_jacks",
+        "four_bezique_jacks",
+        "five_bezique_jacks",
+        "six_bezique_jacks",
+        "seven_bezique_jacks",
+        "eight_bezique_jacks",
+        "trump_sequence",
+        "plain_sequence",
+        "double_common_marriage",
+        "double_royal_marriage",
+        "triple_common_marriage",
+        "triple_royal_marriage",
+        "two_trump_sevens",
+        "carte_blanche",
+        "carte_blanche_repeat",
+        "seven_of_trumps",
+        "turn_up_exchange",
+        "seven_exchange_counts_as_meld",
+        "second_seven_scores",
+        "trick_scoring",
+        "brisque_min_score",
+        "brisque_loser_penalty",
+        "brisque_tie_bonus",
+        "brisque_timing",
+        "last_trick_bonus",
+        "target",
+        "target_check",
+        "score_floor_zero",
+        "match_games",
+        "double_game_below",
+        "cent_points_handicap",
+        "both_reach_target",
+        "triple_bezique_wins_game",
+        "penalty_scheme",
+        "extra_card_penalty",  # the score-keeper's (decision 8): nothing the engine plays
+        "show_stock_count",
+        "deal_scoring",
+        "brisques_only_to_settle",
+        "game_bonus",
+        "rubicon_threshold",
+        "rubicon_bonus",
+        "rubicon_brisque_bonus",
+        "small_loser_bonus",
+        "round_to_hundreds",
+    ]
 )
+
+
+def _refuse(name: str, value: object) -> UnsupportedRules:
+    return UnsupportedRules(
+        f"option {name}={value} is not supported by the compiled engine: use the reference core"
+    )
 
 
 def check_supported(rules: Rules) -> None:
@@ -65,13 +191,17 @@ def check_supported(rules: Rules) -> None:
             f"option wild_cards={rules.wild_cards} is not supported by the compiled engine "
             "(it plays no wild cards): use the reference core"
         )
-    for name, plays in _UNPLAYED:
+    # without wild cards, the wild-card options (four_wild_cards, wild_card_melds,
+    # wild_card_lead_wins, stage2_wild_card) change nothing
+    for name, plays in _PLAYS.items():
         value = getattr(rules, name)
         if value not in plays:
-            raise UnsupportedRules(
-                f"option {name}={value} is not supported by the compiled engine: use the "
-                "reference core"
-            )
+            raise _refuse(name, value)
+    for f in dataclasses.fields(rules):
+        if f.name not in _KNOWN:
+            value = getattr(rules, f.name)
+            if f.default is dataclasses.MISSING or value != f.default:
+                raise _refuse(f.name, value)
     if rules.cards > MAX_CARDS:
         raise UnsupportedRules(
             f"option packs={rules.packs} gives {rules.cards} cards: the compiled engine plays "
@@ -85,32 +215,20 @@ def check_supported(rules: Rules) -> None:
 
 
 def plan(rules: Rules, trump: int | None) -> tuple[tuple[Any, ...], ...]:
-    """The ways to declare under these rules and trump, in the core's order, each as
-    (meld, blocked bits low, high, slots, needs by count, needs by rank)."""
-    blocked = blocked_masks(rules)
-    melds = declarable_melds(rules, trump is not None)  # the core's list, in its order
-    items = []
-    for meld in melds:
-        for req in slots(rules, meld, trump):
-            needs: dict[int, int] = {}
-            rank_needs = []
-            for kinds, n in req:
-                if len(kinds) == 1:
-                    needs[n] = needs.get(n, 0) | 1 << kinds[0]
-                else:  # any suits of one rank
-                    rank_needs.append((kinds[0] & 7, n))
-            block = blocked[meld]
-            items.append(
-                (
-                    meld,
-                    block & _LOW,
-                    block >> 64,
-                    tuple((tuple(k), n) for k, n in req),
-                    tuple(needs.items()),
-                    tuple(rank_needs),
-                )
-            )
-    return tuple(items)
+    """The ways to declare under these rules and trump, in the core's order (the core's own
+    :func:`bezique.core.movegen.meld_plan`), each as (meld, blocked bits low, high, slots,
+    needs by count, needs by rank)."""
+    return tuple(
+        (
+            meld,
+            block & _LOW,
+            block >> 64,
+            tuple((tuple(k), n) for k, n in req),
+            tuple(needs),
+            tuple(rank_needs),
+        )
+        for (meld, _, block, req), needs, rank_needs in meld_plan(rules, trump)
+    )
 
 
 def scalars(rules: Rules) -> list[int]:
@@ -142,7 +260,7 @@ def scalars(rules: Rules) -> list[int]:
         rules.seven_of_trumps,
         exch,
         int(rules.seven_exchange_counts_as_meld),
-        {"declare": 0, "play": 1, "win-trick": 2}[rules.second_seven_scores],
+        _SEVENS[rules.second_seven_scores],
         *per_rank,
         per_trick,
         int(rules.brisque_timing == "immediate" or rules.trick_scoring == "greek-per-trick"),
@@ -152,6 +270,15 @@ def scalars(rules: Rules) -> list[int]:
         int(rules.carte_blanche_repeat),
         rules.trump_double_marriage,
         int(rules.sequence_bezique_jack),
+        rules.first_bezique,
+        int(rules.target_check == "immediate"),
+        rules.target,
+        int(rules.trick_scoring == "brisque-majority"),
+        rules.brisque_min_score,
+        rules.brisque_loser_penalty,
+        rules.brisque_tie_bonus,
+        int(rules.score_floor_zero),
+        int(rules.sequence_needs_marriage),
     ]
 
 
@@ -193,11 +320,10 @@ def policy_table(rules: Rules) -> list[float]:
     points, declaration values, and per trump the meld values a card may still bring), in the
     order ``Config.set_policy`` reads them.  Kept equal to the Python policy by
     ``tests/test_fast.py``, which plays both side by side."""
-    # the rules' trick values, as the search players count them (bots.playout.rank_points):
-    # brisques that only settle a per-deal game count a tenth
-    per_rank, flat = trick_values(rules)
-    scale = 0.1 if rules.brisques_only_to_settle else 1.0
-    out: list[float] = [*(scale * p for p in per_rank), float(flat)]
+    from ..bots.playout import rank_points  # the Python policy's own values (bots import fast)
+
+    rank, per_trick = rank_points(rules)
+    out: list[float] = [*rank, per_trick]
     out += [float(meld_score(rules, m.id)) for m in MELDS] + [0.0] * (64 - len(MELDS))
     out.append(float(rules.seven_of_trumps) + 0.5)
     plain = float(meld_score(rules, MARRIAGE))

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..core.brisques import majority_adjustments
 from ..core.cards import SUITS, parse_card
 from ..core.events import EventKind, ScoreEvent
 from ..core.melds import MELD_BY_NAME, profile_mask
 from ..core.rules import Rules
 from ..core.scoring import trick_values
+from ._config import UnsupportedRules
 
 _PHASES = {"play": 0, "declare": 1, "over": 2}
 _DOUBLING = ("royal-marriage", "bezique", "trump-sequence")  # repeat_doubles, in C's order
@@ -41,6 +43,23 @@ def _cards(v: str) -> list[int]:
 def _ref(ref: str) -> tuple[int, int]:
     card, _, where = ref.partition("@")
     return parse_card(card), profile_mask(where.split("+"))
+
+
+def settle_tricks(
+    rules: Rules, points: list[list[int]], carry: list[int], ended_early: bool
+) -> None:
+    """The trick points of a finished deal, in place, as ``Deal._settle_tricks`` leaves them:
+    none when it ended early (unless they count at once), else the brisque majority."""
+    if ended_early and not (
+        rules.brisque_timing == "immediate" or rules.trick_scoring == "greek-per-trick"
+    ):
+        for p in points:
+            p[1] = 0
+    elif rules.trick_scoring == "brisque-majority":
+        scores = [c + m + lt + b for c, (m, _, lt, b) in zip(carry, points, strict=True)]
+        adjust = majority_adjustments(rules, [p[1] for p in points], scores)
+        for p, a in zip(points, adjust, strict=True):
+            p[1] = a
 
 
 def load_args(
@@ -108,18 +127,38 @@ def load_args(
     for h in hands:
         h.sort()
     cb_any = 0
+    ended_early = False
     cb_state = [0] * n
     doubled = [0] * (3 * n)
+    melds_scored = [0] * (64 * n)  # the observation tensor's counts (envs.encoding)
+    exchanges = [0] * n
+    cb_count = [0] * n
     for item in filter(None, f["events"].split(";")):
         event = ScoreEvent.parse(item)
         seat, kind = event.seat, event.kind
         points[rules.side_of(seat)][event.part] += event.points
         if kind is EventKind.CARTE_BLANCHE:
             cb_any, cb_state[seat] = 1, 1
+            cb_count[seat] += 1
+        elif kind is EventKind.TARGET_REACHED:
+            ended_early = True
         elif kind is EventKind.CARTE_BLANCHE_ENDS:
             cb_state[seat] = 2
-        elif kind is EventKind.MELD and event.meld in _DOUBLING:
-            doubled[3 * seat + _DOUBLING.index(event.meld)] += 1
+        elif kind is EventKind.EXCHANGE:
+            exchanges[seat] += 1
+        elif kind is EventKind.MELD and event.meld:
+            melds_scored[64 * seat + MELD_BY_NAME[event.meld].id] += 1
+            if event.meld in _DOUBLING:
+                doubled[3 * seat + _DOUBLING.index(event.meld)] += 1
+    carry = [int(x) for x in f["carry"].split(",")] if f.get("carry") else [0] * sides
+    if rules.first_bezique and f.get("gamebezique") == "1":
+        # the engine counts the first bezique per deal; the core, per game (HAITIAN.md H07)
+        raise UnsupportedRules(
+            "a deal whose game already had its first bezique (first_bezique) is not supported "
+            "by the compiled engine: use the reference core"
+        )
+    if f["phase"] == "over":  # the trick points as the finished deal settled them
+        settle_tricks(rules, points, carry, ended_early)
     instances = []
     for item in filter(None, f["melds"].split(";")):
         who, name, refs = item.split(":")
@@ -151,6 +190,10 @@ def load_args(
         "won": won,
         "cb_state": cb_state,
         "doubled": doubled,
+        "melds_scored": melds_scored,
+        "exchanges": exchanges,
+        "cb_count": cb_count,
+        "carry": carry,
         "points": [p for side in points for p in side],
         "played": played,
         "known": known,

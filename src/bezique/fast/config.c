@@ -30,7 +30,7 @@ int get_ints(PyObject *seq, int64_t *out, int n, const char *what) {
     return 0;
 }
 
-#define NSCALARS 41
+#define NSCALARS 50
 static int parse_plan(PlanItem *it, PyObject *item) {
     PyObject *slots, *needs, *ranks;
     int meld;
@@ -124,6 +124,15 @@ static int Config_init(ConfigObject *self, PyObject *args, PyObject *kw) {
     c->cb_repeat = (int)v[i++];
     c->tdm = (int)v[i++];
     c->seq_bez_jack = (int)v[i++];
+    c->first_bez = (int)v[i++];
+    c->target_now = (int)v[i++];
+    c->target = v[i++];
+    c->majority = (int)v[i++];
+    c->b_min = (int)v[i++];
+    c->b_penalty = (int)v[i++];
+    c->b_tie = (int)v[i++];
+    c->floor_zero = (int)v[i++];
+    c->seq_marriage = (int)v[i++];
     if (c->players < 2 || c->players > MAXP || c->ncards < 1 || c->ncards > MAXC || c->hand_size < 1 ||
         c->hand_size > MAXH - 2 || c->sides < 2 || c->sides > MAXP) {
         PyErr_SetString(PyExc_ValueError, "engine limits exceeded (players, packs or hand size)");
@@ -247,13 +256,22 @@ static PyObject *Config_policy_ready(ConfigObject *self, void *unused) {
     return PyBool_FromLong(self->cfg.pol_ready);
 }
 
+static PyObject *Config_encoding_ready(ConfigObject *self, void *unused) {
+    (void)unused;
+    return PyBool_FromLong(self->enc_ready);
+}
+
 static PyGetSetDef Config_getset[] = {
     {"policy_ready", (getter)Config_policy_ready, NULL, "True once the policy tables are set", NULL},
+    {"encoding_ready", (getter)Config_encoding_ready, NULL, "True once the observation layout is set", NULL},
     {NULL, NULL, NULL, NULL, NULL}};
+
+PyObject *Config_set_encoding(PyObject *self, PyObject *args);
 
 static PyMethodDef Config_methods[] = {
     {"set_ids", (PyCFunction)Config_set_ids, METH_VARARGS, "Install the action-id table."},
     {"set_policy", (PyCFunction)Config_set_policy, METH_O, "Install the default policy's tables."},
+    {"set_encoding", (PyCFunction)Config_set_encoding, METH_VARARGS, "Install the observation layout."},
     {NULL, NULL, 0, NULL}};
 
 PyTypeObject ConfigType = {

@@ -16,8 +16,9 @@ from ..core.deal import Deal
 from ..core.rules import Rules
 from . import FastDeal, supports
 
-# The presets the compiled engine does not play yet (wild cards; the Haitian options): the
-# reference core plays them.  tests/test_fast.py checks that each is refused by name.
+# The presets the compiled engine does not play yet (wild cards; the Haitian sequence that
+# needs a marriage): the reference core plays them.  tests/test_fast.py checks that each is
+# refused by name.
 UNPLAYED_PRESETS = ("old-russian", "haitian")
 PRESETS = [p for p in Rules.presets() if p not in UNPLAYED_PRESETS]
 
@@ -38,7 +39,9 @@ VARIATIONS: dict[str, tuple[Any, ...]] = {
     "sequence_bezique_jack": (True, False),
     "partner_declaring": ("winner-only", "winner-or-partner"),
     "meld_reforming": (True, False),
-    "meld_reuse": ("by-class", "higher-score-only"),
+    "meld_reuse": ("by-class", "higher-score-only", "once-per-kind"),
+    "melds_before_trump": ("all-but-sequence", "marriage-only"),
+    "first_bezique": (0, 100),
     "bezique_pairing": ("spade-queen-diamond-jack", "opposite-colour", "same-colour"),
     "quartet_distinct_suits": (True, False),
     "two_trump_sevens": (True, False),
@@ -53,8 +56,10 @@ VARIATIONS: dict[str, tuple[Any, ...]] = {
     "seven_of_trumps": (0, 10),
     "turn_up_exchange": ("seven", "nine", "none"),
     "seven_exchange_counts_as_meld": (True, False),
-    "second_seven_scores": ("declare", "play", "win-trick"),
-    "trick_scoring": ("brisques", "card-points", "greek-per-trick", "none"),
+    "second_seven_scores": ("declare", "play", "win-trick", "play-always", "capture"),
+    "trick_scoring": ("brisques", "card-points", "greek-per-trick", "none", "brisque-majority"),
+    "target_check": ("end-of-hand", "immediate"),
+    "sequence_needs_marriage": (False, True),
     "brisque_timing": ("end-of-hand", "immediate"),
     "turn_up_bonus": ("none", "seven", "greek-club"),
     "last_trick_bonus": (0, 10, 250),

@@ -1,37 +1,10 @@
-/* The compiled bezique engine: a line-by-line port of bezique.core.deal (see engine.h). */
-#include "engine.h"
+/* The compiled bezique engine: a line-by-line port of bezique.core.deal (see engine.h):
+ * the legal actions and applying them; dealing and carte blanche are in deal.c. */
+#include "engine_int.h"
 
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
-
-/* --- random source ------------------------------------------------------------------------ */
-static uint64_t splitmix(uint64_t *x) {
-    uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
-void rng_seed(Rng *r, uint64_t seed) {
-    for (int i = 0; i < 4; i++) r->s[i] = splitmix(&seed);
-}
-
-static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-
-uint64_t rng_next(Rng *r) {
-    uint64_t *s = r->s;
-    uint64_t out = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotl(s[3], 45);
-    return out;
-}
-
-uint32_t rng_below(Rng *r, uint32_t n) { return (uint32_t)(((rng_next(r) >> 32) * (uint64_t)n) >> 32); }
 
 /* --- the declarations of the latest state, kept so that they are not worked out twice ---- */
 static uint64_t gen_counter;
@@ -52,178 +25,11 @@ typedef struct {
     Move moves[MAXMOVES];
 } DeclCache;
 static DeclCache dcache;
-
-/* --- small helpers ------------------------------------------------------------------------ */
-#define KIND(cfg, c) ((cfg)->kind_of[c])
-#define HAS_MASK(m) ((m).lo | (m).hi)
-
-static inline int side_of(const Config *cfg, int seat) { return cfg->partnerships ? seat % 2 : seat; }
-
-static void score(State *st, const Config *cfg, int seat, int part, int64_t pts) {
-    st->pts[side_of(cfg, seat)][part] += pts;
-}
-
-static void hand_insert(State *st, int seat, int c) {
-    int n = st->hn[seat], i = n;
-    uint16_t *h = st->hand[seat];
-    while (i > 0 && h[i - 1] > c) {
-        h[i] = h[i - 1];
-        i--;
-    }
-    h[i] = (uint16_t)c;
-    st->hn[seat] = (uint8_t)(n + 1);
-}
-
-static void hand_remove(State *st, int seat, int c) {
-    int n = st->hn[seat], i = 0;
-    uint16_t *h = st->hand[seat];
-    while (i < n && h[i] != c) i++;
-    if (i == n) return;
-    for (; i < n - 1; i++) h[i] = h[i + 1];
-    st->hn[seat] = (uint8_t)(n - 1);
-}
-
-/* The seats that take part, clockwise from first (the dealer left out when he sits out). */
-static int active_order(const Config *cfg, int dealer, int first, int *out) {
-    int n = 0;
-    for (int i = 0; i < cfg->players; i++) {
-        int s = (first + i) % cfg->players;
-        if (cfg->sits_out && s == dealer) continue;
-        out[n++] = s;
-    }
-    return n;
-}
-
 int st_beats(int k, int best, int trump) {
     int s = k >> 3, bs = best >> 3;
     if (s == bs) return (k & 7) < (best & 7);
     return s == trump;
 }
-
-/* --- carte blanche (RULES.md 2.1, 2.5) ----------------------------------------------------- */
-static int blank(const State *st, const Config *cfg, int seat) {
-    for (int i = 0; i < st->hn[seat]; i++)
-        if (COURT_RANK_BITS >> (KIND(cfg, st->hand[seat][i]) & 7) & 1) return 0;
-    return 1;
-}
-
-static void show_blank(State *st, const Config *cfg, int seat) {
-    for (int i = 0; i < st->hn[seat]; i++) {
-        int c = st->hand[seat][i];
-        if (!HAS_MASK(st->mask[c])) st->known[c] = 1;
-    }
-    score(st, cfg, seat, PART_MELDS, cfg->carte_blanche);
-    st->cb_any = 1;
-    st->cb_state[seat] = 1;
-}
-
-/* drawn: the card each seat drew, or NULL right after the deal. */
-static void carte_blanche(State *st, const Config *cfg, const int *order, int norder, const int *drawn) {
-    if (!cfg->cb_repeat) {
-        if (!st->cb_any)
-            for (int i = 0; i < norder; i++)
-                if (blank(st, cfg, order[i])) {
-                    show_blank(st, cfg, order[i]);
-                    break;
-                }
-        return;
-    }
-    for (int i = 0; i < norder; i++) {
-        int seat = order[i];
-        if (!drawn) {
-            if (blank(st, cfg, seat)) show_blank(st, cfg, seat);
-            continue;
-        }
-        if (st->cb_state[seat] == 1) {
-            int c = drawn[seat];
-            if (COURT_RANK_BITS >> (KIND(cfg, c) & 7) & 1) {
-                st->cb_state[seat] = 2; /* "carte blanche ends" */
-            } else {
-                st->known[c] = 1;
-                score(st, cfg, seat, PART_MELDS, cfg->carte_blanche);
-            }
-        }
-    }
-}
-
-/* --- starting a deal ------------------------------------------------------------------------ */
-static void turn_up_bonus(State *st, const Config *cfg, int k) {
-    int dealer = st->dealer;
-    if (cfg->turn_up_bonus == 1 && (k & 7) == RANK_SEVEN) {
-        score(st, cfg, dealer, PART_BONUS, 10);
-    } else if (cfg->turn_up_bonus == 2) {
-        if ((k & 7) == 0) {
-            int s = k >> 3;
-            score(st, cfg, dealer, PART_BONUS, (s == 0 || s == 3) ? 20 : 12);
-        } else if ((k & 7) == RANK_SEVEN) {
-            score(st, cfg, dealer, PART_BONUS, 10);
-            for (int seat = 0; seat < cfg->players; seat++)
-                if (side_of(cfg, seat) != side_of(cfg, dealer)) score(st, cfg, seat, PART_BONUS, -5);
-        }
-    }
-}
-
-static void st_blank(State *st, const Config *cfg, int dealer) {
-    size_t head = offsetof(State, hand);
-    memset(st, 0, head);
-    memset(st->known, 0, sizeof st->known);
-    memset(st->played, 0, sizeof st->played);
-    memset(st->mask, 0, (size_t)cfg->ncards * sizeof(Mask));
-    st->ninst = 0;
-    st->dealer = (int8_t)dealer;
-    st->stage = 1;
-    st->trump = -1;
-    st->turn_up = -1;
-    st->last_winner = -1;
-}
-
-void st_start(State *st, const Config *cfg, int dealer, uint16_t hands[MAXP][MAXH], const uint8_t *hn,
-              int turn_up, const uint16_t *stock_draw_order, int nstock) {
-    st_blank(st, cfg, dealer);
-    int n = cfg->players;
-    for (int s = 0; s < n; s++) {
-        st->hn[s] = 0;
-        for (int i = 0; i < hn[s]; i++) hand_insert(st, s, hands[s][i]);
-    }
-    st->nstock = (int16_t)nstock;
-    for (int i = 0; i < nstock; i++) st->stock[nstock - 1 - i] = stock_draw_order[i];
-    st->turn_up = (int16_t)turn_up;
-    st->trump = turn_up >= 0 ? (int8_t)(KIND(cfg, turn_up) >> 3) : -1;
-    st->leader = (int8_t)(cfg->first_left ? (dealer + 1) % n : (dealer - 1 + n) % n);
-    st->to_move = st->leader;
-    st->phase = PH_PLAY;
-    if (turn_up >= 0) turn_up_bonus(st, cfg, KIND(cfg, turn_up));
-    if (cfg->carte_blanche) {
-        int order[MAXP];
-        int no = active_order(cfg, dealer, st->leader, order);
-        carte_blanche(st, cfg, order, no, NULL);
-    }
-    st->gen = next_gen();
-}
-
-void st_new(State *st, const Config *cfg, int dealer, Rng *rng) {
-    uint16_t order[MAXC];
-    int nc = cfg->ncards;
-    for (int i = 0; i < nc; i++) order[i] = (uint16_t)i;
-    for (int i = nc - 1; i > 0; i--) {
-        int j = (int)rng_below(rng, (uint32_t)(i + 1));
-        uint16_t t = order[i];
-        order[i] = order[j];
-        order[j] = t;
-    }
-    uint16_t hands[MAXP][MAXH];
-    uint8_t hn[MAXP] = {0};
-    int seats[MAXP], ns = active_order(cfg, dealer, (dealer + 1) % cfg->players, seats), pos = 0;
-    for (int i = 0; i < ns; i++) {
-        memcpy(hands[seats[i]], order + pos, (size_t)cfg->hand_size * sizeof(uint16_t));
-        hn[seats[i]] = (uint8_t)cfg->hand_size;
-        pos += cfg->hand_size;
-    }
-    int up = -1;
-    if (cfg->has_turn_up) up = order[pos++];
-    st_start(st, cfg, dealer, hands, hn, up, order + pos, nc - pos);
-}
-
 /* --- legal actions ------------------------------------------------------------------------- */
 static int playable(const State *st, const Config *cfg, int seat, uint16_t *out) {
     const uint16_t *hand = st->hand[seat];
@@ -409,6 +215,35 @@ static int same_refs(const State *st, const Move *a, const Move *b, const Config
     return 1;
 }
 
+/* sequence_needs_marriage (Deal._on_marriage): a trump sequence takes the K and Q of the
+ * declarer's own royal marriage on the table (cards like the ones chosen); 0 if there is none. */
+static int on_marriage(const State *st, const Config *cfg, int seat, Move *mv) {
+    int trump = st->trump < 0 ? 0 : st->trump, ki = -1, qi = -1;
+    for (int i = 0; i < mv->n; i++) {
+        int k = KIND(cfg, mv->ids[i]);
+        if (k == trump * 8 + RANK_KING) ki = i;
+        if (k == trump * 8 + RANK_QUEEN) qi = i;
+    }
+    if (ki < 0 || qi < 0) return 0;
+    int king = mv->ids[ki], queen = mv->ids[qi];
+    for (int i = 0; i < st->ninst; i++) {
+        const Inst *in = &st->inst[i];
+        if (in->seat != seat || in->meld != M_ROYAL_MARRIAGE) continue;
+        int k = in->ids[0], q = in->ids[1];
+        if (KIND(cfg, k) != KIND(cfg, king)) {
+            k = in->ids[1];
+            q = in->ids[0];
+        }
+        if (KIND(cfg, k) == KIND(cfg, king) && mask_eq(st->mask[k], st->mask[king]) &&
+            mask_eq(st->mask[q], st->mask[queen])) {
+            mv->ids[ki] = (uint16_t)k;
+            mv->ids[qi] = (uint16_t)q;
+            return 1;
+        }
+    }
+    return 0;
+}
+
 static int enumerate_melds(const State *st, const Config *cfg, int seat, const PlanItem **possible, int np,
                            Move *out, int n, int max) {
     Groups gs;
@@ -472,6 +307,8 @@ static int enumerate_melds(const State *st, const Config *cfg, int seat, const P
                     }
                 }
             }
+            if (fresh && it->meld == M_TRUMP_SEQUENCE && cfg->seq_marriage && !on_marriage(st, cfg, seat, &mv))
+                fresh = 0;
             if (fresh) {
                 int dup = -1;
                 for (int j = 0; j < n; j++)
@@ -494,7 +331,7 @@ static int enumerate_melds(const State *st, const Config *cfg, int seat, const P
     return n;
 }
 
-static int declare_moves(const State *st, const Config *cfg, int seat, Move *out, int max) {
+int declare_moves(const State *st, const Config *cfg, int seat, Move *out, int max) {
     int n = 0, trump = st->trump;
     const uint16_t *hand = st->hand[seat];
     int hn = st->hn[seat];
@@ -617,6 +454,60 @@ static void break_melds(State *st, int cid) {
     }
 }
 
+/* The end of a deal: the trick points settle (Deal._settle_tricks): none when the deal ended
+ * early (unless they count at once), or the brisque-majority adjustment (core/brisques.py). */
+static void finish(State *st, const Config *cfg) {
+    st->phase = PH_OVER;
+    st->to_move = -1;
+    if (st->early && !cfg->immediate) {
+        for (int s = 0; s < cfg->sides; s++) st->pts[s][PART_TRICKS] = 0;
+    } else if (cfg->majority && cfg->sides == 2) {
+        int64_t adj[2];
+        for (int s = 0; s < 2; s++) {
+            const int64_t *p = st->pts[s];
+            int64_t mine = p[PART_TRICKS], theirs = st->pts[1 - s][PART_TRICKS];
+            int64_t score = st->carry[s] + p[PART_MELDS] + p[PART_LAST] + p[PART_BONUS];
+            if (score < cfg->b_min)
+                adj[s] = 0;
+            else if (mine == theirs)
+                adj[s] = cfg->b_tie;
+            else if (mine > theirs)
+                adj[s] = mine;
+            else if (cfg->floor_zero)
+                adj[s] = -(cfg->b_penalty < (score > 0 ? score : 0) ? cfg->b_penalty : (score > 0 ? score : 0));
+            else
+                adj[s] = -cfg->b_penalty;
+        }
+        for (int s = 0; s < 2; s++) st->pts[s][PART_TRICKS] = adj[s];
+    }
+}
+
+/* target_check=immediate (HAITIAN.md 6): a side whose game score reaches the target ends the
+ * deal at once; returns 1 if it did. */
+static int target_reached(State *st, const Config *cfg) {
+    if (!cfg->target_now || st->phase == PH_OVER) return 0;
+    int64_t pts[MAXP];
+    st_points(st, cfg, pts);
+    for (int s = 0; s < cfg->sides; s++)
+        if (st->carry[s] + pts[s] >= cfg->target) {
+            st->early = 1;
+            finish(st, cfg);
+            return 1;
+        }
+    return 0;
+}
+
+static void drop_insts(State *st, int cid) {
+    int keep = 0;
+    for (int i = 0; i < st->ninst; i++) {
+        const Inst *in = &st->inst[i];
+        int has = 0;
+        for (int j = 0; j < in->n; j++) has |= in->ids[j] == cid;
+        if (!has) st->inst[keep++] = *in;
+    }
+    st->ninst = (uint16_t)keep;
+}
+
 static void play_card(State *st, const Config *cfg, int cid) {
     int seat = st->to_move;
     hand_remove(st, seat, cid);
@@ -625,7 +516,10 @@ static void play_card(State *st, const Config *cfg, int cid) {
         k == st->trump * 8 + RANK_SEVEN && !HAS_MASK(st->mask[cid]))
         score(st, cfg, seat, PART_MELDS, cfg->seven_pts);
     if (HAS_MASK(st->mask[cid])) {
-        if (cfg->reforming) break_melds(st, cid);
+        if (cfg->reforming)
+            break_melds(st, cid);
+        else if (st->ninst) /* a marriage a sequence must join is broken */
+            drop_insts(st, cid);
         st->mask[cid].lo = st->mask[cid].hi = 0;
         st->ntable[seat]--;
     }
@@ -652,6 +546,7 @@ static void play_card(State *st, const Config *cfg, int cid) {
         value += cfg->per_rank[KIND(cfg, st->tcard[i]) & 7];
         st->played[KIND(cfg, st->tcard[i])]++;
     }
+    int ntrick = st->tn;
     st->tn = 0;
     st->ntricks++;
     st->won[win_seat]++;
@@ -659,10 +554,15 @@ static void play_card(State *st, const Config *cfg, int cid) {
     if ((best & 7) == RANK_SEVEN && st->stage == 1 && cfg->second_seven == 2 && cfg->seven_pts && trump >= 0 &&
         best == trump * 8 + RANK_SEVEN)
         score(st, cfg, win_seat, PART_MELDS, cfg->seven_pts);
+    if (cfg->second_seven >= 3 && cfg->seven_pts && trump >= 0) /* play-always, capture (HAITIAN.md 4) */
+        for (int i = 0; i < ntrick; i++)
+            if (KIND(cfg, st->tcard[i]) == trump * 8 + RANK_SEVEN)
+                score(st, cfg, cfg->second_seven == 4 ? win_seat : st->tseat[i], PART_MELDS, cfg->seven_pts);
     if (value) st->pts[side_of(cfg, win_seat)][PART_TRICKS] += value;
     int led_by = st->leader;
     st->leader = (int8_t)win_seat;
     st->to_move = (int8_t)win_seat;
+    if (target_reached(st, cfg)) return;
     if (st->stage == 1) {
         st->decl = 0;
         st->exched = 0;
@@ -679,8 +579,7 @@ static void play_card(State *st, const Config *cfg, int cid) {
         draw(st, cfg);
     } else if (!st->hn[win_seat]) {
         if (cfg->last_bonus) score(st, cfg, win_seat, PART_LAST, cfg->last_bonus);
-        st->phase = PH_OVER;
-        st->to_move = -1;
+        finish(st, cfg);
     }
 }
 
@@ -696,20 +595,26 @@ static void meld(State *st, const Config *cfg, const Move *mv) {
         st->trump = (int8_t)(KIND(cfg, mv->ids[0]) >> 3);
         if (m == M_DOUBLE_ROYAL_MARRIAGE && cfg->tdm) points = cfg->tdm;
     }
-    if (cfg->reforming && st->ninst < MAXINST) {
+    if ((cfg->reforming || (m == M_ROYAL_MARRIAGE && cfg->seq_marriage)) && st->ninst < MAXINST) {
         Inst *in = &st->inst[st->ninst++];
         in->seat = (uint8_t)seat;
         in->meld = (uint8_t)m;
         in->n = mv->n;
         memcpy(in->ids, mv->ids, sizeof in->ids);
     }
+    if (m == M_BEZIQUE && cfg->first_bez) { /* the deal's first bezique scores first_bezique */
+        int before = 0;
+        for (int s = 0; s < cfg->players; s++) before += st->nmeld[s][M_BEZIQUE];
+        if (!before) points = cfg->first_bez;
+    }
     if (cfg->repeat_doubles) {
         int d = m == M_ROYAL_MARRIAGE ? 0 : m == M_BEZIQUE ? 1 : m == M_TRUMP_SEQUENCE ? 2 : -1;
         if (d >= 0) points <<= st->ndoubled[seat][d]++;
     }
     score(st, cfg, seat, PART_MELDS, points);
+    st->nmeld[seat][m]++;
     st->decl++;
-    continue_declaring(st, cfg);
+    if (!target_reached(st, cfg)) continue_declaring(st, cfg);
 }
 
 static void exchange(State *st, const Config *cfg, int cid) {
@@ -719,6 +624,7 @@ static void exchange(State *st, const Config *cfg, int cid) {
     st->known[up] = 1;
     st->turn_up = (int16_t)cid;
     st->exched = 1;
+    st->nexch[seat]++;
     if (cfg->exch_counts) st->decl++;
     if ((KIND(cfg, cid) & 7) == RANK_SEVEN) score(st, cfg, seat, PART_MELDS, cfg->seven_pts);
     continue_declaring(st, cfg);
@@ -749,8 +655,7 @@ static void draw(State *st, const Config *cfg) {
     if (cfg->carte_blanche && (st->nstock || st->turn_up >= 0)) carte_blanche(st, cfg, order, no, drawn);
     if (!st->nstock && st->turn_up < 0 && !cfg->play_out) {
         if (cfg->last_bonus) score(st, cfg, winner, PART_LAST, cfg->last_bonus);
-        st->phase = PH_OVER;
-        st->to_move = -1;
+        finish(st, cfg);
     } else if (!st->nstock && st->turn_up < 0) {
         st->stage = 2;
         st->ninst = 0;

@@ -47,9 +47,15 @@ typedef struct {
     int has_turn_up, turn_up_bonus, first_left; /* bonus: 0 none, 1 seven, 2 greek-club */
     int s1_follow, s2_head, s2_trump, play_out, reveal_last;
     int min_tricks, melds_per_trick, only_beating, repeat_doubles, partner_or, reforming;
-    int seven_pts, exch_rank, exch_counts, second_seven; /* exch_rank -1: none; 0 declare 1 play 2 win */
+    /* exch_rank -1: none; second_seven 0 declare 1 play 2 win-trick 3 play-always 4 capture */
+    int seven_pts, exch_rank, exch_counts, second_seven;
     int per_rank[8], per_trick, immediate, last_bonus, settle;
     int carte_blanche, cb_repeat, tdm, seq_bez_jack;
+    int first_bez; /* points of the deal's first bezique (0: as any other) */
+    /* target_check=immediate; brisque-majority (HAITIAN.md 6) */
+    int target_now, majority, b_min, b_penalty, b_tie, floor_zero;
+    int seq_marriage; /* a trump sequence joins the declarer's live royal marriage (HAITIAN.md 3) */
+    int64_t target;
     int64_t meld_score[64];
     /* the default policy of the search players (bots/playout.py), per trump (index 4: none) */
     double pol_rank[8], pol_per_trick, pol_declare[64], pol_exchange;
@@ -78,11 +84,16 @@ typedef struct {
     uint16_t won[MAXP];
     uint16_t ndoubled[MAXP][3];
     int64_t pts[MAXP][4];
+    int64_t carry[MAXP]; /* each side's game score coming into the deal */
+    uint8_t early;       /* the deal ended when a side reached the target */
     uint16_t hand[MAXP][MAXH];
     uint16_t stock[MAXC]; /* drawn from the end */
     uint8_t known[MAXC];
     uint8_t played[NK];
     Mask mask[MAXC];
+    /* what the observation tensor counts (bezique.envs.encoding): declarations per seat and
+       meld, exchanges of the turn-up and carte blanche scores per seat */
+    uint16_t nmeld[MAXP][64], nexch[MAXP], ncb[MAXP];
     uint16_t ninst;
     Inst inst[MAXINST];
 } State;

@@ -92,7 +92,7 @@ PyObject *Core_load(PyObject *cls, PyObject *args) {
     GETI("cb_any", v);
     st->cb_any = (uint8_t)v;
     PyObject *o;
-    int64_t tmp[NK * MAXP];
+    int64_t tmp[64 * MAXP];
     if (!(o = PyDict_GetItemString(f, "won")) || get_ints(o, tmp, cfg->players, "won") < 0) goto bad;
     for (int s = 0; s < cfg->players; s++) st->won[s] = (uint16_t)tmp[s];
     if (!(o = PyDict_GetItemString(f, "cb_state")) || get_ints(o, tmp, cfg->players, "cb_state") < 0) goto bad;
@@ -103,6 +103,24 @@ PyObject *Core_load(PyObject *cls, PyObject *args) {
     if (!(o = PyDict_GetItemString(f, "points")) || get_ints(o, tmp, 4 * cfg->sides, "points") < 0) goto bad;
     for (int s = 0; s < cfg->sides; s++)
         for (int p = 0; p < 4; p++) st->pts[s][p] = tmp[4 * s + p];
+    /* the observation tensor's counts (optional: zero when not given) */
+    if ((o = PyDict_GetItemString(f, "melds_scored"))) {
+        if (get_ints(o, tmp, 64 * cfg->players, "melds_scored") < 0) goto bad;
+        for (int s = 0; s < cfg->players; s++)
+            for (int m = 0; m < 64; m++) st->nmeld[s][m] = (uint16_t)tmp[64 * s + m];
+    }
+    if ((o = PyDict_GetItemString(f, "carry"))) {
+        if (get_ints(o, tmp, cfg->sides, "carry") < 0) goto bad;
+        for (int s = 0; s < cfg->sides; s++) st->carry[s] = tmp[s];
+    }
+    if ((o = PyDict_GetItemString(f, "exchanges"))) {
+        if (get_ints(o, tmp, cfg->players, "exchanges") < 0) goto bad;
+        for (int s = 0; s < cfg->players; s++) st->nexch[s] = (uint16_t)tmp[s];
+    }
+    if ((o = PyDict_GetItemString(f, "cb_count"))) {
+        if (get_ints(o, tmp, cfg->players, "cb_count") < 0) goto bad;
+        for (int s = 0; s < cfg->players; s++) st->ncb[s] = (uint16_t)tmp[s];
+    }
     if (!(o = PyDict_GetItemString(f, "played")) || get_ints(o, tmp, NK, "played") < 0) goto bad;
     for (int k = 0; k < NK; k++) st->played[k] = (uint8_t)tmp[k];
     if (!(o = PyDict_GetItemString(f, "known")) || !PyList_Check(o)) goto bad;

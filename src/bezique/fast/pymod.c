@@ -347,8 +347,8 @@ static PyObject *Core_legal_ids(CoreObject *self, PyObject *unused) {
 /* legal_pairs(): (id, Action) of every legal action, ascending by id. */
 static int cmp_pair(const void *a, const void *b) { return ((const int *)a)[0] - ((const int *)b)[0]; }
 
-static PyObject *Core_legal_pairs(CoreObject *self, PyObject *unused) {
-    (void)unused;
+/* (id, Action) pairs, or (id, text) pairs when as_text, ascending by id. */
+static PyObject *legal_pairs(CoreObject *self, int as_text) {
     if (ensure_ids(self) < 0) return NULL;
     int n = self->nmoves;
     int(*order)[2] = malloc(sizeof(int[2]) * (size_t)(n ? n : 1));
@@ -360,7 +360,8 @@ static PyObject *Core_legal_pairs(CoreObject *self, PyObject *unused) {
     qsort(order, (size_t)n, sizeof(int[2]), cmp_pair);
     PyObject *out = PyList_New(n);
     for (int i = 0; out && i < n; i++) {
-        PyObject *a = action_of(self, &self->moves[order[i][1]]);
+        const Move *mv = &self->moves[order[i][1]];
+        PyObject *a = as_text ? text_of(self, mv) : action_of(self, mv);
         if (!a) {
             Py_CLEAR(out);
             break;
@@ -369,6 +370,16 @@ static PyObject *Core_legal_pairs(CoreObject *self, PyObject *unused) {
     }
     free(order);
     return out;
+}
+
+static PyObject *Core_legal_pairs(CoreObject *self, PyObject *unused) {
+    (void)unused;
+    return legal_pairs(self, 0);
+}
+
+static PyObject *Core_legal_id_texts(CoreObject *self, PyObject *unused) {
+    (void)unused;
+    return legal_pairs(self, 1);
 }
 
 static PyObject *Core_apply_id(CoreObject *self, PyObject *arg) {
@@ -577,6 +588,7 @@ PyObject *Core_load(PyObject *cls, PyObject *args);
 PyObject *search_methods_pick(PyObject *self, PyObject *args);
 PyObject *search_methods_determinize(PyObject *self, PyObject *args);
 PyObject *search_methods_pimc(PyObject *self, PyObject *args);
+PyObject *Core_encode(PyObject *self, PyObject *args);
 
 static PyMethodDef Core_methods[] = {
     {"load", (PyCFunction)Core_load, METH_VARARGS | METH_CLASS, "A core from state fields."},
@@ -598,6 +610,8 @@ static PyMethodDef Core_methods[] = {
     {"determinize", (PyCFunction)search_methods_determinize, METH_VARARGS, "A copy, unseen cards reshuffled."},
     {"pimc", (PyCFunction)search_methods_pimc, METH_VARARGS, "Margins of moves across determinized worlds."},
     {"hidden", (PyCFunction)Core_hidden, METH_NOARGS, "Concealed unknown cards per seat, and the stock."},
+    {"legal_id_texts", (PyCFunction)Core_legal_id_texts, METH_NOARGS, "(id, text) pairs, ascending by id."},
+    {"encode", (PyCFunction)Core_encode, METH_VARARGS, "encode(seat, out): the observation tensor."},
     {NULL, NULL, 0, NULL}};
 
 PyTypeObject CoreType = {

@@ -1,4 +1,4 @@
-/* Shared by the Python binding's sources (pymod.c, config.c): the compiled-rules object. */
+/* Shared by the Python binding's sources (pymod.c, config.c, load.c, encode.c): the compiled-rules object. */
 #ifndef BEZIQUE_FAST_PYMOD_H
 #define BEZIQUE_FAST_PYMOD_H
 
@@ -6,6 +6,15 @@
 #include <Python.h>
 
 #include "engine.h"
+
+/* The blocks of the observation tensor, in the order Config.set_encoding takes their offsets
+ * (-1: not in this layout). */
+enum {
+    EB_HAND, EB_TABLE, EB_TABLE_CLASS, EB_KNOWN, EB_PLAYED, EB_TRICK, EB_LEADER, EB_MELDS,
+    EB_EXCHANGES, EB_LIVE, EB_CB, EB_TRUMP, EB_TURN_UP, EB_STOCK, EB_HAND_SIZES, EB_POINTS,
+    EB_PHASE, EB_STAGE, EB_TO_MOVE, EB_DEALER, EB_DECLARED, EB_EXCHANGED, EB_TRICKS_WON,
+    ENC_BLOCKS
+};
 
 /* --- action ids ----------------------------------------------------------------------------- */
 #define KEYLEN 24
@@ -21,6 +30,10 @@ typedef struct {
     int play_off[NK];
     int hsize;
     IdSlot *table;
+    /* the observation layout of bezique.envs.encoding (Config.set_encoding; encode.c) */
+    int enc_ready, enc_size, enc_k, enc_m;
+    int enc_off[ENC_BLOCKS];
+    int8_t enc_kind[NK], enc_col[64], enc_class[64];
 } ConfigObject;
 
 static inline uint64_t key_hash(const uint8_t *k) {

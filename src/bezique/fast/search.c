@@ -73,10 +73,32 @@ static double meld_bonus(const Config *cfg, int ti, int t, int k, const int *hel
     return bonus;
 }
 
+/* What winning this stage-1 trick is worth to seat beyond its cards, for each candidate card:
+   half the points of the best declaration it could make with the cards it keeps, plus one (the
+   heuristic player's _win_bonus), instead of the flat 8 points of the plain policy. */
+static void declare_bonus(const State *st, const Config *cfg, const Move *mv, int n, double *out) {
+    static Move dbuf[MAXMOVES];
+    int nd = declare_moves(st, cfg, st->to_move, dbuf, MAXMOVES);
+    for (int i = 0; i < n && i < MAXH * 4; i++) {
+        int c = mv[i].ids[0];
+        double best = 0.0;
+        for (int d = 0; d < nd; d++) {
+            double v = dbuf[d].type == MV_MELD ? cfg->pol_declare[dbuf[d].meld] : dbuf[d].type == MV_EXCH ? cfg->pol_exchange : 0.0;
+            if (v <= best) continue;
+            int uses = 0;
+            for (int j = 0; j < dbuf[d].n; j++) uses |= dbuf[d].ids[j] == c;
+            if (!uses) best = v;
+        }
+        out[i] = 0.5 * best + 1.0;
+    }
+}
+
 /* The index of the action the policy picks; explore: chance of a uniform pick; noisy: the
-   small random tie-breaks of the Python policy (off to compare with it move for move). */
+   small random tie-breaks of the Python policy (off to compare with it move for move);
+   meld_aware: a stage-1 trick is worth the declaration its winner could make (declare_bonus),
+   and losing it the 4 points the heuristic player charges (its opponent_declares). */
 static int heuristic_pick(const State *st, const Config *cfg, const Move *mv, int n, Rng *rng, double explore,
-                          int noisy) {
+                          int noisy, int meld_aware) {
     if (n == 1) return 0;
     if (st->phase == PH_DECLARE) {
         int best = 0;
@@ -135,16 +157,23 @@ static int heuristic_pick(const State *st, const Config *cfg, const Move *mv, in
     }
     int partner_wins = (cfg->partnerships ? win_seat % 2 : win_seat) == (cfg->partnerships ? seat % 2 : seat);
     int last = st->tn == cfg->active - 1;
-    double held_on = last ? 1.0 : 0.6, win_extra = stage1 ? 8.0 : 0.0;
+    double held_on = last ? 1.0 : 0.6, win_extra = stage1 ? 8.0 : 0.0, lose_extra = win_extra;
+    double bonus[MAXH * 4];
+    int aware = meld_aware && stage1;
+    if (aware) {
+        declare_bonus(st, cfg, mv, n, bonus);
+        lose_extra = 4.0;
+    }
     for (int i = 0; i < n; i++) {
         int k = cfg->kind_of[mv[i].ids[0]];
         double mine = cfg->pol_rank[k & 7], keep = keeps[i], v;
+        if (aware) win_extra = bonus[i];
         if (partner_wins)
             v = (last ? mine : 0.0) - keep;
         else if (st_beats(k, win, t))
             v = held_on * (points + mine + win_extra) - (1 - held_on) * (points + mine) - keep;
         else
-            v = -(points + mine + win_extra) - keep;
+            v = -(points + mine + lose_extra) - keep;
         if (v > best_v) {
             best_v = v;
             choice = i;
@@ -159,10 +188,10 @@ int play_out(State *st, const Config *cfg, int policy, Rng *rng) {
         if (policy == POLICY_RANDOM && random_plain_play(st, cfg, rng)) continue;
         int n = st_moves(st, cfg, moves_buf, MAXMOVES);
         if (n <= 0) return -1;
+        int noisy = policy == POLICY_HEURISTIC || policy == POLICY_MELD;
         int pick = policy == POLICY_RANDOM ? (int)rng_below(rng, (uint32_t)n)
-                                           : heuristic_pick(st, cfg, moves_buf, n, rng,
-                                                            policy == POLICY_HEURISTIC ? 0.1 : 0.0,
-                                                            policy == POLICY_HEURISTIC);
+                                           : heuristic_pick(st, cfg, moves_buf, n, rng, noisy ? 0.1 : 0.0, noisy,
+                                                            policy >= POLICY_MELD);
         st_apply(st, cfg, &moves_buf[pick]);
     }
     return 0;
@@ -172,7 +201,12 @@ static int policy_of(const char *name) {
     if (!strcmp(name, "random")) return POLICY_RANDOM;
     if (!strcmp(name, "heuristic")) return POLICY_HEURISTIC;
     if (!strcmp(name, "heuristic-exact")) return POLICY_HEURISTIC_EXACT;
-    PyErr_Format(PyExc_ValueError, "unknown policy '%s': the compiled engine has 'random' and 'heuristic'", name);
+    if (!strcmp(name, "meld")) return POLICY_MELD;
+    if (!strcmp(name, "meld-exact")) return POLICY_MELD_EXACT;
+    PyErr_Format(PyExc_ValueError,
+                 "unknown policy '%s': the compiled engine has 'random', 'heuristic' and 'meld' "
+                 "(and '-exact' of the last two)",
+                 name);
     return -1;
 }
 
@@ -257,9 +291,10 @@ PyObject *search_methods_pick(PyObject *self, PyObject *args) {
     if (n <= 0) return PyErr_Format(PyExc_RuntimeError, "no legal action");
     Rng rng;
     rng_seed(&rng, seed);
+    int noisy = policy == POLICY_HEURISTIC || policy == POLICY_MELD;
     int pick = policy == POLICY_RANDOM ? (int)rng_below(&rng, (uint32_t)n)
-                                       : heuristic_pick(st, cfg, buf, n, &rng, policy == POLICY_HEURISTIC ? 0.1 : 0.0,
-                                                        policy == POLICY_HEURISTIC);
+                                       : heuristic_pick(st, cfg, buf, n, &rng, noisy ? 0.1 : 0.0, noisy,
+                                                        policy >= POLICY_MELD);
     return PyLong_FromLong(pick);
 }
 
@@ -365,7 +400,7 @@ static double state_utility(const State *st, const Config *cfg, int side) {
    (while it stays within max_nodes; 0: no solver).  The margin for side at the end; *solved
    is set when the solver finished the deal. */
 static double rollout(State *st, const Config *cfg, int side, Rng *rng, double explore, long max_nodes,
-                      int *solved, long *nodes) {
+                      int meld_aware, int *solved, long *nodes) {
     static Move buf[MAXMOVES];
     int try_solver = max_nodes > 0 && cfg->pol_ready;
     while (st->phase != PH_OVER) {
@@ -382,12 +417,12 @@ static double rollout(State *st, const Config *cfg, int side, Rng *rng, double e
         }
         int n = st_moves(st, cfg, buf, MAXMOVES);
         if (n <= 0) return NAN;
-        st_apply(st, cfg, &buf[heuristic_pick(st, cfg, buf, n, rng, explore, 1)]);
+        st_apply(st, cfg, &buf[heuristic_pick(st, cfg, buf, n, rng, explore, 1, meld_aware)]);
     }
     return state_utility(st, cfg, side);
 }
 
-/* pimc(seat, side, moves, first, worlds, seed, explore, max_nodes): for worlds first ..
+/* pimc(seat, side, moves, first, worlds, seed, explore, max_nodes[, meld_aware]): for worlds first ..
    first+worlds-1 (each a determinization for seat, from seed and its number), the margin for
    side after each legal-action index in moves, played out from the same random numbers in a
    world.  Returns (values as a flat list, world by world; rollouts the solver finished;
@@ -398,8 +433,9 @@ PyObject *search_methods_pimc(PyObject *self, PyObject *args) {
     double explore;
     long max_nodes;
     PyObject *moves;
-    if (!PyArg_ParseTuple(args, "iiO!iiKdl", &seat, &side, &PyList_Type, &moves, &first, &worlds, &seed, &explore,
-                          &max_nodes))
+    int meld_aware = 0;
+    if (!PyArg_ParseTuple(args, "iiO!iiKdl|p", &seat, &side, &PyList_Type, &moves, &first, &worlds, &seed, &explore,
+                          &max_nodes, &meld_aware))
         return NULL;
     const State *root = core_state(self);
     const Config *cfg = core_config(self);
@@ -451,7 +487,7 @@ PyObject *search_methods_pimc(PyObject *self, PyObject *args) {
             Rng prng;
             rng_seed(&prng, pseed); /* common random numbers: the same luck for every action */
             int done = 0;
-            double v = rollout(st, cfg, side, &prng, explore, max_nodes, &done, &nodes);
+            double v = rollout(st, cfg, side, &prng, explore, max_nodes, meld_aware, &done, &nodes);
             solved += done;
             PyList_SET_ITEM(out, (Py_ssize_t)w * m + i, PyFloat_FromDouble(v));
         }

@@ -4,7 +4,10 @@
 
 #include "engine.h"
 
-enum { POLICY_RANDOM = 0, POLICY_HEURISTIC = 1, POLICY_HEURISTIC_EXACT = 2 };
+enum { POLICY_RANDOM = 0, POLICY_HEURISTIC = 1, POLICY_HEURISTIC_EXACT = 2, POLICY_MELD = 3, POLICY_MELD_EXACT = 4 };
+
+/* The declarations seat could make now (engine.c): their number, -1 when out is too small. */
+int declare_moves(const State *st, const Config *cfg, int seat, Move *out, int max);
 
 /* Play the deal to its end, choosing with the policy; returns 0, or -1 on too many actions. */
 int play_out(State *st, const Config *cfg, int policy, Rng *rng);

@@ -7,6 +7,8 @@
 #define WILD_KIND 32
 #define RANK_SEVEN 7
 #define RANK_NINE 5
+#define RANK_KING 2
+#define RANK_QUEEN 3
 #define GHOST 64
 #define COURT_RANK_BITS 28
 #define M_ROYAL_MARRIAGE 1

@@ -1,0 +1,182 @@
+"""Diagnostics of the compiled search (``pimc-c``) on concrete positions; they print, never fail.
+
+``noise``: stage-1 decisions of heuristic self-play; every candidate played out in the same
+worlds (``FastDeal.pimc``) with the plain default policy and with a uniform one: the spread of
+the paired difference against the heuristic's choice, how often the best mean is that choice,
+and how often some candidate clears the bar ``pimc-c`` uses (5 points and 2.5 standard errors).
+
+``policy``: a C default policy plays stage 1 against the heuristic player (the heuristic plays
+stage 2 for both, exactly), on mirrored decks: the margin a deal with its 95% interval.
+
+``deviation``: in heuristic self-play, wherever a bot chooses otherwise than the heuristic, its
+move and the heuristic's are each played on the real deal (the hands as they are, the stock
+reshuffled ``--shuffles`` times: neither player sees it), the heuristic playing both seats on
+and stage 2 solved exactly in C; the mean gain of the bot's moves, with its standard error.
+
+    python benchmarks/search_diagnostics.py noise --deals 5 --seed 1900
+    python benchmarks/search_diagnostics.py policy --decks 60 --seed 7000 --policy meld-exact
+    python benchmarks/search_diagnostics.py deviation --bot pimc-c --deals 10 --seed 600
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+
+from bezique import Deal, Rules, fast
+from bezique.bots import make
+from bezique.core.notation import Action
+
+RULES = Rules.preset("classic")
+
+
+def noise(deals: int, seed: int, worlds: int, pick_seed: int) -> None:
+    """The spread of paired differences, policy by policy (see the module docstring)."""
+    rng = random.Random(pick_seed)  # which decisions are looked at (one in five)
+    found: dict[float, dict[str, list[float]]] = {0.1: {}, 1.0: {}}
+    for e in found:
+        found[e] = {"agree": [], "clear": [], "sd": []}
+    for d in range(deals):
+        deal = Deal.new(RULES, seed=seed + d)
+        heuristic = make("heuristic", 1)
+        while not deal.is_over:
+            seat = deal.to_move
+            assert seat is not None
+            obs = deal.observation(seat)
+            choice = heuristic.choose(obs)
+            if len(obs.legal) > 1 and deal.stage == 1 and rng.random() < 0.2:
+                world = fast.FastDeal.from_deal(Deal.from_observation(obs, random.Random(1)))
+                order = world.legal_actions()
+                m, h = len(order), order.index(choice)
+                for explore, got in found.items():
+                    side = RULES.side_of(seat)
+                    values = world.pimc(seat, side, list(range(m)), 0, worlds, 7, explore)[0]
+                    rows = [values[w * m : (w + 1) * m] for w in range(worlds)]
+                    diffs = [[r[i] - r[h] for r in rows] for i in range(m)]
+                    mus = [statistics.fmean(x) for x in diffs]
+                    ses = [statistics.stdev(x) / math.sqrt(worlds) for x in diffs]
+                    best = max(range(m), key=lambda i: mus[i])
+                    got["agree"].append(best == h)
+                    got["clear"].append(any(mus[i] > 5 + 2.5 * ses[i] for i in range(m) if i != h))
+                    spread = [statistics.stdev(x) for i, x in enumerate(diffs) if i != h]
+                    got["sd"].append(statistics.median(spread))
+            deal.apply(choice)
+    for explore, got in found.items():
+        print(
+            f"explore {explore}: {len(got['sd'])} positions; best mean = the heuristic's choice "
+            f"in {sum(got['agree']):.0f}; some candidate clears the bar in "
+            f"{sum(got['clear']):.0f}; median paired spread {statistics.median(got['sd']):.0f}"
+        )
+
+
+def policy(decks: int, seed: int, name: str) -> None:
+    """A C policy against the heuristic in stage 1 (see the module docstring)."""
+    margins = []
+    for d in range(decks):
+        per = []
+        for mine in (0, 1):
+            deal = Deal.new(RULES, seed=seed + d, dealer=0)
+            bots = [make("heuristic", 1), make("heuristic", 2)]
+            while not deal.is_over:
+                s = deal.to_move
+                assert s is not None
+                obs = deal.observation(s)
+                if s == mine and deal.stage == 1 and len(obs.legal) > 1:
+                    # the policy reads only the seat's own hand and the trick: any world will do
+                    f = fast.FastDeal.from_deal(Deal.from_observation(obs, random.Random(0)))
+                    deal.apply(f.legal_actions()[f._c.policy_pick(name, 0)])
+                else:
+                    deal.apply(bots[s].choose(obs))
+            per.append(deal.points[mine] - deal.points[1 - mine])
+        margins.append(statistics.fmean(per))
+    mean = statistics.fmean(margins)
+    half = 1.96 * statistics.stdev(margins) / math.sqrt(len(margins))
+    print(
+        f"policy {name} - heuristic (stage 1), {decks} decks from seed {seed}: "
+        f"{mean:.1f} [{mean - half:.1f}, {mean + half:.1f}] points a deal"
+    )
+
+
+def _exact_end(deal: Deal, side: int) -> float:
+    """The margin for ``side`` once stage 2 starts: solved exactly in C (the heuristic plays it
+    exactly too, every card being known)."""
+    f = fast.FastDeal.from_deal(deal)
+    seat = deal.to_move
+    assert seat is not None
+    n = len(f.legal_actions())
+    values = f.pimc(seat, side, list(range(n)), 0, 1, 0, 0.0, 10**7)[0]
+    return max(values) if RULES.side_of(seat) == side else min(values)
+
+
+def _played_on(deal: Deal, action: Action, side: int) -> float:
+    deal = deal.clone()
+    deal.apply(action)
+    bots = [make("heuristic", 11), make("heuristic", 12)]
+    while not deal.is_over and deal.stage == 1:
+        s = deal.to_move
+        assert s is not None
+        deal.apply(bots[s].choose(deal.observation(s)))
+    if deal.is_over:
+        return float(deal.points[side] - deal.points[1 - side])
+    return _exact_end(deal, side)
+
+
+def deviation(bot: str, deals: int, seed: int, shuffles: int) -> None:
+    """The gain of a bot's departures from the heuristic (see the module docstring)."""
+    gains: dict[str, list[float]] = {"early": [], "late": []}
+    for d in range(deals):
+        deal = Deal.new(RULES, seed=seed + d)
+        heuristic = make("heuristic", 1)
+        while not deal.is_over:
+            seat = deal.to_move
+            assert seat is not None
+            obs = deal.observation(seat)
+            choice = heuristic.choose(obs)
+            if len(obs.legal) > 1 and deal.stage == 1:
+                mine = make(bot, 1).choose(obs)
+                if mine != choice:
+                    side = RULES.side_of(seat)
+                    rng = random.Random(seed * 7919 + d * 131 + obs.stock_size)
+                    one = []
+                    for _ in range(shuffles):
+                        world = deal.clone()
+                        rng.shuffle(world._stock)  # the stock alone: both players are blind to it
+                        world._legal = None
+                        one.append(_played_on(world, mine, side) - _played_on(world, choice, side))
+                    gains["late" if obs.stock_size <= 12 else "early"].append(statistics.fmean(one))
+            deal.apply(choice)
+    every = gains["early"] + gains["late"]
+    for name, got in (*gains.items(), ("all", every)):
+        if len(got) > 1:
+            se = statistics.stdev(got) / math.sqrt(len(got))
+            print(
+                f"{bot} {name}: {len(got)} departures, mean gain {statistics.fmean(got):.1f} "
+                f"(standard error {se:.1f}), {sum(got) / deals:.1f} points a deal"
+            )
+
+
+def main() -> None:
+    """Parse the arguments and run one diagnostic."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("what", choices=["noise", "policy", "deviation"])
+    parser.add_argument("--deals", type=int, default=5)
+    parser.add_argument("--decks", type=int, default=60)
+    parser.add_argument("--seed", type=int, default=1900)
+    parser.add_argument("--worlds", type=int, default=240)
+    parser.add_argument("--policy", default="heuristic-exact")
+    parser.add_argument("--bot", default="pimc-c")
+    parser.add_argument("--shuffles", type=int, default=8)
+    parser.add_argument("--pick-seed", type=int, default=9)
+    args = parser.parse_args()
+    if args.what == "noise":
+        noise(args.deals, args.seed, args.worlds, args.pick_seed)
+    elif args.what == "policy":
+        policy(args.decks, args.seed, args.policy)
+    else:
+        deviation(args.bot, args.deals, args.seed, args.shuffles)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,42 @@
+/* Helpers shared by the engine's sources (engine.c, deal.c); not part of the engine's API. */
+#ifndef BEZIQUE_FAST_ENGINE_INT_H
+#define BEZIQUE_FAST_ENGINE_INT_H
+
+#include "engine.h"
+
+/* --- small helpers ------------------------------------------------------------------------ */
+#define KIND(cfg, c) ((cfg)->kind_of[c])
+#define HAS_MASK(m) ((m).lo | (m).hi)
+
+static inline int side_of(const Config *cfg, int seat) { return cfg->partnerships ? seat % 2 : seat; }
+
+static inline void score(State *st, const Config *cfg, int seat, int part, int64_t pts) {
+    st->pts[side_of(cfg, seat)][part] += pts;
+}
+
+static inline void hand_insert(State *st, int seat, int c) {
+    int n = st->hn[seat], i = n;
+    uint16_t *h = st->hand[seat];
+    while (i > 0 && h[i - 1] > c) {
+        h[i] = h[i - 1];
+        i--;
+    }
+    h[i] = (uint16_t)c;
+    st->hn[seat] = (uint8_t)(n + 1);
+}
+
+static inline void hand_remove(State *st, int seat, int c) {
+    int n = st->hn[seat], i = 0;
+    uint16_t *h = st->hand[seat];
+    while (i < n && h[i] != c) i++;
+    if (i == n) return;
+    for (; i < n - 1; i++) h[i] = h[i + 1];
+    st->hn[seat] = (uint8_t)(n - 1);
+}
+
+/* The seats that take part, clockwise from first (the dealer left out when he sits out). */
+int active_order(const Config *cfg, int dealer, int first, int *out);
+/* Carte blanche where it is due (deal.c): drawn is the card each seat drew, NULL after the deal. */
+void carte_blanche(State *st, const Config *cfg, const int *order, int norder, const int *drawn);
+
+#endif
