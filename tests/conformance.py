@@ -52,6 +52,8 @@ CLASSIC_VARIATIONS: tuple[dict[str, Any], ...] = (
         "melds_scored_per_trick": 2,
         "seven_exchange_counts_as_meld": False,
     },
+    {"draw_order": "leader-first"},  # seed 001 l.14
+    {"min_tricks_before_declaring": 4, "exchange_before_min_tricks": True},  # 001 l.14
 )
 
 

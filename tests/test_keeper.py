@@ -15,8 +15,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+import bezique.keeper.declarations as declarations
 from bezique import Deal, Rules
 from bezique.cli import app
+from bezique.core import scoring
 from bezique.core.match import settle, settle_points
 from bezique.keeper import Keeper
 
@@ -253,6 +255,19 @@ def test_settle_points_rubicon(
 ) -> None:
     s = settle_points(Rules.preset("rubicon"), scores, brisques)
     assert (s.winner, s.payout, s.rubicon) == (winner, payout, rubicon)
+
+
+def test_old_russian_sets_shown_at_once_score_as_in_the_engine() -> None:
+    """RULES.md 2.8 / O08 (issue 16 item 9): five trump queens from the hand score 176 + 100,
+    a fifth added to four shown +100 - the keeper asks the engine's own scoring function."""
+    assert declarations.meld_points is scoring.meld_points  # one copy of the rule
+    k = Keeper(Rules.preset("old-russian"), ["Ann", "Bob"])
+    k.new_deal(turn_up="9H")
+    assert k.declare("Ann", "five-trump-queens QH QH QH QH QH") == 276
+    assert k.declare("Bob", "four-trump-kings KH KH KH KH") == 88
+    assert k.declare("Bob", "six-trump-kings KH@table KH@table KH@table KH@table KH KH") == 150
+    assert k.declare("Ann", "bezique QH JD") == 25
+    assert k.declare("Ann", "bezique QH JD") == 50  # repeats double (O06)
 
 
 def test_chinese_game_bonus_and_eight_pack_single_bezique() -> None:

@@ -110,6 +110,7 @@ def _end(keeper: Keeper, deal: object) -> None:
         ("haitian(players=4)", 7, None),
         ("haitian(players=4,partnerships=true)", 2, None),
         ("haitian(cent_points_handicap=100)", 4, (0, 100)),  # H32: the last match's loser
+        ("haitian(first_bezique=100)", 3, None),  # H07: the first bésigue of each game
     ],
 )
 def test_engine_deals_kept_give_the_engines_totals(

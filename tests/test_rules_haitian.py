@@ -274,6 +274,55 @@ def test_h07_marriage_bezique_scores_and_first_bezique_option() -> None:
         assert last_event(deal)[2] == second
 
 
+def test_h07_first_bezique_counts_per_game_not_per_deal() -> None:
+    """H07 (HAITIAN.md HD3, section 2: "the first bésigue of a game 100"): once a bésigue has
+    been declared in a deal of a game, a bésigue in a later deal of the same game scores 40;
+    the next game starts afresh.  The flag travels with the deal (position strings, worlds)."""
+    seat0 = ["QS", "JD", "KC", "QC", "9H", "TD", "TH", "9C", "8C"]
+
+    def bezique_points(deal: Deal) -> int:
+        win(deal, 0, "9H", "7H")
+        meld(deal, "royal-marriage", "KC QC")
+        win(deal, 0, "TD", "9S")
+        meld(deal, "bezique", "QS JD")
+        return last_event(deal)[2]
+
+    r = rules(first_bezique=100)
+    assert bezique_points(stack(r, [seat0, ["7H", "9S", "8H"]])) == 100
+    dealt = stack(r, [seat0, ["7H", "9S", "8H"]]).initial
+    assert dealt is not None
+    later = Deal.from_cards(r, *dealt, dealer=1, game_bezique=True)
+    assert later.game_bezique and later.bezique_in_game
+    assert Deal.from_position(later.position()).game_bezique
+    seat = later.observation(0)
+    assert seat.game_bezique and Deal.from_observation(seat, 1).game_bezique
+    assert bezique_points(later) == 40
+    with pytest.raises(ValueError, match="game_bezique must be True or False"):
+        Deal.new(r, seed=1, game_bezique=1)  # type: ignore[arg-type]
+
+    # a match passes it on within a game, and starts each game without it
+    match = Match(r, seed=11)
+    rng = random.Random(11)
+    checked = 0
+    while match.winner is None:
+        deal = match.deal
+        while not deal.is_over:
+            deal.apply(rng.choice(deal.legal_actions()))
+        if match.winner is not None:
+            break
+        ended_game = match.game_winner is not None
+        before = deal.bezique_in_game
+        match.next_deal()
+        assert match.deal.game_bezique == (before and not ended_game)
+        checked += before and not ended_game
+    assert checked  # the seed plays at least one deal after a bésigue within a game
+    for deal in match.deals:
+        firsts = [p for _, _, what, p in deal.events if what.startswith("meld bezique ")]
+        if firsts:
+            assert firsts[0] == (40 if deal.game_bezique else 100)
+            assert all(p == 40 for p in firsts[1:])
+
+
 def test_h08_quinte_joins_the_declarers_own_live_marriage() -> None:
     """H08: A 10 J of trumps with the declarer's own trump marriage on the table = 250 (290
     with it); refused if that K or Q was played, or if the marriage is the opponent's."""

@@ -565,3 +565,62 @@ def test_old_russian_illegal_actions_leave_the_deal_unchanged() -> None:
         with pytest.raises(IllegalAction):
             deal.apply(action)
         assert deal.position() == before
+
+
+# --- five or more trump cards shown at once (issue 16 item 9) ----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("count", "points"),
+    [
+        ("five", 176 + 100),
+        ("six", 176 + 100 + 200),
+        ("eight", 176 + 100 + 200 + 400 + 1152),
+    ],
+)
+def test_o08_trump_queens_shown_at_once_pay_the_four_and_each_card_beyond(
+    count: str, points: int
+) -> None:
+    """O08 (RULES.md 2.8, 5.7): four trump queens score 176 and the 5th, 6th, 7th, 8th add 100,
+    200, 400, 1152; shown at once from the hand, a set pays all of it, not only its last card."""
+    n = {"five": 5, "six": 6, "eight": 8}[count]
+    deal = stack(rules(), [["9S"], ["TS", *["QH"] * n]], up="9H")
+    beat(deal, "9S", "TS")
+    action = f"meld {count}-trump-queens " + " ".join(["QH"] * n)
+    assert action in legal(deal)
+    deal.apply(action)
+    assert deal.points == [0, points]
+
+
+def test_o09_two_trump_kings_added_to_four_shown_pay_the_fifth_and_sixth() -> None:
+    """O09 (RULES.md 5.7): four trump kings shown (88), then six with two new kings: the 5th and
+    6th add 50 + 100."""
+    deal = cycle_hands(["KH"] * 6, 2)
+    got = cycle_declare(
+        deal,
+        ["meld four-trump-kings KH KH KH KH", "meld six-trump-kings KH KH KH KH KH KH"],
+    )
+    assert got == [88, 88 + 50 + 100]
+
+
+def test_o10_five_bezique_jacks_at_once_pay_164_and_100() -> None:
+    """O10 and section 2.8: bezique jacks count "the same" as trump queens: four 164, the 5th
+    +100, so five shown at once score 264."""
+    deal = stack(rules(), [["9S"], ["TS", *["JD"] * 5]], up="9H")
+    beat(deal, "9S", "TS")
+    deal.apply("meld five-bezique-jacks JD JD JD JD JD")
+    assert deal.points == [0, 164 + 100]
+
+
+def test_whole_set_scoring_is_an_option_and_eight_pack_keeps_it() -> None:
+    """RULES.md 4.2 eight-pack: five trump aces are one meld of 2000, not 1000 + 2000; the
+    cumulative reading is old Russian's (``trump_set_scoring``)."""
+    assert Rules.preset("eight-pack").trump_set_scoring == "whole"
+    assert rules().trump_set_scoring == "cumulative"
+    with pytest.raises(ValueError, match="trump_set_scoring must be one of whole, cumulative"):
+        Rules.preset("classic", trump_set_scoring="added")
+    whole = rules(trump_set_scoring="whole")
+    deal = stack(whole, [["9S"], ["TS", *["QH"] * 5]], up="9H")
+    beat(deal, "9S", "TS")
+    deal.apply("meld five-trump-queens QH QH QH QH QH")
+    assert deal.points == [0, 100]

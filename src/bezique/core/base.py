@@ -42,6 +42,7 @@ class DealBase:
         "_decl_count",
         "_events",
         "_exchanged",
+        "_game_bezique",
         "_hands",
         "_history",
         "_instances",
@@ -94,3 +95,5 @@ class DealBase:
     _legal: dict[Action, Move] | None
     _carry: tuple[int, ...]
     """Each side's game score coming into the deal (see ``Deal.carry``)."""
+    _game_bezique: bool
+    """A bezique was declared in an earlier deal of this game (see ``Deal.game_bezique``)."""

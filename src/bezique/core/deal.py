@@ -107,6 +107,7 @@ class Deal(Worlds):
             ),
             legal_ids=legal_ids,
             carry=self._carry if any(self._carry) else (),
+            game_bezique=self._game_bezique,
         )
 
     def position(self) -> str:

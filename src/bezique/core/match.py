@@ -64,10 +64,19 @@ class Match:
         seed = self._rng.getrandbits(63)
         self.deal_seeds.append(seed)
         games, scores = self._tally()
-        if games and games[-1].last_deal == len(self.deals) - 1:  # a new game begins
+        first = games[-1].last_deal + 1 if games else 0  # the current game's first deal
+        if first == len(self.deals):  # a new game begins
             scores = list(self.handicap)
         carry = scores if any(scores) else None
-        self.deals.append(Deal.new(self.rules, seed=seed, dealer=dealer, carry=carry))
+        # first_bezique pays for the first bezique of a game, not of each deal (HAITIAN.md H07)
+        game_bezique = (
+            bool(self.rules.first_bezique)
+            and first < len(self.deals)
+            and self.deals[-1].bezique_in_game
+        )
+        self.deals.append(
+            Deal.new(self.rules, seed=seed, dealer=dealer, carry=carry, game_bezique=game_bezique)
+        )
         self._three_in_a_row()
 
     def _three_in_a_row(self) -> None:

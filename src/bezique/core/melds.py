@@ -176,6 +176,25 @@ BEZIQUE_JACK_SETS: Final = {
 }
 
 
+def set_family(meld: int) -> tuple[int, int] | None:
+    """For a set of like cards that grows card by card (four to eight trump cards of a rank, or
+    bezique jacks): (the family, the count), where the family is the rank (bezique jacks: -1).
+    None for any other meld."""
+    if meld in _TRUMP_SETS:
+        return _TRUMP_SETS[meld]
+    if meld in BEZIQUE_JACK_SETS:
+        return -1, BEZIQUE_JACK_SETS[meld]
+    return None
+
+
+#: Each set family's melds by count: family -> {count: meld id}.
+SET_MELDS: Final[dict[int, dict[int, int]]] = {}
+for _m in MELDS:
+    _f = set_family(_m.id)
+    if _f is not None:
+        SET_MELDS.setdefault(_f[0], {})[_f[1]] = _m.id
+
+
 GHOST: Final = 64
 """With meld re-forming, a card whose meld was broken (another of its cards played) keeps bit
 ``GHOST + meld``: it may form that meld again, but still nothing lower in its class.  Its

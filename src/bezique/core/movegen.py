@@ -160,7 +160,10 @@ class MoveGen(DealBase):
         hand = self._hands[seat]
         trump = self._trump
         room = self._decl_count < rules.melds_scored_per_trick
-        if room:
+        # min_tricks_before_declaring: no meld yet, though the seven may still be exchanged
+        # where exchange_before_min_tricks allows it (the caller opens the phase only then)
+        may_meld = not rules.min_tricks_before_declaring or self._won_enough(seat)
+        if room and may_meld:
             # cheap rejection on card counts alone, before any grouping by history:
             # have[n] is a bit set of the kinds held at least n times (hands are sorted by kind)
             have = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
@@ -197,6 +200,7 @@ class MoveGen(DealBase):
             and self._turn_up is not None
             and trump is not None
             and not self._exchanged
+            and (may_meld or rules.exchange_before_min_tricks)
             and (room or not rules.seven_exchange_counts_as_meld)
             and K[self._turn_up] != trump * 8 + swap
         ):
@@ -208,6 +212,7 @@ class MoveGen(DealBase):
         if (
             rules.partner_declaring == "winner-or-partner"
             and rules.partnerships
+            and may_meld
             and seat == self._leader
             and not self._decl_count
             and not self._exchanged
@@ -217,6 +222,11 @@ class MoveGen(DealBase):
         if out:
             out[PASS] = ("pass",)
         return out
+
+    def _won_enough(self, seat: int) -> bool:
+        """The seat has won the tricks ``min_tricks_before_declaring`` asks before declaring."""
+        need = self.rules.min_tricks_before_declaring
+        return not need or sum(1 for _, _, w in self._tricks if w == seat) >= need
 
     def _enumerate_melds(
         self, seat: int, possible: list[_PlanItem], out: dict[Action, Move]

@@ -71,6 +71,8 @@ class Observation:
     none of whose cards has been played, as (seat, meld, cards)."""
     carry: tuple[int, ...] = ()
     """Each side's game score coming into the deal; empty when all are 0."""
+    game_bezique: bool = False
+    """A bezique was declared in an earlier deal of this game (``first_bezique`` is spent)."""
     legal_ids: tuple[int, ...] = ()
     """The action id of each of :attr:`legal`, in the same order (:mod:`bezique.core.ids`)."""
 
@@ -140,6 +142,8 @@ def encode(o: Observation, extra: dict[str, str] | None = None) -> str:
     }
     if o.carry:  # written only when a side brings a score in, so older strings stay the same
         parts["carry"] = _join([str(p) for p in o.carry])
+    if o.game_bezique:  # likewise only when an earlier deal of the game had a bezique
+        parts["gamebezique"] = "1"
     if extra:
         parts.update(extra)
     return FORMAT + "|" + "|".join(f"{k}={v}" for k, v in parts.items())
@@ -171,7 +175,7 @@ _FIELDS = [
 ]
 
 
-_OPTIONAL = ("carry",)
+_OPTIONAL = ("carry", "gamebezique")
 
 
 def decode_fields(text: str) -> tuple[dict[str, str], dict[str, str]]:
@@ -285,6 +289,13 @@ def observation_from_fields(f: dict[str, str]) -> Observation:
                 for a, b, c in (t.split(":") for t in f["melds"].split(";") if t)
             ),
             carry=counts(f["carry"], rules.sides, "carry") if "carry" in f else (),
+            game_bezique=_flag(f.get("gamebezique", "0"), "gamebezique"),
         )
     except (ValueError, IllegalAction, AssertionError) as e:
         raise ValueError(f"bad position string: {e}") from None
+
+
+def _flag(value: str, what: str) -> bool:
+    if value not in ("0", "1"):
+        raise ValueError(f"{what} must be 0 or 1: got {value!r}")
+    return value == "1"

@@ -161,8 +161,12 @@ PRESETS: dict[str, dict[str, Any]] = {
         "six_trump_jacks": 100,
         "seven_trump_jacks": 200,
         "eight_trump_jacks": 488,
+        # five or more shown at once: the four plus each card beyond it (176 + 100 for five)
+        "trump_set_scoring": "cumulative",
     },
     "greek": {
+        # seed 000 l.57, l.61: the second seven of trumps scores 10 when it wins a trick
+        "second_seven_scores": "win-trick",
         "turn_up_bonus": "greek-club",
         "carte_blanche": 250,
         "last_trick_bonus": 250,

@@ -82,6 +82,12 @@ class Resolver(MoveGen):
                 f"once a trick is won, before drawing; legal: {options}"
             )
         if action.verb == "meld":
+            if not self._won_enough(seat):
+                need = self.rules.min_tricks_before_declaring
+                return (
+                    f"seat {seat} may not declare before winning {need} tricks "
+                    f"(min_tricks_before_declaring); legal: {options}"
+                )
             if self._decl_count >= self.rules.melds_scored_per_trick:
                 return "no more declarations may score on this trick: pass"
             if self._exchanged and self.rules.seven_exchange_counts_as_meld:

@@ -104,10 +104,21 @@ class Rules:
     reveal_last_draw: bool = _opt(
         False, "the winner of the last stage-1 trick shows the card drawn from the stock"
     )
+    draw_order: str = _opt(
+        "winner-first",
+        "who draws first after a stage-1 trick, the others following clockwise: the trick's "
+        "winner; or the player who led it (seed 001)",
+        ("winner-first", "leader-first"),
+    )
 
     # --- declaring ---------------------------------------------------------------------------
     min_tricks_before_declaring: int = _opt(
         0, "tricks a player must have won before declaring at all"
+    )
+    exchange_before_min_tricks: bool = _opt(
+        False,
+        "the seven of trumps may be exchanged after any trick won, before "
+        "min_tricks_before_declaring allows declaring (the exchange is no meld; seed 001)",
     )
     melds_scored_per_trick: int = _opt(1, "melds that may be scored after one trick won")
     declare_only_after_beating: bool = _opt(
@@ -159,7 +170,7 @@ class Rules:
     royal_marriage: int = _opt(40, "K+Q of trumps")
     bezique: int = _opt(40, "bezique (Q♠ J♦)")
     first_bezique: int = _opt(
-        0, "the first bezique declared in a deal scores this instead (0: as any other)"
+        0, "the first bezique declared in a game scores this instead (0: as any other)"
     )
     double_bezique: int = _opt(500, "both beziques on the table together")
     triple_bezique: int = _opt(0, "three beziques on the table together")
@@ -200,6 +211,13 @@ class Rules:
     six_bezique_jacks: int = _opt(0, "a sixth bezique jack added to five shown")
     seven_bezique_jacks: int = _opt(0, "a seventh bezique jack added to six shown")
     eight_bezique_jacks: int = _opt(0, "an eighth bezique jack added to seven shown")
+    trump_set_scoring: str = _opt(
+        "whole",
+        "sets of five or more trump cards of a rank (or bezique jacks): whole: each set scores "
+        "its own value; cumulative: the fifth to eighth card each add their amount, so a set "
+        "shown at once scores the four and every card beyond it (old Russian, RULES.md 2.8)",
+        ("whole", "cumulative"),
+    )
     trump_sequence: int = _opt(250, "A 10 K Q J of trumps")
     plain_sequence: int = _opt(0, "A 10 K Q J of a plain suit (extra meld)")
     double_common_marriage: int = _opt(0, "K K Q Q of a plain suit as one meld (extra meld)")
@@ -288,8 +306,14 @@ class Rules:
     triple_bezique_wins_game: bool = _opt(False, "a triple bezique wins the match outright")
     penalty_scheme: str = _opt(
         "none",
-        "penalties for irregularities at a real-card table (the engine itself never allows one)",
-        ("none", "russian", "victorian"),
+        "penalties for irregularities at a real-card table, kept by the score-keeper (the "
+        "engine itself never allows one): russian (points taken from the offender); victorian "
+        "(points given to the opponents); no-further-points (the offender keeps the points he "
+        "has but scores no more in the game; seed 000-C)",
+        ("none", "russian", "victorian", "no-further-points"),
+    )
+    extra_card_penalty: int = _opt(
+        50, "russian penalties: points taken for drawing an extra card (50; 60 in seed 000)"
     )
     show_stock_count: bool = _opt(True, "players may see how many cards the stock holds")
     deal_scoring: str = _opt(
@@ -341,6 +365,7 @@ class Rules:
         "extra_nines": (0, 24),
         "wild_cards": (0, 8),
         "min_tricks_before_declaring": (0, 100),
+        "extra_card_penalty": (0, 1000),
         "melds_scored_per_trick": (1, 10),
         "target": (1, 1_000_000),
         "match_games": (0, 100),

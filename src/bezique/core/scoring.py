@@ -10,18 +10,24 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from .cards import ACE, BRISQUE_RANKS, CARD_POINTS, SEVEN, WILD, parse_card, rank_of, suit_of
+from .events import EventKind
 from .melds import (
     BEZIQUE,
     DOUBLE_ROYAL_MARRIAGE,
     MELD_BY_NAME,
     ROYAL_MARRIAGE,
+    SET_MELDS,
+    TRUMP_FIXING,
     TRUMP_SEQUENCE,
     meld_score,
+    profile_mask,
+    set_family,
 )
-from .notation import Action
+from .notation import Action, split_ref
 from .percache import per_rules
 
 if TYPE_CHECKING:
+    from .observation import Observation
     from .rules import Rules
 
 DOUBLING: frozenset[int] = frozenset({ROYAL_MARRIAGE, BEZIQUE, TRUMP_SEQUENCE})
@@ -57,15 +63,26 @@ def trick_points(rules: Rules, kinds: Sequence[int]) -> int:
 
 
 def meld_points(
-    rules: Rules, meld: int, *, fixes_trump: bool, repeats: int, beziques_before: int
+    rules: Rules,
+    meld: int,
+    masks: Sequence[int] = (),
+    *,
+    fixes_trump: bool,
+    repeats: int,
+    beziques_before: int,
 ) -> int:
-    """What a declaration of ``meld`` scores when it is made: its value (:func:`meld_score`),
-    except that a double royal marriage that fixes trump (``fixes_trump``) scores
-    ``trump_double_marriage`` where that is set; the first bezique of a deal
-    (``beziques_before``: beziques declared earlier in the deal, by anyone) scores
-    ``first_bezique`` where that is set; and with ``repeat_doubles`` a royal marriage, bezique
-    or trump sequence doubles for each one of it the same seat declared earlier in the deal
-    (``repeats``).
+    """What a declaration of ``meld`` scores when it is made: the deal engine and the
+    score-keeper both ask here.  Its value (:func:`meld_score`), except that a double royal
+    marriage that fixes trump (``fixes_trump``) scores ``trump_double_marriage`` where that is
+    set; the first bezique of a game (``beziques_before``: beziques declared earlier in the
+    game, by anyone) scores ``first_bezique`` where that is set; with ``repeat_doubles`` a royal
+    marriage, bezique or trump sequence doubles for each one of it the same seat declared
+    earlier in the deal (``repeats``).
+
+    With ``trump_set_scoring='cumulative'`` (old Russian, RULES.md 2.8) a set of trump cards of
+    a rank (or of bezique jacks) pays the amount of every card beyond the largest set its cards
+    have already shown (``masks``: each card's melds before this one, 0 for a card from the
+    hand): five trump queens from the hand pay 176 + 100, a fifth added to four shown 100.
 
     >>> from bezique.core.rules import Rules
     >>> r = Rules.preset("classic", repeat_doubles=True)
@@ -77,15 +94,26 @@ def meld_points(
         points = rules.trump_double_marriage
     if meld == BEZIQUE and rules.first_bezique and not beziques_before:
         points = rules.first_bezique
-    if rules.repeat_doubles and meld in DOUBLING:
+    if repeats and rules.repeat_doubles and meld in DOUBLING:
         points <<= repeats
+    if rules.trump_set_scoring == "cumulative":
+        family = set_family(meld)
+        if family is not None:
+            rank, count = family
+            members = SET_MELDS[rank]
+            shown = max(
+                (n for n, m in members.items() if any(mask >> m & 1 for mask in masks)),
+                default=0,
+            )
+            low = max(shown + 1, min(members)) if shown < count else count
+            points = sum(meld_score(rules, members[n]) for n in range(low, count + 1))
     return points
 
 
 def action_points(rules: Rules, action: Action | str) -> int | None:
     """The points a legal declaration shows beside it: a meld's value (:func:`meld_score`), the
     exchange's seven of trumps (nothing for another card); None for plays, passes and handing
-    over to a partner.
+    over to a partner.  :func:`declaration_points` gives what it scores in a given state.
 
     >>> from bezique.core.rules import Rules
     >>> r = Rules.preset("classic")
@@ -102,6 +130,40 @@ def action_points(rules: Rules, action: Action | str) -> int | None:
     if action.verb == "meld" and action.meld in MELD_BY_NAME:
         return meld_score(rules, MELD_BY_NAME[action.meld].id)
     return None
+
+
+def declaration_points(obs: Observation, action: Action | str) -> int | None:
+    """What a legal declaration of the seat to move scores if made now (:func:`meld_points`,
+    from what the observation shows: repeats that double, the game's first bezique, a set shown
+    at once), for showing beside the action; None for plays, passes and handing over."""
+    if isinstance(action, str):
+        if action.startswith("play ") or action == "pass":  # most actions: no parse needed
+            return None
+        action = Action.parse(action)
+    if action.verb != "meld" or action.meld not in MELD_BY_NAME:
+        return action_points(obs.rules, action)
+    meld = MELD_BY_NAME[action.meld].id
+    seat = obs.to_move if obs.to_move is not None else obs.seat
+    table = obs.tables[seat] if seat is not None else ()
+    masks = []
+    for ref in action.cards:
+        card, where = split_ref(ref)
+        if where and where != "table":
+            masks.append(profile_mask(where.split("+")))
+        elif where or card not in obs.hand:  # a declared copy, of the one history it has
+            held = [split_ref(t)[1] for t in table if split_ref(t)[0] == card]
+            masks.append(profile_mask(held[0].split("+")) if held else 0)
+        else:
+            masks.append(0)
+    melds = [e for e in obs.events if e.kind is EventKind.MELD]
+    return meld_points(
+        obs.rules,
+        meld,
+        masks,
+        fixes_trump=obs.trump is None and meld in TRUMP_FIXING,
+        repeats=sum(1 for e in melds if e.seat == seat and e.meld == action.meld),
+        beziques_before=obs.game_bezique + sum(1 for e in melds if e.meld == "bezique"),
+    )
 
 
 def turn_up_bonus(rules: Rules, kind: int, dealer: int) -> list[tuple[int, int]]:
@@ -164,6 +226,7 @@ def target_winner(rules: Rules, totals: Sequence[float], recent_sides: Iterable[
 __all__ = [
     "DOUBLING",
     "action_points",
+    "declaration_points",
     "kind_values",
     "meld_points",
     "target_winner",

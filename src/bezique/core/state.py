@@ -61,6 +61,12 @@ class SideResult:
         return self.melds + self.tricks + self.last_trick + self.bonuses
 
 
+def _check_flag(value: object) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"game_bezique must be True or False: got {value!r}")
+    return value
+
+
 def action_text(action: Action) -> str:
     """``str(action)``, remembered: the same few thousand actions recur in every history."""
     text = _TEXTS.get(action)
@@ -81,11 +87,14 @@ class DealState(Resolver):
         seed: int | None = None,
         dealer: int = 0,
         carry: Sequence[int] | None = None,
+        game_bezique: bool = False,
     ) -> Self:
         """A deal shuffled from ``seed`` (a fresh random one when None).  ``carry`` is each
         side's game score coming into the deal, where a rule needs it (the target checked at
-        once, brisque-majority scoring); 0 by default."""
+        once, brisque-majority scoring); 0 by default.  ``game_bezique``: a bezique was
+        declared in an earlier deal of the same game, so ``first_bezique`` is spent."""
         d = cls._start(rules, dealer, kinds_of(rules), *shuffled(rules, seed, dealer), carry)
+        d._game_bezique = _check_flag(game_bezique)
         d.seed = seed
         return d
 
@@ -98,12 +107,16 @@ class DealState(Resolver):
         stock: Iterable[str] = (),
         dealer: int = 0,
         carry: Sequence[int] | None = None,
+        game_bezique: bool = False,
     ) -> Self:
         """A stacked deal: each seat's cards, the turn-up and the stock (``stock[0]`` is drawn
-        first).  The cards must make up the whole pack exactly.  ``carry`` as for :meth:`new`."""
-        return cls._start(
+        first).  The cards must make up the whole pack exactly.  ``carry`` and
+        ``game_bezique`` as for :meth:`new`."""
+        d = cls._start(
             rules, dealer, kinds_of(rules), *stacked(rules, hands, turn_up, stock, dealer), carry
         )
+        d._game_bezique = _check_flag(game_bezique)
+        return d
 
     @classmethod
     def _blank(cls, rules: Rules, dealer: int, kinds: tuple[int, ...]) -> Self:
@@ -124,6 +137,7 @@ class DealState(Resolver):
         d._legal = None
         d._stage = 1
         d._carry = (0,) * rules.sides
+        d._game_bezique = False
         d.seed = None
         d.initial = None
         return d
@@ -200,6 +214,12 @@ class DealState(Resolver):
     def carry(self) -> tuple[int, ...]:
         """Each side's game score coming into this deal (0 unless a match passed it in)."""
         return self._carry
+
+    @property
+    def game_bezique(self) -> bool:
+        """A bezique was declared in an earlier deal of this game (a match passes it in):
+        ``first_bezique`` then pays only for the first of the game, not of each deal."""
+        return self._game_bezique
 
     @property
     def ended_early(self) -> bool:
@@ -311,6 +331,7 @@ class DealState(Resolver):
         d._exchanged = self._exchanged
         d._legal = self._legal
         d._carry = self._carry
+        d._game_bezique = self._game_bezique
         return d
 
     def apply(self, action: Action | str) -> None:
@@ -466,8 +487,8 @@ class DealState(Resolver):
             self._exchanged = False
             if (win_seat != led_by or not rules.declare_only_after_beating) and (
                 not rules.min_tricks_before_declaring
-                or sum(1 for _, _, w in self._tricks if w == win_seat)
-                >= rules.min_tricks_before_declaring
+                or rules.exchange_before_min_tricks
+                or self._won_enough(win_seat)
             ):
                 legal = self._declare_actions(win_seat)
                 if legal:
@@ -544,13 +565,7 @@ class DealState(Resolver):
         rules = self.rules
         bit = 1 << meld
         M = self._mask
-        for c in ids:
-            M[c] |= bit
         fixes_trump = self._trump is None and meld in TRUMP_FIXING
-        if fixes_trump:
-            self._trump = self._kinds[ids[0]] >> 3
-        if rules.meld_reforming or (meld == ROYAL_MARRIAGE and rules.sequence_needs_marriage):
-            self._instances.append((seat, meld, ids))
         repeats = beziques = 0
         if rules.repeat_doubles or rules.first_bezique:  # only then do earlier melds count
             name = MELDS[meld].name
@@ -558,9 +573,22 @@ class DealState(Resolver):
                 if e.kind is EventKind.MELD:
                     repeats += e.seat == seat and e.meld == name
                     beziques += e.meld == "bezique"
+            # first_bezique: one of the game's beziques came in an earlier deal (HAITIAN.md H07)
+            beziques += self._game_bezique
         points = meld_points(
-            rules, meld, fixes_trump=fixes_trump, repeats=repeats, beziques_before=beziques
+            rules,
+            meld,
+            [M[c] for c in ids],  # the cards' melds before this one (trump_set_scoring)
+            fixes_trump=fixes_trump,
+            repeats=repeats,
+            beziques_before=beziques,
         )
+        for c in ids:
+            M[c] |= bit
+        if fixes_trump:
+            self._trump = self._kinds[ids[0]] >> 3
+        if rules.meld_reforming or (meld == ROYAL_MARRIAGE and rules.sequence_needs_marriage):
+            self._instances.append((seat, meld, ids))
         cards = " ".join(CODES[self._kinds[c]] for c in ids)
         self._score(seat, 0, points, f"meld {MELDS[meld].name} {cards}")
         self._decl_count += 1
@@ -568,6 +596,14 @@ class DealState(Resolver):
             self._events.append(ScoreEvent.of(len(self._tricks), seat, EventKind.WINS_GAME, 0))
         if not self._target_reached():
             self._continue_declaring()
+
+    @property
+    def bezique_in_game(self) -> bool:
+        """A bezique has been declared in this game so far: in an earlier deal, or in this one
+        by anyone (``first_bezique`` pays only the first of a game, HAITIAN.md H07)."""
+        return self._game_bezique or any(
+            e.kind is EventKind.MELD and e.meld == "bezique" for e in self._events
+        )
 
     def _exchange(self, cid: int) -> None:
         seat = self._to_move
@@ -598,7 +634,9 @@ class DealState(Resolver):
         n = self.rules.players
         stock = self._stock
         drawn = [0] * n
-        order = active_order(self.rules, self.dealer, winner)
+        # the trick's winner draws first, or (draw_order=leader-first, seed 001) its leader
+        first = winner if self.rules.draw_order == "winner-first" else self._tricks[-1][0]
+        order = active_order(self.rules, self.dealer, first)
         for i, seat in enumerate(order):
             if stock:
                 c = stock.pop()

@@ -107,6 +107,7 @@ class Worlds(DealIds):
         d = cls._blank(rules, obs.dealer, kinds_of(rules))
         if obs.carry:
             d._carry = check_carry(rules, obs.carry)
+        d._game_bezique = obs.game_bezique
         copies = [0] * ALL_KINDS
         pool_left = card_counts(rules)
         offset = offsets(rules)

@@ -164,6 +164,7 @@ _KNOWN = frozenset(
         "both_reach_target",
         "triple_bezique_wins_game",
         "penalty_scheme",
+        "extra_card_penalty",  # the score-keeper's (decision 8): nothing the engine plays
         "show_stock_count",
         "deal_scoring",
         "brisques_only_to_settle",

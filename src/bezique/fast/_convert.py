@@ -17,6 +17,7 @@ from ..core.events import EventKind, ScoreEvent
 from ..core.melds import MELD_BY_NAME, profile_mask
 from ..core.rules import Rules
 from ..core.scoring import trick_values
+from ._config import UnsupportedRules
 
 _PHASES = {"play": 0, "declare": 1, "over": 2}
 _DOUBLING = ("royal-marriage", "bezique", "trump-sequence")  # repeat_doubles, in C's order
@@ -150,6 +151,12 @@ def load_args(
             if event.meld in _DOUBLING:
                 doubled[3 * seat + _DOUBLING.index(event.meld)] += 1
     carry = [int(x) for x in f["carry"].split(",")] if f.get("carry") else [0] * sides
+    if rules.first_bezique and f.get("gamebezique") == "1":
+        # the engine counts the first bezique per deal; the core, per game (HAITIAN.md H07)
+        raise UnsupportedRules(
+            "a deal whose game already had its first bezique (first_bezique) is not supported "
+            "by the compiled engine: use the reference core"
+        )
     if f["phase"] == "over":  # the trick points as the finished deal settled them
         settle_tricks(rules, points, carry, ended_early)
     instances = []

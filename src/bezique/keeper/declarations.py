@@ -72,6 +72,7 @@ class Declarations:
         def side_names(self) -> list[str]: ...
         def melds(self) -> list[tuple[str, int]]: ...
         def _current(self) -> DealSheet: ...
+        def game_sheets(self) -> list[DealSheet]: ...
         def _entry_seat(self, entry: dict[str, Any]) -> int: ...
         def _target_reached(self, sheet: DealSheet) -> None: ...
 
@@ -217,16 +218,21 @@ class Declarations:
                     f"marriage on the table: write its K and Q as K{letter}@table Q{letter}@table"
                 )
         fixes_trump = trump is None and meld in TRUMP_FIXING
-        if fixes_trump:
-            suit = next(suit_of(k) for k in kinds if k != _WILD)
-            sheet.trump = SUITS[suit]
+        # the engine's own scoring (core.scoring.meld_points), from what the sheet knows
         points = meld_points(
             r,
             meld,
+            [table[i][1] for i in picks] + [0] * sum(fresh.values()),
             fixes_trump=fixes_trump,
             repeats=sum(1 for d in sheet.declarations if d.seat == seat and d.meld == name),
-            beziques_before=sum(1 for d in sheet.declarations if d.meld == "bezique"),
+            # first_bezique pays for the first bezique of the game (HAITIAN.md H07)
+            beziques_before=sum(
+                1 for s in self.game_sheets() for d in s.declarations if d.meld == "bezique"
+            ),
         )
+        if fixes_trump:
+            suit = next(suit_of(k) for k in kinds if k != _WILD)
+            sheet.trump = SUITS[suit]
         bit = 1 << meld
         for i in picks:
             table[i][1] |= bit

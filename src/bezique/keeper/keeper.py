@@ -224,8 +224,13 @@ class Keeper(Declarations, Tally):
         return out
 
     def offences(self) -> dict[str, tuple[int | None, str]]:
-        """The penalties of these rules' ``penalty_scheme`` (empty for ``none``)."""
-        return dict(OFFENCES.get(self.rules.penalty_scheme, {}))
+        """The penalties of these rules' ``penalty_scheme`` (empty for ``none``); the Russian
+        extra card costs ``extra_card_penalty`` (50, or 60 as in seed 000 l.185)."""
+        out = dict(OFFENCES.get(self.rules.penalty_scheme, {}))
+        if "extra-card" in out and self.rules.penalty_scheme == "russian":
+            cost = self.rules.extra_card_penalty
+            out["extra-card"] = (-cost, f"drawing an extra card: -{cost}")
+        return out
 
     # --- entries -------------------------------------------------------------------------------
     def new_deal(self, turn_up: str | None = None, dealer: int | str | None = None) -> None:
@@ -472,6 +477,7 @@ class Keeper(Declarations, Tally):
         dealer = entry.get("dealer")
         dealer = self.next_dealer if dealer is None else self.seat(dealer)
         n, sides = r.players, r.sides
+        game = self.game_sheets()  # the earlier deals of this game
         sheet = DealSheet(
             number=len(st.deals) + 1,
             dealer=dealer,
@@ -485,6 +491,10 @@ class Keeper(Declarations, Tally):
             penalties=[0] * sides,
             tables=[[] for _ in range(n)],
             carry=self.game_scores_before(),
+            # no-further-points: a side that offended earlier in the game scores nothing more
+            caps=[
+                0 if any(s.caps[side] is not None for s in game) else None for side in range(sides)
+            ],
         )
         up_text = entry.get("turn_up")
         if r.turn_up:
@@ -597,7 +607,7 @@ class Keeper(Declarations, Tally):
         sheet = self._current()
         seat = self._entry_seat(entry)
         scheme = r.penalty_scheme
-        table = OFFENCES.get(scheme)
+        table = self.offences()
         if not table:
             raise ValueError(
                 "this match is kept without penalties (penalty_scheme=none), and its rules "
@@ -636,6 +646,18 @@ class Keeper(Declarations, Tally):
                 sheet.penalties[side] += points
                 sheet.log.append(f"{who}: {offence} {points:+d}")
             self._last_penalty = points
+            return
+        if scheme == "no-further-points":
+            if given is not None or to is not None:
+                raise ValueError(
+                    "under no-further-points a penalty takes no points and no beneficiary"
+                )
+            # the points made so far stay; from now on the side's deal total cannot grow
+            now = sheet.totals[side]
+            cap = sheet.caps[side]
+            sheet.caps[side] = now if cap is None else min(cap, now)
+            sheet.log.append(f"{who}: {offence}, {self.side_names[side]} scores nothing more")
+            self._last_penalty = 0
             return
         # victorian: the opponents gain
         if fixed is None:

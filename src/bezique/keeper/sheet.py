@@ -50,10 +50,19 @@ OFFENCES: dict[str, dict[str, tuple[int | None, str]]] = {
             "the brisques still to be won (enter their points)",
         ),
     },
+    "no-further-points": {
+        "irregularity": (
+            0,
+            "any irregularity: the offender keeps the points he has but scores nothing more "
+            "in this game (seed 000-C)",
+        ),
+    },
 }
 """The penalties of each ``penalty_scheme`` (RULES.md 2.1.4): name -> (points, meaning).  Russian
-points are taken from the offender; Victorian points are given to the offender's opponents.
-``None``: a reset to 0 (Russian) or points entered with the penalty (Victorian revoke)."""
+points are taken from the offender; Victorian points are given to the offender's opponents;
+under ``no-further-points`` the offender's side scores nothing more in the game.  ``None``: a
+reset to 0 (Russian) or points entered with the penalty (Victorian revoke).  The Russian
+extra card costs the rules' ``extra_card_penalty`` (:meth:`Keeper.offences`)."""
 
 _ALIASES = {
     "sequence": "trump-sequence",
@@ -117,11 +126,14 @@ class DealSheet:
     """In a match of games (``match_games``): the game this deal won, else None."""
     ended_early: bool = False
     """The deal ended at once when a side reached the target (``target_check=immediate``)."""
+    caps: list[int | None] = field(default_factory=list)
+    """Per side, the most its points for the deal may reach (None: no limit): the penalty
+    scheme ``no-further-points`` stops an offender's side from scoring more in the game."""
 
     @property
     def totals(self) -> list[int]:
         """Each side's points for the deal (settle-only brisques left out)."""
-        return [
+        out = [
             m + t + lt + b + p
             for m, t, lt, b, p in zip(
                 self.melds,
@@ -132,6 +144,10 @@ class DealSheet:
                 strict=True,
             )
         ]
+        for side, cap in enumerate(self.caps):
+            if cap is not None:
+                out[side] = min(out[side], cap)
+        return out
 
 
 @dataclass

@@ -84,6 +84,18 @@ class Tally:
         games = self.games
         return games[-1].counts if games else (0,) * self.rules.sides
 
+    def game_sheets(self) -> list[DealSheet]:
+        """The deals of the game in progress, the current one last: those since the last game
+        won in a match of games; in per-deal games only the deal being entered."""
+        deals = self._state.deals
+        if self.per_deal:
+            return deals[-1:] if deals and not deals[-1].over else []
+        start = 0
+        for i, sheet in enumerate(deals):
+            if sheet.game is not None:
+                start = i + 1
+        return deals[start:]
+
     def game_scores_before(self) -> list[int]:
         """The scores the next (or current) deal starts from."""
         return self._tally()[1]

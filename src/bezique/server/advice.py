@@ -68,7 +68,11 @@ def review(
     before = sum(len(d.history) for d in match.deals[:deal_index])
     # the game scores the deal began on too: the advice (and a Haitian deal's end) needs them
     replay = Deal.new(
-        match.rules, seed=match.deal_seeds[deal_index], dealer=deal.dealer, carry=deal.carry
+        match.rules,
+        seed=match.deal_seeds[deal_index],
+        dealer=deal.dealer,
+        carry=deal.carry,
+        game_bezique=deal.game_bezique,
     )
     out = []
     for ply, played in enumerate(deal.history):

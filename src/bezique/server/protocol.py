@@ -17,7 +17,7 @@ from ..core.deal import Deal, SideResult
 from ..core.match import Match, settle
 from ..core.notation import Action, IllegalAction
 from ..core.observation import Observation
-from ..core.scoring import action_points
+from ..core.scoring import action_points, declaration_points
 
 VERSION = 1
 """The protocol version, ``v`` in every message."""
@@ -236,7 +236,7 @@ def view(obs: Observation) -> dict[str, Any]:
         "events": [[t, s, what, p] for t, s, what, p in obs.events],
         "points": list(obs.points),
         "history": list(obs.history),
-        "legal": [{"action": a, "points": action_points(rules, a)} for a in obs.legal],
+        "legal": [{"action": a, "points": declaration_points(obs, a)} for a in obs.legal],
         "tricks_total": rules.tricks,
     }
 

@@ -27,7 +27,7 @@ from ..core.melds import (
 )
 from ..core.notation import Action
 from ..core.observation import Observation
-from ..core.scoring import action_points
+from ..core.scoring import declaration_points
 from ..core.tricks import trick_winner
 from .render import BRISQUE, card_label, notation_text
 
@@ -133,7 +133,7 @@ def reasons(obs: Observation, action: str) -> list[str]:
     a = Action.parse(action)
     if a.verb == "play":
         return _play_reasons(obs, _plain(str(a).split()[1]))
-    points = action_points(obs.rules, action)
+    points = declaration_points(obs, action)
     if a.verb == "exchange":
         what = f"takes the {card_label(obs.turn_up)} turned up" if obs.turn_up else ""
         return [f"scores +{points or 0}" + (f" and {what}" if what else "")]

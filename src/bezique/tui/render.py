@@ -24,7 +24,7 @@ from ..core.match import Settlement, settle_points
 from ..core.notation import Action
 from ..core.observation import Observation
 from ..core.rules import Rules
-from ..core.scoring import action_points
+from ..core.scoring import declaration_points
 
 SUIT_STYLES = {"S": "bold", "H": "bold red", "D": "bold red", "C": "bold"}
 """Rich styles of the suits: red suits red."""
@@ -142,7 +142,7 @@ def action_text(obs: Observation, action: str) -> Text:
     if a.verb == "exchange" and obs.turn_up:
         out.append(" for ")
         out.append_text(card_text(obs.turn_up))
-    points = action_points(obs.rules, action)
+    points = declaration_points(obs, action)
     if points:
         out.append(f"  +{points}", style="bold green")
     return out

@@ -123,10 +123,16 @@ def rules_sections(rules: Rules) -> list[tuple[str, list[str]]]:
             "While the stock lasts (stage 1) you may play any card: there is no need to follow "
             "suit, to trump or to win."
         )
-    play.append(
-        "After each trick the winner may declare, then draws the top card of the stock, and "
-        "the others draw in turn."
-    )
+    if _get(r, "draw_order", "winner-first") == "leader-first":
+        play.append(
+            "After each trick the winner may declare; then the player who led the trick draws "
+            "the top card of the stock, and the others draw in turn."
+        )
+    else:
+        play.append(
+            "After each trick the winner may declare, then draws the top card of the stock, "
+            "and the others draw in turn."
+        )
     if r.wild_cards and r.wild_card_lead_wins:
         play.append(
             "A joker led wins the trick unless a trump is played to it; a joker played to "
@@ -151,7 +157,12 @@ def rules_sections(rules: Rules) -> list[tuple[str, list[str]]]:
     ]
     if r.min_tricks_before_declaring:
         decl.append(
-            f"A player must have won {_n(r.min_tricks_before_declaring, 'trick')} before declaring."
+            f"A player must have won {_n(r.min_tricks_before_declaring, 'trick')} before declaring"
+            + (
+                " (the seven of trumps may be exchanged before that)."
+                if _get(r, "exchange_before_min_tricks", False)
+                else "."
+            )
         )
     if r.meld_reuse == "by-class":
         decl.append(
@@ -183,7 +194,7 @@ def rules_sections(rules: Rules) -> list[tuple[str, list[str]]]:
             "marriage on the table, neither card of which has been played."
         )
     if _get(r, "first_bezique", 0):
-        decl.append(f"The first bezique declared in a deal scores {r.first_bezique}.")
+        decl.append(f"The first bezique declared in a game scores {r.first_bezique}.")
     if _get(r, "meld_reforming", False):
         decl.append(
             "A meld may score again once one of its cards has been played and a like card added."
@@ -407,6 +418,11 @@ def _meld_details(r: Rules) -> list[str]:
         out.append("The bezique jack may stand in for the trump jack in a trump sequence.")
     if _get(r, "quartet_distinct_suits", False):
         out.append("Four aces, kings, queens or jacks must be of four different suits.")
+    if _get(r, "trump_set_scoring", "whole") == "cumulative":
+        out.append(
+            "Each trump card (or bezique jack) beyond four adds its own amount: five or more "
+            "shown at once score the four and every card beyond it."
+        )
     return out
 
 
