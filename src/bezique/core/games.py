@@ -64,6 +64,11 @@ def count_game(
     return tuple(out), double
 
 
+def match_counts(rules: Rules, games: Sequence[GameResult]) -> tuple[int, ...]:
+    """Each side's count of games towards ``match_games`` after ``games`` (none: all 0)."""
+    return games[-1].counts if games else (0,) * rules.sides
+
+
 def match_winner(rules: Rules, counts: Sequence[int]) -> int | None:
     """The side whose match count has reached ``match_games`` (cent points), else None."""
     if not rules.match_games:

@@ -10,7 +10,15 @@ from dataclasses import dataclass
 from .cards import RANKS, rank_of
 from .deal import Deal
 from .events import EventKind
-from .games import GameResult, add_points, count_game, game_winner, match_winner, next_handicap
+from .games import (
+    GameResult,
+    add_points,
+    count_game,
+    game_winner,
+    match_counts,
+    match_winner,
+    next_handicap,
+)
 from .notation import Action
 from .rules import Rules
 from .scoring import trump_run_bonus
@@ -118,8 +126,7 @@ class Match:
     @property
     def match_counts(self) -> tuple[int, ...]:
         """Each side's count of games towards ``match_games`` (cent points)."""
-        games = self.games
-        return games[-1].counts if games else (0,) * self.rules.sides
+        return match_counts(self.rules, self.games)
 
     @property
     def game_winner(self) -> int | None:

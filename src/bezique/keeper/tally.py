@@ -13,7 +13,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..core.brisques import majority_adjustments
-from ..core.games import GameResult, add_points, count_game, game_winner, match_winner
+from ..core.games import (
+    GameResult,
+    add_points,
+    count_game,
+    game_winner,
+    match_counts,
+    match_winner,
+)
 from ..core.match import settle_points
 from ..core.rules import Rules
 from ..core.scoring import target_winner
@@ -81,8 +88,7 @@ class Tally:
     @property
     def match_counts(self) -> tuple[int, ...]:
         """Each side's count of games towards ``match_games`` (HAITIAN.md section 6)."""
-        games = self.games
-        return games[-1].counts if games else (0,) * self.rules.sides
+        return match_counts(self.rules, self.games)
 
     def game_sheets(self) -> list[DealSheet]:
         """The deals of the game in progress, the current one last: those since the last game
