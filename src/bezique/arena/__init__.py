@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from .runner import (
     ORACLE,
+    ORACLE_C,
+    ORACLES,
     ArenaResult,
     Play,
     PlayerSpec,
@@ -31,6 +33,8 @@ from .stats import Estimate, elo, elo_interval, mean_interval, wilson_interval
 
 __all__ = [
     "ORACLE",
+    "ORACLES",
+    "ORACLE_C",
     "ArenaResult",
     "Estimate",
     "Play",

@@ -57,7 +57,7 @@ def arena_command(
     a: Annotated[
         str,
         typer.Argument(
-            help="Player A: a bot or level name (`bezique bots`), or oracle; a budget may follow, "
+            help="Player A: a bot or level name (`bezique bots`), or oracle or oracle-c (both cheat); a budget may follow, "
             "e.g. pimc:nodes=5000."
         ),
     ],

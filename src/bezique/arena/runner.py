@@ -18,8 +18,9 @@ then decided by the match rules (:class:`~bezique.core.match.Match`).  This is t
 playing the matches, because no bot looks at the match score; the last, unfinished match of each
 seating is dropped.  In per-deal games every deal is a match.
 
-**The oracle** gets the real deal through :meth:`OracleBot.play_with_deal
-<bezique.bots.oracle.OracleBot.play_with_deal>`: :func:`decide` is the one place that does so.
+**The oracles** (``oracle``, and ``oracle-c`` in the compiled engine) get the real deal through
+:meth:`OracleBot.play_with_deal <bezique.bots.oracle.OracleBot.play_with_deal>`: :func:`decide`
+is the one place that does so.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from ..bots import Bot, Limit, make, names
+from ..bots.fastoracle import FastOracleBot
 from ..bots.oracle import OracleBot
 from ..bots.random_bot import RandomBot
 from ..core.deal import Deal
@@ -48,6 +50,10 @@ OPENSPIEL_ISMCTS = "openspiel-ismcts"
 
 ORACLE = "oracle"
 """The name of the cheating player (measurement only)."""
+ORACLE_C = "oracle-c"
+"""The cheating player in the compiled engine (:mod:`bezique.bots.fastoracle`)."""
+ORACLES = (ORACLE, ORACLE_C)
+"""Every cheating player: the arena's names, never bots (:func:`bezique.bots.make`) or levels."""
 
 
 @dataclass(frozen=True)
@@ -65,9 +71,9 @@ class PlayerSpec:
         name = name.strip().lower()
         if name == OPENSPIEL_ISMCTS and name not in names():
             _register_openspiel()
-        if name != ORACLE and name not in names():
+        if name not in ORACLES and name not in names():
             raise ValueError(
-                f"unknown player {name!r}; players: {', '.join([*names(), ORACLE])}"
+                f"unknown player {name!r}; players: {', '.join([*names(), *ORACLES])}"
                 f" ({OPENSPIEL_ISMCTS} too, with bezique[rl] installed)"
             )
         if not rest:
@@ -94,13 +100,19 @@ class PlayerSpec:
 
     def build(self, seed: int) -> Bot | OracleBot:
         """A fresh player."""
-        return OracleBot(seed) if self.name == ORACLE else make(self.name, seed)
+        if self.name == ORACLE:
+            return OracleBot(seed)
+        if self.name == ORACLE_C:
+            return FastOracleBot(seed)
+        return make(self.name, seed)
 
 
 def decide(player: Bot | OracleBot, deal: Any, limit: Limit | None) -> Action:
     """The player's action for the seat to move of a :class:`Deal` (or a
     :class:`bezique.fast.FastDeal`): an honest bot gets that seat's observation; the oracle,
-    and only the oracle, gets a copy of the real deal."""
+    and only the oracle, gets a copy of the real deal (the compiled oracle, the compiled deal)."""
+    if isinstance(player, FastOracleBot):
+        return player.play_with_deal(deal.clone(), limit).action
     if isinstance(player, OracleBot):
         real = deal.clone() if isinstance(deal, Deal) else deal.to_deal()
         return player.play_with_deal(real, limit).action

@@ -29,7 +29,8 @@ hard-c, expert-c: the compiled search at the hard and expert budgets, for measur
 =========  ============================================================================
 
 :func:`hint` gives the expert's choice with the value of every legal action.  The ``oracle``
-(:mod:`.oracle`) cheats and is for measurement in the arena only: it is not in this registry.
+(:mod:`.oracle`) and ``oracle-c`` (:mod:`.fastoracle`, the compiled search on the true deal)
+cheat and are for measurement in the arena only: they are not in this registry.
 """
 
 from __future__ import annotations

@@ -1,0 +1,108 @@
+"""The compiled oracle (``oracle-c``): it cheats, so it must stay out of every menu and every
+registry, and it must really search the one true deal."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bezique import Deal, Rules, fast
+from bezique.arena import ORACLES, PlayerSpec, decide, run_arena
+from bezique.bots import Limit, levels, names
+from bezique.bots.fastoracle import FastOracleBot
+from bezique.bots.oracle import OracleBot
+from bezique.bots.solver import exact_values
+
+needs_fast = pytest.mark.skipif(not fast.available(), reason="the compiled engine is not built")
+
+
+def stage_two(preset: str, seed: int) -> Deal:
+    """A deal played at random into the first trick of stage 2."""
+    deal = Deal.new(Rules.preset(preset), seed=seed)
+    rng = random.Random(seed)
+    while deal.stage == 1:
+        deal.apply(rng.choice(deal.legal_actions()))
+    return deal
+
+
+def test_no_oracle_is_a_bot_a_level_or_a_table_choice() -> None:
+    from bezique.server import tables
+
+    for name in ORACLES:
+        assert name not in names()
+        assert name not in levels()
+        assert name not in tables.levels()
+        with pytest.raises(ValueError, match="unknown bot"):
+            __import__("bezique.bots", fromlist=["make"]).make(name)
+        assert isinstance(PlayerSpec.parse(name).build(1), OracleBot)  # the arena's only
+
+
+@needs_fast
+@pytest.mark.parametrize("preset", ["classic", "rubicon"])
+def test_playouts_count_the_margin_as_the_compiled_search_does(preset: str) -> None:
+    # in stage 2 of the two-handed game every card is known, so pimc's one "world" is the deal
+    # itself: the oracle's playout (margin so far plus the solver's tail) must give its value
+    deal = stage_two(preset, 3)
+    f = fast.FastDeal.from_deal(deal)
+    seat = f.to_move
+    assert seat is not None
+    side = f.side_of(seat)
+    actions = f.legal_actions()
+    expected, _, _ = f.pimc(seat, side, list(range(len(actions))), 0, 1, 5)
+    oracle = FastOracleBot(1)
+    for i, want in enumerate(expected):
+        child = f.clone()
+        child.apply_index(i)
+        value, solved = oracle._rollout(child._c, f.rules, side, 9)
+        assert solved == 1
+        assert value == pytest.approx(want)
+
+
+@needs_fast
+def test_stage_two_is_solved_exactly_on_the_real_deal() -> None:
+    deal = stage_two("classic", 11)
+    seat = deal.to_move
+    assert seat is not None
+    side = deal.rules.side_of(seat)
+    sol, offset = exact_values(deal, side)
+    best = max(sol.values.values()) + offset
+    result = FastOracleBot(2).play_with_deal(deal)
+    assert result.info["reason"] == "stage 2 solved exactly"
+    chosen = result.action.cards[0].partition("@")[0]
+    scores = result.info["scores"]
+    assert isinstance(scores, dict)
+    assert max(scores.values()) == scores[str(result.action)]
+    assert chosen in deal.hand(seat)
+    # the reference solver agrees that the chosen card is a best one
+    from bezique.bots.playout import action_kind
+
+    assert sol.values[action_kind(result.action)] + offset == pytest.approx(best)
+
+
+@needs_fast
+@pytest.mark.parametrize("preset", ["classic", "four", "rubicon", "old-russian"])
+def test_the_oracle_plays_legal_actions_and_leaves_the_deal_alone(preset: str) -> None:
+    deal = Deal.new(Rules.preset(preset), seed=4)
+    rng = random.Random(4)
+    oracle = FastOracleBot(3)
+    for _ in range(2):
+        for _ in range(5):
+            deal.apply(rng.choice(deal.legal_actions()))
+        before = deal.position()
+        action = oracle.play_with_deal(deal, Limit(iterations=2)).action
+        assert deal.position() == before
+        assert action in deal.legal_actions()
+        assert oracle.play_with_deal(deal, Limit(iterations=2)).action == action  # reproducible
+
+
+@needs_fast
+def test_the_arena_hands_the_compiled_oracle_the_compiled_deal() -> None:
+    deal = Deal.new(Rules.preset("classic"), seed=8)
+    f = fast.FastDeal.from_deal(deal)
+    player = PlayerSpec.parse("oracle-c").build(1)
+    limit = Limit(iterations=2)
+    assert decide(player, f, limit) == decide(player, deal, limit)
+    assert f.position() == deal.position()  # the arena's deal is untouched
+    result = run_arena("oracle-c:iterations=2", "random", "classic", decks=1, seed=1)
+    assert len(result.plays) == 2 and all(p.a_moves > 0 for p in result.plays)
