@@ -44,6 +44,12 @@ from .openspiel_game import BeziqueState, load
 NAME = "openspiel-ismcts"
 DEFAULT_ITERATIONS = 200
 """Simulations per decision when neither the bot nor the limit says."""
+DEFAULT_UCT_C = 1.0
+"""The exploration constant, in units of :data:`DEFAULT_SCALE` points (chosen by the sweep in
+``benchmarks/openspiel_tune.py``, docs/strength.md)."""
+DEFAULT_SCALE = 200.0
+"""Points of margin that count as one unit of utility: about the spread (standard deviation) of
+a classic deal's margin, 208 points between heuristic players (docs/learning.md)."""
 
 
 class CoreRolloutEvaluator(mcts.Evaluator):  # type: ignore[misc]
@@ -92,7 +98,14 @@ class OpenSpielISMCTS(Bot):
             ``Limit.nodes`` caps the actions applied in playouts (plus one per simulation;
             with ``evaluator="openspiel"`` it is read as simulations).  With several limits
             the search stops at the first one reached.
-        uct_c: the exploration constant.
+        uct_c: the exploration constant, in units of ``scale`` points of margin.
+        scale: with ``utility="points"``, the points that count as one unit of utility
+            (default :data:`DEFAULT_SCALE`, about the spread of a deal's margin). OpenSpiel's
+            UCT adds ``uct_c * sqrt(log N / n)`` to a mean utility, so on raw margins (scale 1,
+            which an earlier version used with ``uct_c=2``) the exploration is negligible
+            against differences of tens of points and the search nearly greedy.  Scaling
+            the utilities by ``1/scale`` is the same as multiplying ``uct_c`` by ``scale``,
+            which is how it is applied.  Ignored with ``utility="result"`` (already +-1).
         utility: ``"points"`` (maximise the deal-point margin) or ``"result"`` (win the deal).
         evaluator: ``"core"`` (:class:`CoreRolloutEvaluator`) or ``"openspiel"``.
         rollouts: random playouts per leaf.
@@ -107,7 +120,8 @@ class OpenSpielISMCTS(Bot):
         rules: Rules | None = None,
         iterations: int | None = None,
         time: float | None = None,
-        uct_c: float = 2.0,
+        uct_c: float | None = None,
+        scale: float | None = None,
         utility: str = "points",
         evaluator: str = "core",
         rollouts: int = 1,
@@ -119,7 +133,10 @@ class OpenSpielISMCTS(Bot):
         self.rules = rules
         self.iterations = iterations
         self.time = time
-        self.uct_c = uct_c
+        self.uct_c = DEFAULT_UCT_C if uct_c is None else uct_c
+        self.scale = DEFAULT_SCALE if scale is None else scale
+        if self.uct_c < 0 or self.scale <= 0:
+            raise ValueError(f"uct_c must be >= 0 and scale > 0: got {uct_c}, {scale}")
         self.utility = utility
         self.evaluator = evaluator
         self.rollouts = rollouts
@@ -147,7 +164,7 @@ class OpenSpielISMCTS(Bot):
         searcher = _Search(
             game,
             evaluator,
-            self.uct_c,
+            self.uct_c * (self.scale if self.utility == "points" else 1.0),
             iterations if iterations is not None else 1,
             random_state=rs,
             final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
@@ -238,6 +255,8 @@ register(
 
 __all__ = [
     "DEFAULT_ITERATIONS",
+    "DEFAULT_SCALE",
+    "DEFAULT_UCT_C",
     "NAME",
     "CoreRolloutEvaluator",
     "OpenSpielISMCTS",
