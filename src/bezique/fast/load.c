@@ -113,6 +113,11 @@ PyObject *Core_load(PyObject *cls, PyObject *args) {
         if (get_ints(o, tmp, cfg->sides, "carry") < 0) goto bad;
         for (int s = 0; s < cfg->sides; s++) st->carry[s] = tmp[s];
     }
+    if ((o = PyDict_GetItemString(f, "game_bezique"))) {
+        long g = PyLong_AsLong(o);
+        if (g == -1 && PyErr_Occurred()) goto bad;
+        st->game_bez = g != 0;
+    }
     if ((o = PyDict_GetItemString(f, "exchanges"))) {
         if (get_ints(o, tmp, cfg->players, "exchanges") < 0) goto bad;
         for (int s = 0; s < cfg->players; s++) st->nexch[s] = (uint16_t)tmp[s];
