@@ -28,7 +28,7 @@ pytestmark = pytest.mark.skipif(
 )
 
 # deals per preset in the CI sample (a few thousand deals in all, about a minute)
-SAMPLE = {"classic": 400, "chinese": 60, "eight-pack": 40, "rubicon": 80}
+SAMPLE = {"classic": 400, "chinese": 60, "eight-pack": 40, "rubicon": 80, "haitian": 90}
 
 
 def test_extension_is_built() -> None:
@@ -79,15 +79,15 @@ def _midgame(rules: Rules, seed: int, steps: int) -> Deal:
 
 
 def test_unsupported_option_is_named() -> None:
-    with pytest.raises(fast.UnsupportedRules, match="wild_cards"):
+    # old Russian: the trump sets scored cumulatively are the reference core's alone
+    with pytest.raises(fast.UnsupportedRules, match="option trump_set_scoring=cumulative"):
         fast.FastDeal.new(Rules.preset("old-russian"), seed=1)
-    with pytest.raises(fast.UnsupportedRules, match="wild_cards"):
-        fast.simulate(Rules.preset("classic", wild_cards=2), 1)
+    with pytest.raises(fast.UnsupportedRules, match="trump_set_scoring"):
+        fast.simulate(Rules.preset("classic", trump_set_scoring="cumulative"), 1)
     assert not fast.supports(Rules.preset("old-russian"))
-    # the Haitian preset is played by the reference core until the engine learns its options
-    with pytest.raises(fast.UnsupportedRules, match=r"option \w+="):
-        fast.FastDeal.new(Rules.preset("haitian"), seed=1)
-    assert fast.supports(Rules.preset("eight-pack"))
+    # wild cards (the Haitian jokers, decision 11) are played: the Haitian preset too
+    assert fast.supports(Rules.preset("classic", wild_cards=2))
+    assert fast.supports(Rules.preset("haitian")) and fast.supports(Rules.preset("eight-pack"))
 
 
 def test_illegal_actions_raise_the_reference_message_and_change_nothing() -> None:
@@ -237,7 +237,7 @@ def test_heuristic_playouts_and_simulate() -> None:
     assert pts.sum() > rnd.sum()
 
 
-@pytest.mark.parametrize("preset", ["classic", "three", "four", "russian", "rubicon"])
+@pytest.mark.parametrize("preset", ["classic", "three", "four", "russian", "rubicon", "haitian"])
 def test_stage2_solver_gives_the_python_solvers_values(preset: str) -> None:
     # the compiled solver is bezique.bots.solver.Endgame ported: the same exact value of every
     # playable card, from every stage-2 position of random deals (RULES.md 2.1, stage 2 duties)
