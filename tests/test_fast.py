@@ -70,6 +70,46 @@ def test_lockstep_random_option_variations() -> None:
             lockstep(deal, rng, greedy=greedy)
 
 
+@pytest.mark.parametrize("preset", ["russian", "three", "four", "classic"])
+def test_lockstep_seed_001_options(preset: str) -> None:
+    # seed 001 l.14: the leader of a trick draws first (draw_order=leader-first); the seven
+    # of trumps exchanged before min_tricks_before_declaring allows a meld
+    rng = random.Random(preset)
+    for options in (
+        {"draw_order": "leader-first"},
+        {"min_tricks_before_declaring": 3, "exchange_before_min_tricks": True},
+        {
+            "draw_order": "leader-first",
+            "min_tricks_before_declaring": 1,
+            "exchange_before_min_tricks": True,
+            "partner_declaring": "winner-or-partner",
+        },
+    ):
+        rules = Rules.preset(preset, **options)
+        for deal, greedy in deals(rules, 6, seed=3):
+            lockstep(deal, rng, greedy=greedy)
+
+
+def test_seed_option_rule_tests_mirrored_in_the_compiled_engine(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # the stacked deals of tests/test_rules_seed_options.py, each action mirrored in C
+    import test_rules_seed_options as seed_tests
+    from test_fast_haitian import Twins
+
+    twins = Twins()
+    monkeypatch.setattr(Deal, "apply", twins.patched())
+    for name in (
+        "draw_order_leader_first_seed_001",
+        "draw_order_leader_first_three_players",
+        "draw_order_leader_first_plays_whole_deals",
+        "exchange_before_min_tricks_seed_001",
+        "exchange_before_min_tricks_melds_after_enough_tricks",
+    ):
+        getattr(seed_tests, "test_" + name)()
+    assert twins.steps > 100
+
+
 def _midgame(rules: Rules, seed: int, steps: int) -> Deal:
     deal = Deal.new(rules, seed=seed)
     rng = random.Random(seed)

@@ -153,7 +153,7 @@ def test_the_games_first_bezique_already_taken(taken: bool) -> None:
         lockstep(later, rng, greedy=True)
 
 
-class _Twins:
+class Twins:
     """Every reference deal the rule-fact tests play, mirrored in the compiled engine: each
     action applied to a deal is applied to a twin ``FastDeal`` (and a reference copy with the
     same card ids), which are compared after it."""
@@ -207,7 +207,7 @@ def _fact_tests() -> Iterator[Any]:
 def test_rule_facts_in_the_compiled_engine(fact: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     # the stacked deals of the rule facts H01-H32 (tests/test_rules_haitian.py), each action
     # mirrored in the compiled engine and compared
-    twins = _Twins()
+    twins = Twins()
     monkeypatch.setattr(Deal, "apply", twins.patched())
     fact()
     assert twins.steps > 0 or fact.__name__ in _NO_DEAL

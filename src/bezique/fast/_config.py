@@ -54,6 +54,7 @@ _PLAYS: dict[str, tuple[object, ...]] = {
     "target_check": ("end-of-hand", "immediate"),
     "wild_card_melds": ("any", "quartets", "all-but-sequence"),
     "stage2_wild_card": ("discard", "last-resort"),
+    "draw_order": ("winner-first", "leader-first"),
 }
 _SEVENS = {"declare": 0, "play": 1, "win-trick": 2, "play-always": 3, "capture": 4}
 # Every option the engine was written against: one added to Rules later is refused by name
@@ -153,6 +154,8 @@ _KNOWN = frozenset(
         "seven_exchange_counts_as_meld",
         "second_seven_scores",
         "trick_scoring",
+        "draw_order",
+        "exchange_before_min_tricks",
         "brisque_min_score",
         "brisque_loser_penalty",
         "brisque_tie_bonus",
@@ -282,6 +285,8 @@ def scalars(rules: Rules) -> list[int]:
         int(rules.meld_reuse == "once-per-kind"),  # a wild card scores in one meld only
         sum(1 << m for m in wild_card_melds(rules)) if rules.wild_cards else 0,
         *kind_values(rules),
+        int(rules.draw_order == "leader-first"),
+        int(rules.exchange_before_min_tricks),
     ]
 
 

@@ -106,7 +106,7 @@ def load_args(
     points = [[0, 0, 0, 0] for _ in range(sides)]
     won = [0] * n
     played = [0] * 33
-    last_winner = -1
+    last_winner = last_leader = -1
     tricks = [t for t in f["tricks"].split(",") if t]
     for item in tricks:
         _, cs, w = item.split(":")
@@ -118,6 +118,7 @@ def load_args(
             value += per_kind[k]
         won[winner] += 1
         last_winner = winner
+        last_leader = int(item.split(":")[0])
         points[rules.side_of(winner)][1] += value
     turn_up = -1 if f["up"] == "-" else take(parse_card(f["up"]))
     for seat, part in enumerate(f["hands"].split("/")):
@@ -179,6 +180,7 @@ def load_args(
         "exchanged": int(f["exchanged"] == "1"),
         "tricks": len(tricks),
         "last_winner": last_winner,
+        "last_leader": last_leader,  # draw_order=leader-first: who draws first
         "cb_any": cb_any,
         "won": won,
         "cb_state": cb_state,

@@ -122,6 +122,7 @@ static void st_blank(State *st, const Config *cfg, int dealer) {
     st->trump = -1;
     st->turn_up = -1;
     st->last_winner = -1;
+    st->last_leader = -1;
 }
 
 void st_start(State *st, const Config *cfg, int dealer, uint16_t hands[MAXP][MAXH], const uint8_t *hn,

@@ -72,6 +72,9 @@ VARIATIONS: dict[str, tuple[Any, ...]] = {
     "four_wild_cards": (0, 200),
     "wild_card_lead_wins": (True, False),
     "stage2_wild_card": ("discard", "last-resort"),
+    # seed 001
+    "draw_order": ("winner-first", "leader-first"),
+    "exchange_before_min_tricks": (False, True),
 }
 
 

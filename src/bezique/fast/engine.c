@@ -372,7 +372,10 @@ int declare_moves(const State *st, const Config *cfg, int seat, Move *out, int m
     const uint16_t *hand = st->hand[seat];
     int hn = st->hn[seat];
     int room = st->decl < cfg->melds_per_trick;
-    if (room) {
+    /* min_tricks_before_declaring: no meld yet, though the seven may be exchanged where
+       exchange_before_min_tricks allows it */
+    int may_meld = !cfg->min_tricks || st->won[seat] >= cfg->min_tricks;
+    if (room && may_meld) {
         uint32_t have[10] = {0};
         int by_rank[8] = {0}, prev = -1, run = 0;
         for (int i = 0; i < hn; i++) {
@@ -405,7 +408,7 @@ int declare_moves(const State *st, const Config *cfg, int seat, Move *out, int m
         }
     }
     if (cfg->exch_rank >= 0 && (cfg->exch_rank != RANK_SEVEN || cfg->seven_pts) && st->turn_up >= 0 &&
-        trump >= 0 && !st->exched && (room || !cfg->exch_counts) &&
+        trump >= 0 && !st->exched && (may_meld || cfg->exch_before) && (room || !cfg->exch_counts) &&
         KIND(cfg, st->turn_up) != trump * 8 + cfg->exch_rank) {
         int card = trump * 8 + cfg->exch_rank;
         for (int i = 0; i < hn; i++)
@@ -418,7 +421,7 @@ int declare_moves(const State *st, const Config *cfg, int seat, Move *out, int m
                 break;
             }
     }
-    if (cfg->partner_or && cfg->partnerships && seat == st->leader && !st->decl && !st->exched) {
+    if (cfg->partner_or && cfg->partnerships && may_meld && seat == st->leader && !st->decl && !st->exched) {
         if (n >= max) return -1;
         out[n].type = MV_PARTNER;
         out[n].meld = 0;
@@ -593,6 +596,7 @@ static void play_card(State *st, const Config *cfg, int cid) {
     st->ntricks++;
     st->won[win_seat]++;
     st->last_winner = (int16_t)win_seat;
+    st->last_leader = st->leader;
     if ((best & 7) == RANK_SEVEN && st->stage == 1 && cfg->second_seven == 2 && cfg->seven_pts && trump >= 0 &&
         best == trump * 8 + RANK_SEVEN)
         score(st, cfg, win_seat, PART_MELDS, cfg->seven_pts);
@@ -609,7 +613,7 @@ static void play_card(State *st, const Config *cfg, int cid) {
         st->decl = 0;
         st->exched = 0;
         if ((win_seat != led_by || !cfg->only_beating) &&
-            (!cfg->min_tricks || st->won[win_seat] >= cfg->min_tricks)) {
+            (!cfg->min_tricks || cfg->exch_before || st->won[win_seat] >= cfg->min_tricks)) {
             int nd = declare_moves(st, cfg, win_seat, dcache.moves, MAXMOVES);
             if (nd) {
                 dcache.n = nd;
@@ -676,7 +680,9 @@ static void exchange(State *st, const Config *cfg, int cid) {
 
 static void draw(State *st, const Config *cfg) {
     int winner = st->leader, order[MAXP], drawn[MAXP] = {0};
-    int no = active_order(cfg, st->dealer, winner, order);
+    /* the trick's winner draws first, or (draw_order=leader-first) the one who led it */
+    int first = cfg->leader_draws && st->last_leader >= 0 ? st->last_leader : winner;
+    int no = active_order(cfg, st->dealer, first, order);
     for (int i = 0; i < no; i++) {
         int seat = order[i], c;
         if (st->nstock) {

@@ -59,6 +59,9 @@ typedef struct {
        tricks played only when nothing else is held; one scores in one meld only; the melds one
        may complete (bits by meld id) */
     int wild, lead_wins, wild_last, wild_once;
+    /* seed 001: the leader of a trick draws first after it; the seven of trumps may be
+       exchanged before min_tricks allows declaring */
+    int leader_draws, exch_before;
     uint64_t wild_ok;
     int64_t kval[NK]; /* what each kind brings to a trick's winner (a wild card: 0) */
     int64_t target;
@@ -80,7 +83,7 @@ typedef struct {
 typedef struct {
     uint64_t gen; /* changes whenever the state does (keys the cache of declarations) */
     int8_t to_move, leader, phase, stage, trump, decl, exched, dealer;
-    int16_t turn_up, last_winner;
+    int16_t turn_up, last_winner, last_leader; /* of the latest trick (-1: none yet) */
     int16_t nstock;
     uint16_t ntricks;
     uint8_t hn[MAXP], tn, cb_any;

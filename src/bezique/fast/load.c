@@ -89,6 +89,10 @@ PyObject *Core_load(PyObject *cls, PyObject *args) {
     st->ntricks = (uint16_t)v;
     GETI("last_winner", v);
     st->last_winner = (int16_t)v;
+    if (PyDict_GetItemString(f, "last_leader")) {
+        GETI("last_leader", v);
+        st->last_leader = (int16_t)v;
+    }
     GETI("cb_any", v);
     st->cb_any = (uint8_t)v;
     PyObject *o;
