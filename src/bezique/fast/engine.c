@@ -632,8 +632,25 @@ static void play_card(State *st, const Config *cfg, int cid) {
     }
 }
 
+/* trump_set_scoring=cumulative (scoring.meld_points): a set pays every card beyond the largest
+ * set of its family its cards have shown already (read before this meld marks them). */
+static int64_t set_points(const State *st, const Config *cfg, const Move *mv) {
+    int m = mv->meld, shown = 0;
+    for (int n = 1; n < 9; n++) {
+        int mm = cfg->set_member[m][n];
+        if (mm < 0) continue;
+        for (int i = 0; i < mv->n; i++)
+            if (st->mask[mv->ids[i]].lo >> mm & 1) {
+                shown = n;
+                break;
+            }
+    }
+    return cfg->set_pts[m][shown];
+}
+
 static void meld(State *st, const Config *cfg, const Move *mv) {
     int seat = st->to_move, m = mv->meld;
+    int64_t set_pts = cfg->cumulative && cfg->set_member[m][0] >= 0 ? set_points(st, cfg, mv) : -1;
     for (int i = 0; i < mv->n; i++) {
         Mask *mk = &st->mask[mv->ids[i]];
         if (!HAS_MASK(*mk)) st->ntable[seat]++;
@@ -662,6 +679,7 @@ static void meld(State *st, const Config *cfg, const Move *mv) {
         int d = m == M_ROYAL_MARRIAGE ? 0 : m == M_BEZIQUE ? 1 : m == M_TRUMP_SEQUENCE ? 2 : -1;
         if (d >= 0) points <<= st->ndoubled[seat][d]++;
     }
+    if (set_pts >= 0) points = set_pts;
     score(st, cfg, seat, PART_MELDS, points);
     st->nmeld[seat][m]++;
     st->decl++;
