@@ -234,6 +234,7 @@ def test_rule_facts_in_the_compiled_engine(
 # the rule facts checked on the scoring functions alone, with no deal played
 _NO_DEAL = {
     "test_h01_pack_of_132_with_four_jokers",
+    "test_h02_nine_cards_in_threes_no_turn_up",  # the deal as dealt: no action
     "test_h22_tie_gives_each_the_bonus",
     "test_h23_majority_scores_and_minority_loses",
     "test_h24_under_200_neither_gains_nor_loses",
