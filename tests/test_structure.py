@@ -123,6 +123,43 @@ def test_no_import_circle() -> None:
     assert cycles() == []
 
 
+def package_of(module: str) -> str:
+    """The top-level package of a module (``bezique.core.deal`` -> ``core``)."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else parts[0]
+
+
+def package_graph() -> dict[str, set[str]]:
+    """Which of the packages under ``bezique`` import which (lazy imports included)."""
+    out: dict[str, set[str]] = {package_of(m): set() for m in GRAPH}
+    for name, targets in GRAPH.items():
+        out[package_of(name)] |= {package_of(t) for t in targets} - {package_of(name)}
+    return out
+
+
+def test_no_circle_between_packages() -> None:
+    """DESIGN.md "The house": the arrows between the packages point one way (the command
+    line on top; ``fast`` under the bots and the environments), so not even a lazy import
+    goes back up: a circle of modules in different packages is a circle all the same."""
+    graph = package_graph()
+    seen: dict[str, int] = {}  # 1: on the path being walked, 2: done
+
+    def walk(p: str, path: list[str]) -> None:
+        seen[p] = 1
+        for q in sorted(graph[p]):
+            assert seen.get(q) != 1, f"import circle: {' -> '.join([*path, p, q])}"
+            if q not in seen:
+                walk(q, [*path, p])
+        seen[p] = 2
+
+    for p in sorted(graph):
+        if p not in seen:
+            walk(p, [])
+    assert graph["fast"] <= {"core"}, graph["fast"]
+    assert graph["keeper"] <= {"core"}, graph["keeper"]
+    assert "cli" not in set().union(*(t for p, t in graph.items() if p != "cli"))
+
+
 def test_core_imports_nothing_of_the_project_outside_core() -> None:
     for name, targets in GRAPH.items():
         if name.startswith("bezique.core"):
