@@ -170,3 +170,25 @@ def test_core_imports_nothing_of_the_project_outside_core() -> None:
 def test_no_module_over_800_lines() -> None:
     sizes = {name: len(path.read_text().splitlines()) for name, path in MODULES.items()}
     assert {n: s for n, s in sizes.items() if s > MOST_LINES} == {}
+
+
+def test_per_rules_tables_are_kept_one_way() -> None:
+    """Issue 10, item 9: a table worked out per rule set goes through ``core.percache.per_rules``,
+    never ``functools.cache`` or ``lru_cache`` on a function of a ``Rules`` (which hashes every
+    option at each call and keeps the rules alive)."""
+    found = []
+    for name, path in MODULES.items():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) or not node.args.args:
+                continue
+            first = node.args.args[0].annotation
+            takes_rules = isinstance(first, ast.Name | ast.Constant) and "Rules" in ast.unparse(
+                first
+            )
+            cached = any(
+                "cache" in ast.unparse(d) and "per_rules" not in ast.unparse(d)
+                for d in node.decorator_list
+            )
+            if takes_rules and cached:
+                found.append(f"{name}.{node.name}")
+    assert found == []
