@@ -473,8 +473,8 @@ _BLOCKS = [
 
 def _layout(encoding: Any) -> tuple[int, list[int], list[int], list[int], list[int]]:
     """The observation layout of an Encoding as ``Config.set_encoding`` takes it."""
+    from ..core.melds import MELD_CLASSES as classes
     from ..core.melds import MELDS
-    from ..envs.encoding import MELD_CLASSES as classes
 
     blocks = encoding.block
     offsets = [blocks[b].offset if b in blocks else -1 for b in _BLOCKS]

@@ -29,7 +29,7 @@ from ..core.melds import (
 from ..core.movegen import meld_plan
 from ..core.percache import per_rules
 from ..core.rules import Rules
-from ..core.scoring import kind_values, trick_values
+from ..core.scoring import kind_values, trick_values, valued_trick_values
 
 MAX_CARDS = 320
 """Most cards in a pack the compiled engine plays (eight packs of 32 and more fit)."""
@@ -355,9 +355,7 @@ def policy_table(rules: Rules) -> list[float]:
     points, declaration values, and per trump the meld values a card may still bring), in the
     order ``Config.set_policy`` reads them.  Kept equal to the Python policy by
     ``tests/test_fast.py``, which plays both side by side."""
-    from ..bots.playout import rank_points  # the Python policy's own values (bots import fast)
-
-    rank, per_trick = rank_points(rules)
+    rank, per_trick = valued_trick_values(rules)  # as bezique.bots.playout.rank_points
     out: list[float] = [*rank, per_trick]
     out += [float(meld_score(rules, m.id)) for m in MELDS] + [0.0] * (64 - len(MELDS))
     out.append(float(rules.seven_of_trumps) + 0.5)
