@@ -14,6 +14,7 @@ from .cards import (
     COURT_RANKS,
     SEVEN,
     SUITS,
+    WILD,
     code,
     sort_key,
     suit_of,
@@ -36,7 +37,6 @@ from .rules import Rules
 from .scoring import kind_values, meld_points, trick_values, turn_up_bonus
 from .tricks import beats
 
-_TEXTS: dict[Action, str] = {}
 _BLANCHE = {k.value: k for k in (EventKind.CARTE_BLANCHE, EventKind.CARTE_BLANCHE_ENDS)}
 _ANY_TRICK = ("play-always", "capture")  # second_seven_scores values scored at every trick
 
@@ -65,14 +65,6 @@ def _check_flag(value: object) -> bool:
     if not isinstance(value, bool):
         raise ValueError(f"game_bezique must be True or False: got {value!r}")
     return value
-
-
-def action_text(action: Action) -> str:
-    """``str(action)``, remembered: the same few thousand actions recur in every history."""
-    text = _TEXTS.get(action)
-    if text is None:
-        text = _TEXTS[action] = str(action)
-    return text
 
 
 class DealState(Resolver):
@@ -249,7 +241,7 @@ class DealState(Resolver):
     @property
     def history(self) -> list[str]:
         """Every action applied so far, in notation."""
-        return [action_text(a) for a in self._history]
+        return list(self._history)
 
     @property
     def points(self) -> list[int]:
@@ -356,7 +348,7 @@ class DealState(Resolver):
             if move is None:
                 action, move = self._resolve(action, legal)
         self._legal = None
-        self._history.append(action)
+        self._history.append(str(action))  # notation, as the history and records keep it
         if isinstance(move, int):
             self._play(move)
             return
@@ -586,7 +578,9 @@ class DealState(Resolver):
         for c in ids:
             M[c] |= bit
         if fixes_trump:
-            self._trump = self._kinds[ids[0]] >> 3
+            # the suit of the marriage's real cards: a wild card standing in for the king
+            # (wild_card_melds any or all-but-sequence) has none
+            self._trump = next(self._kinds[c] for c in ids if self._kinds[c] != WILD) >> 3
         if rules.meld_reforming or (meld == ROYAL_MARRIAGE and rules.sequence_needs_marriage):
             self._instances.append((seat, meld, ids))
         cards = " ".join(CODES[self._kinds[c]] for c in ids)

@@ -30,7 +30,7 @@ int get_ints(PyObject *seq, int64_t *out, int n, const char *what) {
     return 0;
 }
 
-#define NSCALARS 50
+#define NSCALARS (50 + 5 + NK + 2)
 static int parse_plan(PlanItem *it, PyObject *item) {
     PyObject *slots, *needs, *ranks;
     int meld;
@@ -133,6 +133,14 @@ static int Config_init(ConfigObject *self, PyObject *args, PyObject *kw) {
     c->b_tie = (int)v[i++];
     c->floor_zero = (int)v[i++];
     c->seq_marriage = (int)v[i++];
+    c->wild = (int)v[i++];
+    c->lead_wins = (int)v[i++];
+    c->wild_last = (int)v[i++];
+    c->wild_once = (int)v[i++];
+    c->wild_ok = (uint64_t)v[i++];
+    for (int k = 0; k < NK; k++) c->kval[k] = v[i++];
+    c->leader_draws = (int)v[i++];
+    c->exch_before = (int)v[i++];
     if (c->players < 2 || c->players > MAXP || c->ncards < 1 || c->ncards > MAXC || c->hand_size < 1 ||
         c->hand_size > MAXH - 2 || c->sides < 2 || c->sides > MAXP) {
         PyErr_SetString(PyExc_ValueError, "engine limits exceeded (players, packs or hand size)");
@@ -251,6 +259,24 @@ static PyObject *Config_set_policy(ConfigObject *self, PyObject *arg) {
     Py_RETURN_NONE;
 }
 
+/* set_trump_sets(members, points): trump_set_scoring=cumulative, 64 * 9 numbers each
+   (_config.trump_sets). */
+static PyObject *Config_set_trump_sets(ConfigObject *self, PyObject *args) {
+    PyObject *members, *points;
+    if (!PyArg_ParseTuple(args, "OO", &members, &points)) return NULL;
+    int64_t m[64 * 9], p[64 * 9];
+    if (get_ints(members, m, 64 * 9, "set members") < 0 || get_ints(points, p, 64 * 9, "set points") < 0)
+        return NULL;
+    Config *c = &self->cfg;
+    for (int i = 0; i < 64 * 9; i++) {
+        if (m[i] < -1 || m[i] >= NUM_MELDS) return PyErr_Format(PyExc_ValueError, "bad set member");
+        c->set_member[i / 9][i % 9] = (int8_t)m[i];
+        c->set_pts[i / 9][i % 9] = p[i];
+    }
+    c->cumulative = 1;
+    Py_RETURN_NONE;
+}
+
 static PyObject *Config_policy_ready(ConfigObject *self, void *unused) {
     (void)unused;
     return PyBool_FromLong(self->cfg.pol_ready);
@@ -271,6 +297,7 @@ PyObject *Config_set_encoding(PyObject *self, PyObject *args);
 static PyMethodDef Config_methods[] = {
     {"set_ids", (PyCFunction)Config_set_ids, METH_VARARGS, "Install the action-id table."},
     {"set_policy", (PyCFunction)Config_set_policy, METH_O, "Install the default policy's tables."},
+    {"set_trump_sets", (PyCFunction)Config_set_trump_sets, METH_VARARGS, "Install cumulative trump-set scoring."},
     {"set_encoding", (PyCFunction)Config_set_encoding, METH_VARARGS, "Install the observation layout."},
     {NULL, NULL, 0, NULL}};
 
