@@ -44,9 +44,11 @@ from .openspiel_game import BeziqueState, load
 NAME = "openspiel-ismcts"
 DEFAULT_ITERATIONS = 200
 """Simulations per decision when neither the bot nor the limit says."""
-DEFAULT_UCT_C = 1.0
-"""The exploration constant, in units of :data:`DEFAULT_SCALE` points (chosen by the sweep in
-``benchmarks/openspiel_tune.py``, docs/strength.md)."""
+DEFAULT_UCT_C = 0.01
+"""The exploration constant, in units of :data:`DEFAULT_SCALE` points: the best of the sweep
+``benchmarks/openspiel_tune.py`` (docs/strength.md).  At ``expert-c``'s median time a move,
+0.04 s or some 20 simulations, every setting that explored more did worse; 0.01 of 200 points
+is the raw ``uct_c=2`` of the first version."""
 DEFAULT_SCALE = 200.0
 """Points of margin that count as one unit of utility: about the spread (standard deviation) of
 a classic deal's margin, 208 points between heuristic players (docs/learning.md)."""
