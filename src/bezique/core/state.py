@@ -402,6 +402,21 @@ class DealState(Resolver):
                     self._known[c] = True
                     self._score(seat, 0, rules.carte_blanche, "carte blanche")
 
+    def _forget_like_copy(self, seat: int, cid: int, leaving: tuple[int, ...]) -> None:
+        """A concealed card ``cid`` leaves ``seat``'s hidden cards (played, shown in a meld,
+        exchanged).  If it was not known but a like copy in the hand was, the other seats
+        cannot tell which copy went, so that copy stops being known: otherwise their view
+        would show that the seat holds a second one.  ``leaving``: the other cards going
+        with it (a meld's), which keep their own marks."""
+        known = self._known
+        if known[cid]:
+            return
+        k, K, M = self._kinds[cid], self._kinds, self._mask
+        for c in self._hands[seat]:
+            if known[c] and K[c] == k and not M[c] and c != cid and c not in leaving:
+                known[c] = False
+                return
+
     def _score(self, seat: int, part: int, points: int, what: str) -> None:
         self._pts[self.rules.side_of(seat)][part] += points
         self._events.append(ScoreEvent(len(self._tricks), seat, what, points))
@@ -411,6 +426,8 @@ class DealState(Resolver):
         assert seat is not None
         rules = self.rules
         self._hands[seat].remove(cid)
+        if not self._mask[cid]:
+            self._forget_like_copy(seat, cid, ())
         K = self._kinds
         k = K[cid]
         if (
@@ -576,6 +593,8 @@ class DealState(Resolver):
             beziques_before=beziques,
         )
         for c in ids:
+            if not M[c]:
+                self._forget_like_copy(seat, c, ids)
             M[c] |= bit
         if fixes_trump:
             # the suit of the marriage's real cards: a wild card standing in for the king
@@ -605,6 +624,7 @@ class DealState(Resolver):
         rules = self.rules
         hand = self._hands[seat]
         hand.remove(cid)
+        self._forget_like_copy(seat, cid, ())
         up = self._turn_up
         insort(hand, up)
         self._known[up] = True

@@ -556,9 +556,28 @@ static void drop_insts(State *st, int cid) {
     st->ninst = (uint16_t)keep;
 }
 
+/* A concealed card cid leaves seat's hidden cards (played, shown, exchanged).  If it was not
+   known but a like copy in the hand was, the others cannot tell which went, so that copy stops
+   being known (as core.state's _forget_like_copy; the meld's other cards keep their marks). */
+static void forget_like_copy(State *st, const Config *cfg, int seat, int cid, const Move *mv) {
+    if (st->known[cid]) return;
+    int k = KIND(cfg, cid);
+    const uint16_t *h = st->hand[seat];
+    for (int i = 0, n = st->hn[seat]; i < n; i++) {
+        int c = h[i];
+        if (!st->known[c] || c == cid || KIND(cfg, c) != k || HAS_MASK(st->mask[c])) continue;
+        int leaving = 0;
+        for (int j = 0; mv && j < mv->n; j++) leaving |= mv->ids[j] == c;
+        if (leaving) continue;
+        st->known[c] = 0;
+        return;
+    }
+}
+
 static void play_card(State *st, const Config *cfg, int cid) {
     int seat = st->to_move;
     hand_remove(st, seat, cid);
+    if (!HAS_MASK(st->mask[cid])) forget_like_copy(st, cfg, seat, cid, NULL);
     int k = KIND(cfg, cid);
     if ((k & 7) == RANK_SEVEN && st->stage == 1 && cfg->second_seven == 1 && cfg->seven_pts && st->trump >= 0 &&
         k == st->trump * 8 + RANK_SEVEN && !HAS_MASK(st->mask[cid]))
@@ -653,7 +672,10 @@ static void meld(State *st, const Config *cfg, const Move *mv) {
     int64_t set_pts = cfg->cumulative && cfg->set_member[m][0] >= 0 ? set_points(st, cfg, mv) : -1;
     for (int i = 0; i < mv->n; i++) {
         Mask *mk = &st->mask[mv->ids[i]];
-        if (!HAS_MASK(*mk)) st->ntable[seat]++;
+        if (!HAS_MASK(*mk)) {
+            st->ntable[seat]++;
+            forget_like_copy(st, cfg, seat, mv->ids[i], mv);
+        }
         mk->lo |= 1ULL << m;
     }
     int64_t points = cfg->meld_score[m];
@@ -689,6 +711,7 @@ static void meld(State *st, const Config *cfg, const Move *mv) {
 static void exchange(State *st, const Config *cfg, int cid) {
     int seat = st->to_move, up = st->turn_up;
     hand_remove(st, seat, cid);
+    forget_like_copy(st, cfg, seat, cid, NULL);
     hand_insert(st, seat, up);
     st->known[up] = 1;
     st->turn_up = (int16_t)cid;
