@@ -11,8 +11,9 @@ in lockstep against the reference (``tests/test_fast.py``, ``scripts/fast_differ
 ...     f.stock_size
 47
 
-It plays every rule option of the core except wild cards (so every preset but
-``old-russian``); :class:`UnsupportedRules` names the option it cannot play, so a caller can fall
+It plays every rule option of the core, wild cards included, so every preset (packs of more than
+320 cards and hands over 38 apart); :class:`UnsupportedRules` names the option it cannot play,
+so a caller can fall
 back to the reference core.  Without a C compiler at install time the extension is missing,
 :func:`available` is False and everything runs on the reference core.
 """

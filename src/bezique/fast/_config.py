@@ -19,9 +19,11 @@ from ..core.melds import (
     MELDS,
     QUARTET_RANK,
     ROYAL_MARRIAGE,
+    SET_MELDS,
     TRUMP_SEQUENCE,
     bezique_kinds,
     meld_score,
+    set_family,
     wild_card_melds,
 )
 from ..core.movegen import meld_plan
@@ -55,6 +57,7 @@ _PLAYS: dict[str, tuple[object, ...]] = {
     "wild_card_melds": ("any", "quartets", "all-but-sequence"),
     "stage2_wild_card": ("discard", "last-resort"),
     "draw_order": ("winner-first", "leader-first"),
+    "trump_set_scoring": ("whole", "cumulative"),
 }
 _SEVENS = {"declare": 0, "play": 1, "win-trick": 2, "play-always": 3, "capture": 4}
 # Every option the engine was written against: one added to Rules later is refused by name
@@ -156,6 +159,7 @@ _KNOWN = frozenset(
         "trick_scoring",
         "draw_order",
         "exchange_before_min_tricks",
+        "trump_set_scoring",
         "brisque_min_score",
         "brisque_loser_penalty",
         "brisque_tie_bonus",
@@ -302,7 +306,30 @@ def compile_rules(engine: Any, rules: Rules) -> Any:
     plans = tuple(plan(rules, t) for t in (0, 1, 2, 3, None))
     cfg = engine.Config(scalars(rules), card_kinds(rules), scores, plans)
     cfg.set_policy(policy_table(rules))
+    if rules.trump_set_scoring == "cumulative":
+        cfg.set_trump_sets(*trump_sets(rules))
     return cfg
+
+
+def trump_sets(rules: Rules) -> tuple[list[int], list[int]]:
+    """``trump_set_scoring=cumulative`` (:func:`bezique.core.scoring.meld_points`) as tables,
+    9 entries a meld: the meld itself (-1 for a meld of no set family) then the meld of its
+    family for each count 1-8; and what it pays when the largest set of its family its cards
+    have shown is that count (0: none shown)."""
+    members, points = [-1] * (64 * 9), [0] * (64 * 9)
+    for m in MELDS:
+        family = set_family(m.id)
+        if family is None:
+            continue
+        rank, count = family
+        kin = SET_MELDS[rank]
+        members[9 * m.id] = m.id
+        for n, other in kin.items():
+            members[9 * m.id + n] = other
+        for shown in range(9):
+            low = max(shown + 1, min(kin)) if shown < count else count
+            points[9 * m.id + shown] = sum(meld_score(rules, kin[n]) for n in range(low, count + 1))
+    return members, points
 
 
 def id_table(rules: Rules) -> tuple[Any, ...]:
