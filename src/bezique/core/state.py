@@ -31,12 +31,14 @@ from .melds import (
     TRIPLE_BEZIQUE,
     TRUMP_FIXING,
 )
-from .notation import Action, IllegalAction
+from .notation import PASS, Action, IllegalAction
 from .resolve import Resolver
 from .rules import Rules
 from .scoring import kind_values, meld_points, trick_values, turn_up_bonus
 from .tricks import beats
 
+_PLAY_TEXTS = tuple("play " + c for c in CODES)
+"""The notation of playing a concealed card, by card kind."""
 _BLANCHE = {k.value: k for k in (EventKind.CARTE_BLANCHE, EventKind.CARTE_BLANCHE_ENDS)}
 _ANY_TRICK = ("play-always", "capture")  # second_seven_scores values scored at every trick
 
@@ -348,10 +350,15 @@ class DealState(Resolver):
             if move is None:
                 action, move = self._resolve(action, legal)
         self._legal = None
-        self._history.append(str(action))  # notation, as the history and records keep it
+        # the history is kept in notation, written here once; a concealed card's play (most
+        # actions) reads its words from a table by card kind rather than joining them
         if isinstance(move, int):
+            self._history.append(
+                str(action) if self._mask[move] else _PLAY_TEXTS[self._kinds[move]]
+            )
             self._play(move)
             return
+        self._history.append("pass" if action is PASS else str(action))
         verb = move[0]
         if verb == "meld":
             self._meld(move[1], move[2])
