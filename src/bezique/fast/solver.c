@@ -21,10 +21,9 @@ typedef struct {
 typedef struct {
     int n, active, skip, sides, side_of[MAXP], must_head, must_trump, trump, root_side;
     double per_rank[8], per_trick, last_bonus, other;
-    uint8_t hand[MAXP][MAXH]; /* sorted kinds */
     int hn[MAXP];
     uint8_t cnt[MAXP][NK]; /* copies of each kind held */
-    uint64_t pres[MAXP];   /* kinds held, as bits */
+    uint64_t pres[MAXP];   /* kinds held, as bits: a hand's distinct kinds in order */
     uint64_t hash;         /* of the hands (zobrist), kept as cards come and go */
     int leader, tn, tseat[MAXP], tcard[MAXP];
     long nodes, max_nodes;
@@ -58,46 +57,38 @@ static int to_move(const Solver *sv) {
     return nxt == sv->skip ? (nxt + 1) % sv->n : nxt;
 }
 
-/* Distinct kinds the seat may play (stage-2 duties). */
+static inline uint64_t suit_bits(int s) { return 0xffULL << (s * 8); }
+
+/* The kinds of a suit that beat `best` (the trick's best card so far). */
+static inline uint64_t beating(const Solver *sv, int s, int best) {
+    if (s == best >> 3) return ((1ULL << (best & 7)) - 1) << (s * 8); /* higher ranks of its suit */
+    return s == sv->trump ? suit_bits(s) : 0;
+}
+
+/* Distinct kinds the seat may play (stage-2 duties), in kind order; worked out on the bits of
+   the kinds it holds. */
 static int playable(const Solver *sv, int seat, int *out) {
-    const uint8_t *h = sv->hand[seat];
-    int hn = sv->hn[seat], cand[MAXH], nc = 0;
+    uint64_t held = sv->pres[seat], ok = held;
     if (sv->tn) {
         int led = sv->tcard[0] >> 3, best = sv->tcard[0];
         for (int i = 1; i < sv->tn; i++)
             if (beats(sv, sv->tcard[i], best)) best = sv->tcard[i];
-        int same[MAXH], ns = 0;
-        for (int i = 0; i < hn; i++)
-            if (h[i] >> 3 == led) same[ns++] = h[i];
-        if (ns) {
-            if (sv->must_head)
-                for (int i = 0; i < ns; i++)
-                    if (beats(sv, same[i], best)) cand[nc++] = same[i];
-            if (!nc) {
-                memcpy(cand, same, sizeof(int) * (size_t)ns);
-                nc = ns;
+        uint64_t same = held & suit_bits(led);
+        if (same) {
+            uint64_t head = sv->must_head ? same & beating(sv, led, best) : 0;
+            ok = head ? head : same;
+        } else if (sv->trump >= 0 && sv->must_trump && (held & suit_bits(sv->trump))) {
+            uint64_t trumps = held & suit_bits(sv->trump);
+            if (sv->must_head) {
+                uint64_t head = trumps & beating(sv, sv->trump, best);
+                ok = head ? head : held;
+            } else {
+                ok = trumps;
             }
-        } else {
-            int trumps[MAXH], nt = 0;
-            if (sv->trump >= 0 && sv->must_trump)
-                for (int i = 0; i < hn; i++)
-                    if (h[i] >> 3 == sv->trump) trumps[nt++] = h[i];
-            if (nt && sv->must_head) {
-                for (int i = 0; i < nt; i++)
-                    if (beats(sv, trumps[i], best)) cand[nc++] = trumps[i];
-            } else if (nt) {
-                memcpy(cand, trumps, sizeof(int) * (size_t)nt);
-                nc = nt;
-            }
-            if (!nc)
-                for (int i = 0; i < hn; i++) cand[nc++] = h[i];
         }
-    } else {
-        for (int i = 0; i < hn; i++) cand[nc++] = h[i];
     }
-    int n = 0, prev = -1;
-    for (int i = 0; i < nc; i++)
-        if (cand[i] != prev) out[n++] = prev = cand[i];
+    int n = 0;
+    for (; ok; ok &= ok - 1) out[n++] = __builtin_ctzll(ok);
     return n;
 }
 
@@ -133,25 +124,16 @@ static int ordered_classes(const Solver *sv, int seat, int *moves, int n) {
 static double search(Solver *sv, double alpha, double beta);
 
 static void take(Solver *sv, int seat, int k) {
-    uint8_t *h = sv->hand[seat];
-    int i = 0, c = --sv->cnt[seat][k];
+    int c = --sv->cnt[seat][k];
     sv->hash ^= zob[seat][k][c];
     if (!c) sv->pres[seat] &= ~(1ULL << k);
-    while (h[i] != k) i++;
-    for (; i < sv->hn[seat] - 1; i++) h[i] = h[i + 1];
     sv->hn[seat]--;
 }
 
 static void give(Solver *sv, int seat, int k) {
-    uint8_t *h = sv->hand[seat];
-    int i = sv->hn[seat], c = sv->cnt[seat][k]++;
+    int c = sv->cnt[seat][k]++;
     sv->hash ^= zob[seat][k][c];
     sv->pres[seat] |= 1ULL << k;
-    while (i > 0 && h[i - 1] > k) {
-        h[i] = h[i - 1];
-        i--;
-    }
-    h[i] = (uint8_t)k;
     sv->hn[seat]++;
 }
 
