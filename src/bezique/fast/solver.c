@@ -25,6 +25,9 @@ typedef struct {
     uint8_t cnt[MAXP][NK]; /* copies of each kind held */
     uint64_t pres[MAXP];   /* kinds held, as bits: a hand's distinct kinds in order */
     uint64_t hash;         /* of the hands (zobrist), kept as cards come and go */
+    double held_pts;       /* the rank points of every card in the hands */
+    int held;              /* cards in the hands */
+    int bounded;           /* no points are negative, so the bound of search() holds */
     int leader, tn, tseat[MAXP], tcard[MAXP];
     long nodes, max_nodes;
     int aborted;
@@ -124,6 +127,8 @@ static int ordered_classes(const Solver *sv, int seat, int *moves, int n) {
 static double search(Solver *sv, double alpha, double beta);
 
 static void take(Solver *sv, int seat, int k) {
+    sv->held_pts -= sv->per_rank[k & 7];
+    sv->held--;
     int c = --sv->cnt[seat][k];
     sv->hash ^= zob[seat][k][c];
     if (!c) sv->pres[seat] &= ~(1ULL << k);
@@ -131,6 +136,8 @@ static void take(Solver *sv, int seat, int k) {
 }
 
 static void give(Solver *sv, int seat, int k) {
+    sv->held_pts += sv->per_rank[k & 7];
+    sv->held++;
     int c = sv->cnt[seat][k]++;
     sv->hash ^= zob[seat][k][c];
     sv->pres[seat] |= 1ULL << k;
@@ -184,6 +191,14 @@ static double search(Solver *sv, double alpha, double beta) {
     TTEntry *e = NULL;
     uint64_t key = 0;
     if (!sv->tn) {
+        /* the tricks left are worth at most all their points to one side: outside that range
+           the window cannot be reached (every card scores its rank points once, each trick
+           its per-trick points, the last one its bonus) */
+        if (sv->bounded) {
+            double most = sv->held_pts + sv->per_trick * (sv->held / sv->active) + sv->last_bonus;
+            if (alpha >= most) return most;
+            if (beta <= -most * sv->other) return -most * sv->other;
+        }
         key = key_of(sv);
         e = &sv->tt[key & (TT_SIZE - 1)];
         if (e->key == key && e->gen == sv->gen) {
@@ -205,6 +220,27 @@ static double search(Solver *sv, double alpha, double beta) {
                 moves[0] = e->best;
                 break;
             }
+    if (sv->tn == sv->active - 1 && n > 1) { /* the trick's last card */
+        int win_seat = sv->tseat[0], top = sv->tcard[0];
+        for (int i = 1; i < sv->tn; i++)
+            if (beats(sv, sv->tcard[i], top)) {
+                top = sv->tcard[i];
+                win_seat = sv->tseat[i];
+            }
+        if (sv->side_of[win_seat] != sv->side_of[seat]) {
+            /* the other side holds the trick: the cheapest card that takes it first, then the
+               cheapest of the rest (the list runs from trumps and high ranks down) */
+            int w[MAXH], l[MAXH], nw = 0, nl = 0;
+            for (int i = 0; i < n; i++) {
+                if (beats(sv, moves[i], top))
+                    w[nw++] = moves[i];
+                else
+                    l[nl++] = moves[i];
+            }
+            for (int i = 0; i < nw; i++) moves[i] = w[nw - 1 - i];
+            for (int i = 0; i < nl; i++) moves[nw + i] = l[nl - 1 - i];
+        }
+    }
     double best = maximize ? -INFINITY : INFINITY;
     int best_k = -1;
     for (int i = 0; i < n; i++) {
@@ -267,6 +303,8 @@ static int solver_init(Solver *sv, const State *st, const Config *cfg, const dou
     sv->trump = st->trump;
     sv->root_side = side;
     memcpy(sv->per_rank, per_rank, sizeof sv->per_rank);
+    sv->bounded = per_trick >= 0 && cfg->last_bonus >= 0;
+    for (int r = 0; r < 8; r++) sv->bounded &= per_rank[r] >= 0;
     sv->per_trick = per_trick;
     sv->last_bonus = cfg->last_bonus;
     sv->other = 1.0 / (sv->sides - 1);
