@@ -20,12 +20,15 @@ typedef struct {
 
 typedef struct {
     int n, active, skip, sides, side_of[MAXP], must_head, must_trump, trump, root_side;
+    int lead_wins, wild_last; /* wild cards: a led one wins unless trumped; played last */
     double per_rank[8], per_trick, last_bonus, other;
+    double per_kind[NK]; /* per_rank by card kind, a wild card worth nothing */
+    double seven_bonus;  /* second_seven_scores=capture: each seven of trumps, to the taker */
     int hn[MAXP];
     uint8_t cnt[MAXP][NK]; /* copies of each kind held */
     uint64_t pres[MAXP];   /* kinds held, as bits: a hand's distinct kinds in order */
     uint64_t hash;         /* of the hands (zobrist), kept as cards come and go */
-    double held_pts;       /* the rank points of every card in the hands */
+    double held_pts;       /* the points of every card in the hands */
     int held;              /* cards in the hands */
     int bounded;           /* no points are negative, so the bound of search() holds */
     int leader, tn, tseat[MAXP], tcard[MAXP];
@@ -49,10 +52,7 @@ static void zob_init(void) {
 
 static uint64_t key_of(const Solver *sv) { return sv->hash ^ zob[MAXP][sv->leader][0]; }
 
-static int beats(const Solver *sv, int k, int best) {
-    if (k >> 3 == best >> 3) return (k & 7) < (best & 7);
-    return k >> 3 == sv->trump;
-}
+static int beats(const Solver *sv, int k, int best) { return st_beats(k, best, sv->trump, sv->lead_wins); }
 
 static int to_move(const Solver *sv) {
     if (!sv->tn) return sv->leader;
@@ -62,10 +62,12 @@ static int to_move(const Solver *sv) {
 
 static inline uint64_t suit_bits(int s) { return 0xffULL << (s * 8); }
 
-/* The kinds of a suit that beat `best` (the trick's best card so far). */
-static inline uint64_t beating(const Solver *sv, int s, int best) {
-    if (s == best >> 3) return ((1ULL << (best & 7)) - 1) << (s * 8); /* higher ranks of its suit */
-    return s == sv->trump ? suit_bits(s) : 0;
+/* Those of the kinds `ks` (bits) that beat `best`. */
+static uint64_t beating(const Solver *sv, uint64_t ks, int best) {
+    uint64_t out = 0;
+    for (; ks; ks &= ks - 1)
+        if (beats(sv, __builtin_ctzll(ks), best)) out |= ks & -ks;
+    return out;
 }
 
 /* Distinct kinds the seat may play (stage-2 duties), in kind order; worked out on the bits of
@@ -76,19 +78,19 @@ static int playable(const Solver *sv, int seat, int *out) {
         int led = sv->tcard[0] >> 3, best = sv->tcard[0];
         for (int i = 1; i < sv->tn; i++)
             if (beats(sv, sv->tcard[i], best)) best = sv->tcard[i];
-        uint64_t same = held & suit_bits(led);
+        uint64_t same = led < 4 ? held & suit_bits(led) : 0; /* a wild card led has no suit */
+        uint64_t trumps = sv->trump >= 0 && sv->must_trump ? held & suit_bits(sv->trump) : 0;
         if (same) {
-            uint64_t head = sv->must_head ? same & beating(sv, led, best) : 0;
+            uint64_t head = sv->must_head ? beating(sv, same, best) : 0;
             ok = head ? head : same;
-        } else if (sv->trump >= 0 && sv->must_trump && (held & suit_bits(sv->trump))) {
-            uint64_t trumps = held & suit_bits(sv->trump);
-            if (sv->must_head) {
-                uint64_t head = trumps & beating(sv, sv->trump, best);
-                ok = head ? head : held;
-            } else {
-                ok = trumps;
-            }
+        } else if (trumps) {
+            uint64_t head = sv->must_head ? beating(sv, trumps, best) : trumps;
+            ok = head ? head : held;
         }
+    }
+    if (sv->wild_last && (held >> WILD_KIND & 1)) { /* a wild card only when nothing else */
+        uint64_t rest = ok & ~(1ULL << WILD_KIND);
+        if (rest) ok = rest;
     }
     int n = 0;
     for (; ok; ok &= ok - 1) out[n++] = __builtin_ctzll(ok);
@@ -106,7 +108,8 @@ static int ordered_classes(const Solver *sv, int seat, int *moves, int n) {
         for (int i = 1; i < n; i++) {
             int k = moves[i];
             uint64_t between = (1ULL << k) - (1ULL << (prev + 1));
-            int same = k >> 3 == prev >> 3 && sv->per_rank[k & 7] == sv->per_rank[prev & 7] && !(present & between);
+            int same = k >> 3 == prev >> 3 && k != WILD_KIND && sv->per_kind[k] == sv->per_kind[prev] &&
+                       !(sv->seven_bonus != 0.0 && (k & 7) == 7) && !(present & between);
             if (!same) moves[m++] = k;
             prev = k;
         }
@@ -127,7 +130,7 @@ static int ordered_classes(const Solver *sv, int seat, int *moves, int n) {
 static double search(Solver *sv, double alpha, double beta);
 
 static void take(Solver *sv, int seat, int k) {
-    sv->held_pts -= sv->per_rank[k & 7];
+    sv->held_pts -= sv->per_kind[k];
     sv->held--;
     int c = --sv->cnt[seat][k];
     sv->hash ^= zob[seat][k][c];
@@ -136,7 +139,7 @@ static void take(Solver *sv, int seat, int k) {
 }
 
 static void give(Solver *sv, int seat, int k) {
-    sv->held_pts += sv->per_rank[k & 7];
+    sv->held_pts += sv->per_kind[k];
     sv->held++;
     int c = sv->cnt[seat][k]++;
     sv->hash ^= zob[seat][k][c];
@@ -154,14 +157,16 @@ static double play(Solver *sv, int seat, int k, double alpha, double beta) {
         sv->tn--;
     } else {
         int win_seat = sv->tseat[0], best = sv->tcard[0];
-        double pts = sv->per_trick + sv->per_rank[best & 7];
+        double pts = sv->per_trick + sv->per_kind[best];
         for (int i = 1; i < sv->tn; i++) {
-            pts += sv->per_rank[sv->tcard[i] & 7];
+            pts += sv->per_kind[sv->tcard[i]];
             if (beats(sv, sv->tcard[i], best)) {
                 best = sv->tcard[i];
                 win_seat = sv->tseat[i];
             }
         }
+        if (sv->seven_bonus != 0.0)
+            for (int i = 0; i < sv->tn; i++) pts += sv->tcard[i] == sv->trump * 8 + 7 ? sv->seven_bonus : 0.0;
         int empty = !sv->hn[seat];
         if (empty) pts += sv->last_bonus;
         double delta = sv->side_of[win_seat] == sv->root_side ? pts : -pts * sv->other;
@@ -192,8 +197,8 @@ static double search(Solver *sv, double alpha, double beta) {
     uint64_t key = 0;
     if (!sv->tn) {
         /* the tricks left are worth at most all their points to one side: outside that range
-           the window cannot be reached (every card scores its rank points once, each trick
-           its per-trick points, the last one its bonus) */
+           the window cannot be reached (every card scores its points once, each trick its
+           per-trick points, the last one its bonus) */
         if (sv->bounded) {
             double most = sv->held_pts + sv->per_trick * (sv->held / sv->active) + sv->last_bonus;
             if (alpha >= most) return most;
@@ -303,8 +308,13 @@ static int solver_init(Solver *sv, const State *st, const Config *cfg, const dou
     sv->trump = st->trump;
     sv->root_side = side;
     memcpy(sv->per_rank, per_rank, sizeof sv->per_rank);
-    sv->bounded = per_trick >= 0 && cfg->last_bonus >= 0;
-    for (int r = 0; r < 8; r++) sv->bounded &= per_rank[r] >= 0;
+    for (int k = 0; k < NK; k++) sv->per_kind[k] = k == WILD_KIND ? 0.0 : per_rank[k & 7];
+    sv->lead_wins = cfg->lead_wins;
+    sv->wild_last = cfg->wild_last;
+    sv->seven_bonus = cfg->second_seven == 4 ? (double)cfg->seven_pts : 0.0;
+    /* the bound of search() counts card and trick points only */
+    sv->bounded = per_trick >= 0 && cfg->last_bonus >= 0 && sv->seven_bonus == 0.0;
+    for (int k = 0; k < NK; k++) sv->bounded &= sv->per_kind[k] >= 0;
     sv->per_trick = per_trick;
     sv->last_bonus = cfg->last_bonus;
     sv->other = 1.0 / (sv->sides - 1);
