@@ -201,8 +201,12 @@ class _Shared:
         return (_shared, (str(self.rules), self.dealer, self.utility, self.engine))
 
     def start(self, deal: Deal) -> Deal | FastDeal:
-        """The deal a state plays: a compiled copy of ``deal`` where the engine is used."""
-        return FastDeal.from_deal(deal) if self.fast else deal
+        """The deal a state plays: a compiled copy of ``deal`` where the engine is used, else a
+        copy through its position string.  Both engines then number the copies of a kind alike
+        (``Deal.from_cards`` and ``Deal.from_observation`` may number them otherwise, and an
+        action such as ``play 9C`` with one known and one concealed 9C in hand would then play
+        a different copy, so that what is known of the hand would differ)."""
+        return FastDeal.from_deal(deal) if self.fast else Deal.from_position(deal.position())
 
 
 @cache

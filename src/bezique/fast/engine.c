@@ -404,7 +404,7 @@ int declare_moves(const State *st, const Config *cfg, int seat, Move *out, int m
         int k = KIND(cfg, hand[i]);
         run = k == prev ? run + 1 : 1;
         prev = k;
-        if (run < 10 && k < WILD_KIND) have[run] |= 1ULL << k;
+        if (run < 10) have[run] |= 1ULL << k; /* the wild card's bit 32 is named by no need */
         by_rank[k & 7]++;
         cand |= by_kind[k];
     }
