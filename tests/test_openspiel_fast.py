@@ -14,7 +14,7 @@ import random
 import pytest
 
 from bezique import Rules, fast
-from bezique.fast.differential import PRESETS, UNPLAYED_PRESETS, random_rules
+from bezique.fast.differential import PRESETS, random_rules
 
 pyspiel = pytest.importorskip("pyspiel")
 
@@ -96,15 +96,18 @@ def test_openspiel_result_utility_is_the_same() -> None:
 
 
 def test_openspiel_falls_back_for_rules_the_engine_does_not_play() -> None:
-    for preset in UNPLAYED_PRESETS:
-        game = pyspiel.load_game(f"python_bezique(preset={preset})")
-        state = game.new_initial_state()
+    # more cards than the engine holds (twelve packs): the reference core plays them
+    rules = Rules.preset("classic", packs=12)
+    assert not fast.supports(rules)
+    for engine in ("auto", "reference"):
+        state = pyspiel.load_game(game_string(rules, engine=engine)).new_initial_state()
         rng = random.Random(2)
         while state.is_chance_node():
             outcomes = state.chance_outcomes()
             state.apply_action(rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0])
         assert not state.on_fast_engine
         assert state.legal_actions()
+    assert pyspiel.load_game("python_bezique(engine=reference)").new_initial_state()
 
 
 def test_openspiel_engine_parameter_is_checked() -> None:

@@ -34,7 +34,7 @@ static inline int wild_last(const State *st, const Config *cfg, int seat) {
 }
 
 /* tricks.follow_duty: the cards of seat's hand it may play to the trick. */
-static int duty(const State *st, const Config *cfg, int seat, uint16_t *out) {
+static inline int duty(const State *st, const Config *cfg, int seat, uint16_t *out) {
     const uint16_t *hand = st->hand[seat];
     int hn = st->hn[seat];
     if (!st->tn || (st->stage == 1 && !cfg->s1_follow)) {
@@ -90,7 +90,7 @@ static int duty(const State *st, const Config *cfg, int seat, uint16_t *out) {
 
 static int playable(const State *st, const Config *cfg, int seat, uint16_t *out) {
     int n = duty(st, cfg, seat, out);
-    if (wild_last(st, cfg, seat)) {
+    if (__builtin_expect(cfg->wild_last, 0) && wild_last(st, cfg, seat)) {
         int m = 0;
         for (int i = 0; i < n; i++)
             if (KIND(cfg, out[i]) != WILD_KIND) out[m++] = out[i];
@@ -343,8 +343,12 @@ static int enumerate_melds(const State *st, const Config *cfg, int seat, const P
                     for (int t = 0; t < takes[a]; t++) mv.ids[mv.n++] = gr->ids[t];
                     if (takes[a]) {
                         int ghost = (int)((gr->m.hi >> it->meld) & 1);
-                        if (!HAS_MASK(gr->m) || ghost) fresh = 1;
-                        if (HAS_MASK(gr->m)) shown = 1;
+                        if (!HAS_MASK(gr->m)) {
+                            fresh = 1;
+                        } else {
+                            shown = 1; /* a card that has scored already */
+                            fresh |= ghost;
+                        }
                         if (sw->kind[a] == WILD_KIND) wilds += takes[a];
                     }
                 }
@@ -669,8 +673,25 @@ static void play_card(State *st, const Config *cfg, int cid) {
     }
 }
 
+/* trump_set_scoring=cumulative (scoring.meld_points): a set pays every card beyond the largest
+ * set of its family its cards have shown already (read before this meld marks them). */
+static int64_t set_points(const State *st, const Config *cfg, const Move *mv) {
+    int m = mv->meld, shown = 0;
+    for (int n = 1; n < 9; n++) {
+        int mm = cfg->set_member[m][n];
+        if (mm < 0) continue;
+        for (int i = 0; i < mv->n; i++)
+            if (st->mask[mv->ids[i]].lo >> mm & 1) {
+                shown = n;
+                break;
+            }
+    }
+    return cfg->set_pts[m][shown];
+}
+
 static void meld(State *st, const Config *cfg, const Move *mv) {
     int seat = st->to_move, m = mv->meld;
+    int64_t set_pts = cfg->cumulative && cfg->set_member[m][0] >= 0 ? set_points(st, cfg, mv) : -1;
     for (int i = 0; i < mv->n; i++) {
         Mask *mk = &st->mask[mv->ids[i]];
         if (!HAS_MASK(*mk)) st->ntable[seat]++;
@@ -699,6 +720,7 @@ static void meld(State *st, const Config *cfg, const Move *mv) {
         int d = m == M_ROYAL_MARRIAGE ? 0 : m == M_BEZIQUE ? 1 : m == M_TRUMP_SEQUENCE ? 2 : -1;
         if (d >= 0) points <<= st->ndoubled[seat][d]++;
     }
+    if (set_pts >= 0) points = set_pts;
     score(st, cfg, seat, PART_MELDS, points);
     st->nmeld[seat][m]++;
     st->decl++;
