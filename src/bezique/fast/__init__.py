@@ -138,6 +138,10 @@ class FastDeal:
     def __deepcopy__(self, memo: dict[int, Any]) -> FastDeal:
         return self.clone()
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickled as its full position string, which holds the whole state and its history
+        return (_from_position, (self.position(),))
+
     def __repr__(self) -> str:
         info = self._c.info()
         return f"<FastDeal {self.rules} trick {info['tricks'] + 1} {self.phase} to {self.to_move}>"
@@ -469,6 +473,11 @@ _BLOCKS = [
     "exchanged",
     "tricks_won",
 ]  # in the order of encode.c's EB_ values
+
+
+def _from_position(text: str) -> FastDeal:
+    """A :class:`FastDeal` from a full position string (unpickling)."""
+    return FastDeal.from_deal(Deal.from_position(text))
 
 
 def _layout(encoding: Any) -> tuple[int, list[int], list[int], list[int], list[int]]:

@@ -21,23 +21,16 @@ static int random_plain_play(State *st, const Config *cfg, Rng *rng) {
     const uint16_t *h = st->hand[seat];
     int hn = st->hn[seat], distinct = 0, prev = -1;
     if (cfg->wild_last && st->stage == 2 && hn && cfg->kind_of[h[hn - 1]] == WILD_KIND) return 0;
-    for (int i = 0; i < hn; i++)
-        if (cfg->kind_of[h[i]] != prev) {
-            prev = cfg->kind_of[h[i]];
-            distinct++;
-        }
-    int pick = (int)rng_below(rng, (uint32_t)distinct);
-    prev = -1;
-    for (int i = 0; i < hn; i++)
-        if (cfg->kind_of[h[i]] != prev) {
-            prev = cfg->kind_of[h[i]];
-            if (pick-- == 0) {
-                Move mv = {MV_PLAY, 0, 1, {h[i]}};
-                st_apply(st, cfg, &mv);
-                return 1;
-            }
-        }
-    return 0;
+    uint16_t first[MAXH]; /* the first card of each kind: the card st_moves would list */
+    for (int i = 0; i < hn; i++) {
+        int k = cfg->kind_of[h[i]];
+        if (k != prev) first[distinct++] = h[i];
+        prev = k;
+    }
+    if (!distinct) return 0;
+    Move mv = {MV_PLAY, 0, 1, {first[rng_below(rng, (uint32_t)distinct)]}};
+    st_apply(st, cfg, &mv);
+    return 1;
 }
 
 /* --- the search players' default policy (bezique.bots.playout.playout_action), ported ---- */
