@@ -198,3 +198,26 @@ def test_the_search_stops_early_when_no_candidate_can_overrule() -> None:
     full = make("pimc-c-v1", 1).play(obs, Limit(iterations=2_000))
     assert result.info["visits"] < 2_000 <= full.info["visits"]
     assert result.action == make("heuristic", 1).choose(obs)
+
+
+def test_rollouts_by_a_named_policy() -> None:
+    """``policy`` names the playout policy: 'smart' is reproducible and plays otherwise than the
+    plain one early in stage 1; once stage 2 is solved from the start every policy gives the
+    exact values; an unknown name is refused."""
+    deal = played_to(Rules.preset("classic"), 4, stage=1)
+    seat = deal.to_move
+    assert seat is not None
+    f = fast.FastDeal.from_deal(deal)
+    plain, _, _ = f.pimc(seat, 0, [0, 1], 0, 8, 11)
+    assert f.pimc(seat, 0, [0, 1], 0, 8, 11, policy="heuristic")[0] == plain
+    smart, _, _ = f.pimc(seat, 0, [0, 1], 0, 8, 11, policy="smart")
+    assert smart == f.pimc(seat, 0, [0, 1], 0, 8, 11, policy="smart")[0]
+    assert smart != plain
+    late = fast.FastDeal.from_deal(played_to(Rules.preset("classic"), 4, stage=2))
+    lseat = late.to_move
+    assert lseat is not None
+    n = len(late.legal_actions())
+    exact = late.pimc(lseat, 0, list(range(n)), 0, 2, 3)[0]
+    assert late.pimc(lseat, 0, list(range(n)), 0, 2, 3, policy="smart")[0] == exact
+    with pytest.raises(ValueError, match="unknown playout policy"):
+        f.pimc(seat, 0, [0], 0, 1, 1, policy="clever")
