@@ -336,6 +336,17 @@ def test_rules_string_round_trips(options: dict[str, object]) -> None:
     assert built >= len(Rules.presets()) // 2
 
 
+def test_rules_read_twice_from_one_text_are_one_value() -> None:
+    # the tables kept on a rules value (action ids: tens of ms) are then built once per text,
+    # not once per position string read; a bad text is refused every time, never remembered
+    text = "rubicon(target=1500)"
+    assert Rules.from_string(text) is Rules.from_string(text)
+    assert Rules.from_string(text) == Rules.preset("rubicon", target=1500)
+    for _ in range(2):
+        with pytest.raises(ValueError, match="unknown preset"):
+            Rules.from_string("classik(target=1500)")
+
+
 def test_rules_string_names_every_changed_option() -> None:
     rules = Rules.preset("classic", target=1500, meld_reuse="higher-score-only")
     assert str(rules) == "classic(meld_reuse=higher-score-only,target=1500)"

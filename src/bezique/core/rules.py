@@ -597,7 +597,20 @@ class Rules:
 
     @classmethod
     def from_string(cls, text: str) -> Rules:
-        """Read ``name`` or ``name(option=value,...)``, as written by ``str(rules)``."""
+        """Read ``name`` or ``name(option=value,...)``, as written by ``str(rules)``.
+
+        The same text read again gives the same (frozen) value, so the tables kept on it
+        (:mod:`bezique.core.percache`) are built once, not once per position string read."""
+        rules = _PARSED.get(text)
+        if rules is None:
+            rules = cls._parse(text)
+            if len(_PARSED) >= _PARSED_MAX:
+                _PARSED.clear()
+            _PARSED[text] = rules
+        return rules
+
+    @classmethod
+    def _parse(cls, text: str) -> Rules:
         t = text.strip()
         if "(" not in t:
             return cls.preset(t)
@@ -611,6 +624,11 @@ class Rules:
                 raise ValueError(f"bad option {part!r} in {text!r}: expected option=value")
             options[key.strip()] = _parse_value(value.strip())
         return cls.preset(name, **options)
+
+
+# rules values read from text, by that text (bounded: texts come from records and clients)
+_PARSED: dict[str, Rules] = {}
+_PARSED_MAX = 256
 
 
 def _split_args(body: str) -> list[str]:
