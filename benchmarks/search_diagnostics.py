@@ -35,7 +35,13 @@ RULES = Rules.preset("classic")
 
 
 def noise(
-    deals: int, seed: int, worlds: int, pick_seed: int, playouts: str, explores: list[float]
+    deals: int,
+    seed: int,
+    worlds: int,
+    pick_seed: int,
+    playouts: str,
+    explores: list[float],
+    couple: bool = False,
 ) -> None:
     """The spread of paired differences, policy by policy (see the module docstring)."""
     rng = random.Random(pick_seed)  # which decisions are looked at (one in five)
@@ -57,7 +63,15 @@ def noise(
                 for explore, got in found.items():
                     side = RULES.side_of(seat)
                     values = world.pimc(
-                        seat, side, list(range(m)), 0, worlds, 7, explore, policy=playouts
+                        seat,
+                        side,
+                        list(range(m)),
+                        0,
+                        worlds,
+                        7,
+                        explore,
+                        policy=playouts,
+                        couple_draws=couple,
                     )[0]
                     rows = [values[w * m : (w + 1) * m] for w in range(worlds)]
                     diffs = [[r[i] - r[h] for r in rows] for i in range(m)]
@@ -176,12 +190,21 @@ def main() -> None:
     parser.add_argument("--shuffles", type=int, default=8)
     parser.add_argument("--pick-seed", type=int, default=9)
     parser.add_argument("--playouts", default="heuristic", help="noise: the playout policy")
+    parser.add_argument("--couple", action="store_true", help="noise: coupled draws")
     parser.add_argument(
         "--explore", type=float, nargs="+", default=[0.1, 1.0], help="noise: uniform-move chances"
     )
     args = parser.parse_args()
     if args.what == "noise":
-        noise(args.deals, args.seed, args.worlds, args.pick_seed, args.playouts, args.explore)
+        noise(
+            args.deals,
+            args.seed,
+            args.worlds,
+            args.pick_seed,
+            args.playouts,
+            args.explore,
+            args.couple,
+        )
     elif args.what == "policy":
         policy(args.decks, args.seed, args.policy)
     else:

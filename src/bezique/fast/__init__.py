@@ -421,6 +421,7 @@ class FastDeal:
         solver_nodes: int = 20_000,
         meld_aware: bool = False,
         policy: str | None = None,
+        couple_draws: bool = False,
     ) -> tuple[list[float], int, int]:
         """PIMC rollouts inside C, for the search players (:mod:`bezique.bots.fastpimc`).
 
@@ -433,7 +434,9 @@ class FastDeal:
         (world by world, move by move), the rollouts the solver finished, and its nodes.
         ``meld_aware``: the playouts use the ``'meld'`` policy (see :meth:`playout`);
         ``policy`` (``'heuristic'``, ``'meld'`` or ``'smart'``) names the playout policy
-        instead."""
+        instead.  ``couple_draws`` (two-handed stage 1): each seat draws from its own pile of the
+        world's stock, whoever wins a trick, so that the moves of a world draw the same cards
+        (each rollout alone still sees a uniformly shuffled stock)."""
         styles = {"heuristic": 0, "meld": 1, "smart": 2}
         if policy is not None and policy not in styles:
             raise ValueError(f"unknown playout policy {policy!r}: one of {', '.join(styles)}")
@@ -447,7 +450,7 @@ class FastDeal:
             seed & ((1 << 64) - 1),
             explore,
             solver_nodes,
-            style,
+            style | (4 if couple_draws else 0),
         )
 
 

@@ -292,7 +292,7 @@ static int smart_pick(const State *st, const Config *cfg, const Move *mv, int n,
         return heuristic_pick(st, cfg, mv, n, rng, explore, noisy, 1);
     if (n == 1) return 0;
     if (explore > 0.0 && uniform(rng) < explore) return (int)rng_below(rng, (uint32_t)n);
-    int t = st->trump, ti = t < 0 ? 4 : t, seat = st->to_move;
+    int t = st->trump, seat = st->to_move;
     int held[NK] = {0}, by_rank[8] = {0}, unseen[NK];
     for (int i = 0; i < st->hn[seat]; i++) {
         int k = cfg->kind_of[st->hand[seat][i]];
@@ -585,11 +585,64 @@ static double state_utility(const State *st, const Config *cfg, int side) {
     return v[side] - (total - v[side]) / (cfg->sides - 1);
 }
 
-/* Play on with the default policy; from the first trick of stage 2 the exact solver takes over
+/* --- coupled draws: each seat draws from its own pile, whoever wins the tricks ------------- */
+
+/* The stock of a world dealt into two piles, one a seat (the cards the seats would draw if
+   seat 0 won every trick); a seat draws its pile's next card whoever wins, so that the
+   candidates of a world, whose tricks soon go otherwise, still draw the same cards.  The pile
+   consumed depends only on who won the trick (public), and the piles are a uniformly random
+   arrangement of the unseen stock, so each rollout on its own still sees a uniformly shuffled
+   stock: the coupling changes the correlation between candidates, not any one's value. */
+typedef struct {
+    int on, n0;
+    uint16_t pile[2][MAXC / 2 + 1];
+} Piles;
+
+static void piles_of(const State *st, const Config *cfg, Piles *pl, int on) {
+    pl->on = on && cfg->players == 2 && cfg->active == 2 && st->stage == 1 && !cfg->carte_blanche;
+    pl->n0 = st->nstock;
+    if (!pl->on) return;
+    for (int j = 0; 2 * j < st->nstock; j++) {
+        pl->pile[0][j] = st->stock[st->nstock - 1 - 2 * j];
+        if (st->nstock - 2 - 2 * j >= 0) pl->pile[1][j] = st->stock[st->nstock - 2 - 2 * j];
+    }
+}
+
+static int stock_find(const State *st, int c) {
+    for (int i = st->nstock - 1; i >= 0; i--)
+        if (st->stock[i] == c) return i;
+    return -1;
+}
+
+/* Before mv is applied: if it may lead to a draw (it completes a trick, or it is made while
+   the trick's winner declares), put the winner's and the loser's next pile cards on top. */
+static void couple_draw(State *st, const Config *cfg, const Piles *pl, const Move *mv) {
+    if (!pl->on || st->stage != 1 || st->nstock < 2 || (pl->n0 - st->nstock) % 2) return;
+    int w;
+    if (st->phase == PH_DECLARE)
+        w = st->leader;
+    else if (st->phase == PH_PLAY && st->tn == 1 && mv->type == MV_PLAY)
+        w = st_beats(cfg->kind_of[mv->ids[0]], cfg->kind_of[st->tcard[0]], st->trump) ? st->to_move : st->tseat[0];
+    else
+        return;
+    int e = (pl->n0 - st->nstock) / 2;
+    int a = stock_find(st, pl->pile[w][e]), b = stock_find(st, pl->pile[1 - w][e]);
+    if (a < 0 || b < 0) return;
+    uint16_t t = st->stock[a];
+    st->stock[a] = st->stock[st->nstock - 1];
+    st->stock[st->nstock - 1] = t;
+    if (b == st->nstock - 1) b = a; /* it was on top: the swap moved it */
+    t = st->stock[b];
+    st->stock[b] = st->stock[st->nstock - 2];
+    st->stock[st->nstock - 2] = t;
+}
+
+/* Play on with the default policy (style 0: plain, 1: 'meld', 2: 'smart'; pl: coupled draws);
+   from the first trick of stage 2 the exact solver takes over
    (while it stays within max_nodes; 0: no solver).  The margin for side at the end; *solved
    is set when the solver finished the deal. */
 static double rollout(State *st, const Config *cfg, int side, Rng *rng, double explore, long max_nodes,
-                      int style, int *solved, long *nodes) {
+                      int style, const Piles *pl, int *solved, long *nodes) {
     static Move buf[MAXMOVES];
     int try_solver = max_nodes > 0 && cfg->pol_ready;
     while (st->phase != PH_OVER) {
@@ -607,7 +660,8 @@ static double rollout(State *st, const Config *cfg, int side, Rng *rng, double e
         int n = st_moves(st, cfg, buf, MAXMOVES);
         if (n <= 0) return NAN;
         int pick = style >= 2 ? smart_pick(st, cfg, buf, n, rng, explore, 1)
-                                   : heuristic_pick(st, cfg, buf, n, rng, explore, 1, style);
+                              : heuristic_pick(st, cfg, buf, n, rng, explore, 1, style);
+        couple_draw(st, cfg, pl, &buf[pick]);
         st_apply(st, cfg, &buf[pick]);
     }
     return state_utility(st, cfg, side);
@@ -646,9 +700,12 @@ PyObject *search_methods_pimc(PyObject *self, PyObject *args) {
         if (k < 0 || k >= nlegal) return PyErr_Format(PyExc_ValueError, "no legal action %ld", k);
         idx[i] = (int)k;
     }
+    int policy = style & 3, couple = (style & 4) != 0; /* style: policy | 4 (coupled draws) */
     State *world = malloc(sizeof(State)), *st = malloc(sizeof(State));
+    Piles *piles = malloc(sizeof(Piles));
     PyObject *out = PyList_New((Py_ssize_t)worlds * m);
-    if (!world || !st || !out) {
+    if (!world || !st || !out || !piles) {
+        free(piles);
         free(world);
         free(st);
         Py_XDECREF(out);
@@ -665,6 +722,7 @@ PyObject *search_methods_pimc(PyObject *self, PyObject *args) {
         Move mv[MAXMOVES];
         int n = st_moves(world, cfg, buf, MAXMOVES);
         if (n != nlegal) {
+            free(piles);
             free(world);
             free(st);
             Py_DECREF(out);
@@ -672,17 +730,20 @@ PyObject *search_methods_pimc(PyObject *self, PyObject *args) {
         }
         for (Py_ssize_t i = 0; i < m; i++) mv[i] = buf[idx[i]];
         uint64_t pseed = rng_next(&rng);
+        piles_of(world, cfg, piles, couple);
         for (Py_ssize_t i = 0; i < m; i++) {
             memcpy(st, world, sizeof(State));
+            couple_draw(st, cfg, piles, &mv[i]);
             st_apply(st, cfg, &mv[i]);
             Rng prng;
             rng_seed(&prng, pseed); /* common random numbers: the same luck for every action */
             int done = 0;
-            double v = rollout(st, cfg, side, &prng, explore, max_nodes, style, &done, &nodes);
+            double v = rollout(st, cfg, side, &prng, explore, max_nodes, policy, piles, &done, &nodes);
             solved += done;
             PyList_SET_ITEM(out, (Py_ssize_t)w * m + i, PyFloat_FromDouble(v));
         }
     }
+    free(piles);
     free(world);
     free(st);
     return Py_BuildValue("(Nll)", out, solved, nodes);
