@@ -1,6 +1,7 @@
 """The compiled engine's speed goals counted in machine instructions, which load does not change.
 
-Run: ``python benchmarks/fast_instructions.py [--deals N] [--solves K] [--preset NAME]``.
+Run: ``python benchmarks/fast_instructions.py [--deals N] [--solves K] [--preset NAME]``
+(``--preset haitian --solves 0``: the Haitian deals, jokers included, against classic ones).
 
 The shared machine's timings swing with its load, so this counts instructions with
 ``valgrind --tool=callgrind`` (repeatable to a few parts in a million), collected only inside
@@ -131,6 +132,14 @@ def main() -> None:
         f"this machine: {per_ns:.2f} instructions a ns (CPU time of the same call, best of 5)"
         f" -> {per_ns * 1e9 / per_deal:,.0f} deals a CPU second (goal >= 100,000)"
     )
+    if args.preset != "classic":  # the same count for classic deals, for the ratio
+        (base,) = callgrind("simulate", args.deals, "classic", SIMULATE, dump=False)
+        print(
+            f"simulate classic: {base / args.deals:,.0f} instructions a deal: "
+            f"{args.preset} costs {sim / base:.2f}x classic a deal"
+        )
+    if not args.solves:
+        return
     solves = callgrind("solve", args.solves, "classic", SOLVE, dump=True)
     med = statistics.median(solves)
     print(

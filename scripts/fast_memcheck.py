@@ -61,15 +61,31 @@ for preset in PRESETS:
         if g.phase == "play" and g.stage == 2:
             g.solve(0)
         g.apply_id(random.Random(4).choice(g.legal_ids()))
-haitian = Rules.preset("haitian").replace(wild_cards=0)  # the Haitian options but the jokers
-for deal, greedy in deals(haitian, n, seed=5):
-    lockstep(deal, random.Random(5), greedy=greedy)
-fast.simulate(haitian, 20, seed=1, policy="heuristic")
+# the Haitian jokers at every table, with the wild-card options varied
+for players, extra in ((3, {}), (4, {}), (4, {"partnerships": True}),
+                       (2, {"stage2_wild_card": "last-resort", "four_wild_cards": 200,
+                            "wild_card_melds": "any", "second_seven_scores": "capture"})):
+    haitian = Rules.preset("haitian", players=players, **extra)
+    for deal, greedy in deals(haitian, n, seed=5):
+        lockstep(deal, random.Random(5), greedy=greedy)
+    fast.simulate(haitian, 20, seed=1, policy="meld")
+    g = fast.FastDeal.new(haitian, seed=4)
+    while not g.is_over:
+        if g.phase == "play" and g.stage == 2:
+            g.solve(0)
+            g.determinize(g.to_move, seed=1).playout("heuristic", seed=2)
+        g.apply_index(0)
+    for bad in (-1, 10**9, haitian.cards):
+        try:
+            fast._engine.Core.load(fast._config(haitian), 0, [[bad]] * players, -1, [], {})
+        except (ValueError, OverflowError, KeyError):
+            pass
 import numpy as np
 from bezique.envs import Encoding
-enc = Encoding.for_rules(Rules.preset("classic"))
-f = fast.FastDeal.new(Rules.preset("classic"), seed=2)
-f.encode(0, np.zeros(enc.size, np.float32), enc)
+for preset in ("haitian", "classic"):
+    enc = Encoding.for_rules(Rules.preset(preset))
+    f = fast.FastDeal.new(Rules.preset(preset), seed=2)
+    f.encode(0, np.zeros(enc.size, np.float32), enc)
 for bad in (np.zeros(3, np.float32), np.zeros(enc.size), b"x" * 4 * enc.size, None):
     try:
         f.encode(0, bad, enc)

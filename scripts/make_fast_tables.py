@@ -51,6 +51,7 @@ def render() -> str:
         "M_SEVEN": melds.SEVEN_MELD,
         "M_TWO_SEVENS": melds.TWO_SEVENS,
         "M_CARTE_BLANCHE": melds.CARTE_BLANCHE,
+        "M_FOUR_WILD_CARDS": melds.FOUR_WILD_CARDS,
     }
     fixing = sum(1 << m for m in sorted(melds.TRUMP_FIXING))
     lines = [

@@ -28,7 +28,7 @@ pytestmark = pytest.mark.skipif(
 )
 
 # deals per preset in the CI sample (a few thousand deals in all, about a minute)
-SAMPLE = {"classic": 400, "chinese": 60, "eight-pack": 40, "rubicon": 80}
+SAMPLE = {"classic": 400, "chinese": 60, "eight-pack": 40, "rubicon": 80, "haitian": 90}
 
 
 def test_extension_is_built() -> None:
@@ -70,6 +70,46 @@ def test_lockstep_random_option_variations() -> None:
             lockstep(deal, rng, greedy=greedy)
 
 
+@pytest.mark.parametrize("preset", ["russian", "three", "four", "classic"])
+def test_lockstep_seed_001_options(preset: str) -> None:
+    # seed 001 l.14: the leader of a trick draws first (draw_order=leader-first); the seven
+    # of trumps exchanged before min_tricks_before_declaring allows a meld
+    rng = random.Random(preset)
+    for options in (
+        {"draw_order": "leader-first"},
+        {"min_tricks_before_declaring": 3, "exchange_before_min_tricks": True},
+        {
+            "draw_order": "leader-first",
+            "min_tricks_before_declaring": 1,
+            "exchange_before_min_tricks": True,
+            "partner_declaring": "winner-or-partner",
+        },
+    ):
+        rules = Rules.preset(preset, **options)
+        for deal, greedy in deals(rules, 6, seed=3):
+            lockstep(deal, rng, greedy=greedy)
+
+
+def test_seed_option_rule_tests_mirrored_in_the_compiled_engine(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # the stacked deals of tests/test_rules_seed_options.py, each action mirrored in C
+    import test_rules_seed_options as seed_tests
+    from test_fast_haitian import Twins
+
+    twins = Twins()
+    monkeypatch.setattr(Deal, "apply", twins.patched())
+    for name in (
+        "draw_order_leader_first_seed_001",
+        "draw_order_leader_first_three_players",
+        "draw_order_leader_first_plays_whole_deals",
+        "exchange_before_min_tricks_seed_001",
+        "exchange_before_min_tricks_melds_after_enough_tricks",
+    ):
+        getattr(seed_tests, "test_" + name)()
+    assert twins.steps > 100
+
+
 def _midgame(rules: Rules, seed: int, steps: int) -> Deal:
     deal = Deal.new(rules, seed=seed)
     rng = random.Random(seed)
@@ -79,15 +119,15 @@ def _midgame(rules: Rules, seed: int, steps: int) -> Deal:
 
 
 def test_unsupported_option_is_named() -> None:
-    with pytest.raises(fast.UnsupportedRules, match="wild_cards"):
+    # old Russian: the trump sets scored cumulatively are the reference core's alone
+    with pytest.raises(fast.UnsupportedRules, match="option trump_set_scoring=cumulative"):
         fast.FastDeal.new(Rules.preset("old-russian"), seed=1)
-    with pytest.raises(fast.UnsupportedRules, match="wild_cards"):
-        fast.simulate(Rules.preset("classic", wild_cards=2), 1)
+    with pytest.raises(fast.UnsupportedRules, match="trump_set_scoring"):
+        fast.simulate(Rules.preset("classic", trump_set_scoring="cumulative"), 1)
     assert not fast.supports(Rules.preset("old-russian"))
-    # the Haitian preset is played by the reference core until the engine learns its options
-    with pytest.raises(fast.UnsupportedRules, match=r"option \w+="):
-        fast.FastDeal.new(Rules.preset("haitian"), seed=1)
-    assert fast.supports(Rules.preset("eight-pack"))
+    # wild cards (the Haitian jokers, decision 11) are played: the Haitian preset too
+    assert fast.supports(Rules.preset("classic", wild_cards=2))
+    assert fast.supports(Rules.preset("haitian")) and fast.supports(Rules.preset("eight-pack"))
 
 
 def test_illegal_actions_raise_the_reference_message_and_change_nothing() -> None:
@@ -237,7 +277,7 @@ def test_heuristic_playouts_and_simulate() -> None:
     assert pts.sum() > rnd.sum()
 
 
-@pytest.mark.parametrize("preset", ["classic", "three", "four", "russian", "rubicon"])
+@pytest.mark.parametrize("preset", ["classic", "three", "four", "russian", "rubicon", "haitian"])
 def test_stage2_solver_gives_the_python_solvers_values(preset: str) -> None:
     # the compiled solver is bezique.bots.solver.Endgame ported: the same exact value of every
     # playable card, from every stage-2 position of random deals (RULES.md 2.1, stage 2 duties)

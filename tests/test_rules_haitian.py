@@ -385,6 +385,15 @@ def test_h10_a_joker_completes_a_plain_quartet_only() -> None:
     assert last_event(deal)[2] == 60
 
 
+def test_hd6_a_joker_for_the_king_of_the_first_marriage_fixes_the_queens_suit() -> None:
+    """HD6 (opt ``wild_card_melds=any``): a joker may stand in for the king of the marriage
+    that fixes trump; trump is then the suit of the queen (a joker has none)."""
+    deal = stack(rules(wild_card_melds="any"), [["QH", "XX", "9S"], ["8S", "8D"]])
+    win(deal, 0, "9S", "8S")
+    meld(deal, "royal-marriage", "XX QH")
+    assert deal.trump == "H" and last_event(deal)[2] == 40
+
+
 def test_h11_a_joker_scores_in_one_meld_per_deal() -> None:
     """H11: a joker scored in four kings cannot complete four jacks later in the deal."""
     seat0 = ["KD", "QD", "KS", "KH", "XX", "JS", "JH", "JC", "9C"]

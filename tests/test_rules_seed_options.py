@@ -206,18 +206,19 @@ def test_greek_second_seven_scores_when_it_wins_a_trick() -> None:
 # --- the compiled engine refuses what it does not play --------------------------------------
 
 
-@pytest.mark.parametrize(
-    ("option", "value"),
-    [
-        ("draw_order", "leader-first"),
-        ("exchange_before_min_tricks", True),
-        ("trump_set_scoring", "cumulative"),
-    ],
-)
-def test_compiled_engine_refuses_the_new_options_by_name(option: str, value: object) -> None:
-    rules = Rules.preset("classic", **{option: value})
-    with pytest.raises(UnsupportedRules, match=f"option {option}={value}"):
+def test_compiled_engine_refuses_the_cumulative_trump_sets_by_name() -> None:
+    rules = Rules.preset("classic", trump_set_scoring="cumulative")
+    with pytest.raises(UnsupportedRules, match="option trump_set_scoring=cumulative"):
         check_supported(rules)
+
+
+def test_compiled_engine_plays_the_seed_001_options() -> None:
+    """Seed 001 l.14: the leader drawing first and the exchange before enough tricks are
+    played by the compiled engine (checked in lockstep in ``tests/test_fast.py``)."""
+    check_supported(Rules.preset("russian", draw_order="leader-first"))
+    check_supported(
+        Rules.preset("classic", min_tricks_before_declaring=4, exchange_before_min_tricks=True)
+    )
 
 
 def test_compiled_engine_plays_the_greek_preset_and_the_penalty_options() -> None:
@@ -266,12 +267,16 @@ def test_declaration_points_are_what_the_declaration_scores(rules: Rules) -> Non
     assert checked >= 10
 
 
-def test_compiled_engine_refuses_a_deal_whose_game_had_its_first_bezique() -> None:
-    """The compiled engine counts ``first_bezique`` per deal; a deal after a bezique earlier in
-    its game (HAITIAN.md H07) is refused so that the caller uses the reference core."""
+def test_compiled_engine_carries_the_games_first_bezique() -> None:
+    """HAITIAN.md H07: a deal after a bezique earlier in its game scores its first bezique as
+    any other; the compiled engine takes that from the deal (``game_bezique``)."""
     if not fast.available():
         pytest.skip("the compiled engine is not built")
-    rules = Rules.preset("haitian", first_bezique=100, wild_cards=0)  # it plays no jokers
-    fast.FastDeal.from_deal(Deal.new(rules, seed=1))
-    with pytest.raises(UnsupportedRules, match="first_bezique"):
-        fast.FastDeal.from_deal(Deal.new(rules, seed=1, game_bezique=True))
+    from bezique.fast.differential import lockstep
+
+    rules = Rules.preset("haitian", first_bezique=100)
+    for taken in (False, True):
+        for seed in range(2):  # declaring whenever possible; points compared at every step
+            lockstep(
+                Deal.new(rules, seed=seed, game_bezique=taken), random.Random(seed), greedy=True
+            )

@@ -14,6 +14,7 @@ from .cards import (
     COURT_RANKS,
     SEVEN,
     SUITS,
+    WILD,
     code,
     sort_key,
     suit_of,
@@ -586,7 +587,9 @@ class DealState(Resolver):
         for c in ids:
             M[c] |= bit
         if fixes_trump:
-            self._trump = self._kinds[ids[0]] >> 3
+            # the suit of the marriage's real cards: a wild card standing in for the king
+            # (wild_card_melds any or all-but-sequence) has none
+            self._trump = next(self._kinds[c] for c in ids if self._kinds[c] != WILD) >> 3
         if rules.meld_reforming or (meld == ROYAL_MARRIAGE and rules.sequence_needs_marriage):
             self._instances.append((seat, meld, ids))
         cards = " ".join(CODES[self._kinds[c]] for c in ids)

@@ -22,11 +22,12 @@ from ..core.melds import (
     TRUMP_SEQUENCE,
     bezique_kinds,
     meld_score,
+    wild_card_melds,
 )
 from ..core.movegen import meld_plan
 from ..core.percache import per_rules
 from ..core.rules import Rules
-from ..core.scoring import trick_values
+from ..core.scoring import kind_values, trick_values
 
 MAX_CARDS = 320
 """Most cards in a pack the compiled engine plays (eight packs of 32 and more fit)."""
@@ -51,6 +52,9 @@ _PLAYS: dict[str, tuple[object, ...]] = {
     "trick_scoring": ("brisques", "card-points", "greek-per-trick", "none", "brisque-majority"),
     "brisque_timing": ("end-of-hand", "immediate"),
     "target_check": ("end-of-hand", "immediate"),
+    "wild_card_melds": ("any", "quartets", "all-but-sequence"),
+    "stage2_wild_card": ("discard", "last-resort"),
+    "draw_order": ("winner-first", "leader-first"),
 }
 _SEVENS = {"declare": 0, "play": 1, "win-trick": 2, "play-always": 3, "capture": 4}
 # Every option the engine was written against: one added to Rules later is refused by name
@@ -150,6 +154,8 @@ _KNOWN = frozenset(
         "seven_exchange_counts_as_meld",
         "second_seven_scores",
         "trick_scoring",
+        "draw_order",
+        "exchange_before_min_tricks",
         "brisque_min_score",
         "brisque_loser_penalty",
         "brisque_tie_bonus",
@@ -186,13 +192,6 @@ def _refuse(name: str, value: object) -> UnsupportedRules:
 
 def check_supported(rules: Rules) -> None:
     """Raise :class:`UnsupportedRules`, naming the option, if the engine cannot play these rules."""
-    if rules.wild_cards:
-        raise UnsupportedRules(
-            f"option wild_cards={rules.wild_cards} is not supported by the compiled engine "
-            "(it plays no wild cards): use the reference core"
-        )
-    # without wild cards, the wild-card options (four_wild_cards, wild_card_melds,
-    # wild_card_lead_wins, stage2_wild_card) change nothing
     for name, plays in _PLAYS.items():
         value = getattr(rules, name)
         if value not in plays:
@@ -279,6 +278,15 @@ def scalars(rules: Rules) -> list[int]:
         rules.brisque_tie_bonus,
         int(rules.score_floor_zero),
         int(rules.sequence_needs_marriage),
+        # the wild cards (HAITIAN.md sections 3 and 5; decision 11)
+        rules.wild_cards,
+        int(rules.wild_card_lead_wins),
+        int(rules.stage2_wild_card == "last-resort"),
+        int(rules.meld_reuse == "once-per-kind"),  # a wild card scores in one meld only
+        sum(1 << m for m in wild_card_melds(rules)) if rules.wild_cards else 0,
+        *kind_values(rules),
+        int(rules.draw_order == "leader-first"),
+        int(rules.exchange_before_min_tricks),
     ]
 
 

@@ -16,8 +16,7 @@ from ..core.cards import SUITS, parse_card
 from ..core.events import EventKind, ScoreEvent
 from ..core.melds import MELD_BY_NAME, profile_mask
 from ..core.rules import Rules
-from ..core.scoring import trick_values
-from ._config import UnsupportedRules
+from ..core.scoring import kind_values, trick_values
 
 _PHASES = {"play": 0, "declare": 1, "over": 2}
 _DOUBLING = ("royal-marriage", "bezique", "trump-sequence")  # repeat_doubles, in C's order
@@ -102,12 +101,12 @@ def load_args(
     for item in filter(None, f["trick"].split(",")):
         s, card = item.split(":")
         trick.append((int(s), take(parse_card(card))))
-    per_rank, per_trick = trick_values(rules)
+    per_kind, per_trick = kind_values(rules), trick_values(rules)[1]  # a wild card worth 0
     sides = rules.sides
     points = [[0, 0, 0, 0] for _ in range(sides)]
     won = [0] * n
     played = [0] * 33
-    last_winner = -1
+    last_winner = last_leader = -1
     tricks = [t for t in f["tricks"].split(",") if t]
     for item in tricks:
         _, cs, w = item.split(":")
@@ -116,9 +115,10 @@ def load_args(
         for k in _cards(cs.replace(".", ",")):
             take(k)
             played[k] += 1
-            value += per_rank[k & 7]
+            value += per_kind[k]
         won[winner] += 1
         last_winner = winner
+        last_leader = int(item.split(":")[0])
         points[rules.side_of(winner)][1] += value
     turn_up = -1 if f["up"] == "-" else take(parse_card(f["up"]))
     for seat, part in enumerate(f["hands"].split("/")):
@@ -151,12 +151,6 @@ def load_args(
             if event.meld in _DOUBLING:
                 doubled[3 * seat + _DOUBLING.index(event.meld)] += 1
     carry = [int(x) for x in f["carry"].split(",")] if f.get("carry") else [0] * sides
-    if rules.first_bezique and f.get("gamebezique") == "1":
-        # the engine counts the first bezique per deal; the core, per game (HAITIAN.md H07)
-        raise UnsupportedRules(
-            "a deal whose game already had its first bezique (first_bezique) is not supported "
-            "by the compiled engine: use the reference core"
-        )
     if f["phase"] == "over":  # the trick points as the finished deal settled them
         settle_tricks(rules, points, carry, ended_early)
     instances = []
@@ -186,6 +180,7 @@ def load_args(
         "exchanged": int(f["exchanged"] == "1"),
         "tricks": len(tricks),
         "last_winner": last_winner,
+        "last_leader": last_leader,  # draw_order=leader-first: who draws first
         "cb_any": cb_any,
         "won": won,
         "cb_state": cb_state,
@@ -194,6 +189,8 @@ def load_args(
         "exchanges": exchanges,
         "cb_count": cb_count,
         "carry": carry,
+        # a bezique in an earlier deal of the game: first_bezique is spent (HAITIAN.md H07)
+        "game_bezique": int(f.get("gamebezique") == "1"),
         "points": [p for side in points for p in side],
         "played": played,
         "known": known,

@@ -30,7 +30,7 @@ int get_ints(PyObject *seq, int64_t *out, int n, const char *what) {
     return 0;
 }
 
-#define NSCALARS 50
+#define NSCALARS (50 + 5 + NK + 2)
 static int parse_plan(PlanItem *it, PyObject *item) {
     PyObject *slots, *needs, *ranks;
     int meld;
@@ -133,6 +133,14 @@ static int Config_init(ConfigObject *self, PyObject *args, PyObject *kw) {
     c->b_tie = (int)v[i++];
     c->floor_zero = (int)v[i++];
     c->seq_marriage = (int)v[i++];
+    c->wild = (int)v[i++];
+    c->lead_wins = (int)v[i++];
+    c->wild_last = (int)v[i++];
+    c->wild_once = (int)v[i++];
+    c->wild_ok = (uint64_t)v[i++];
+    for (int k = 0; k < NK; k++) c->kval[k] = v[i++];
+    c->leader_draws = (int)v[i++];
+    c->exch_before = (int)v[i++];
     if (c->players < 2 || c->players > MAXP || c->ncards < 1 || c->ncards > MAXC || c->hand_size < 1 ||
         c->hand_size > MAXH - 2 || c->sides < 2 || c->sides > MAXP) {
         PyErr_SetString(PyExc_ValueError, "engine limits exceeded (players, packs or hand size)");

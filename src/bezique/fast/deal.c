@@ -122,6 +122,7 @@ static void st_blank(State *st, const Config *cfg, int dealer) {
     st->trump = -1;
     st->turn_up = -1;
     st->last_winner = -1;
+    st->last_leader = -1;
 }
 
 void st_start(State *st, const Config *cfg, int dealer, uint16_t hands[MAXP][MAXH], const uint8_t *hn,
@@ -167,6 +168,17 @@ void st_new(State *st, const Config *cfg, int dealer, Rng *rng) {
         pos += cfg->hand_size;
     }
     int up = -1;
-    if (cfg->has_turn_up) up = order[pos++];
+    if (cfg->has_turn_up) {
+        /* a wild card cannot be the trump: it goes back into the stock at a random place and
+           the next card is turned (core/dealing.py, decision 11) */
+        int rest = nc - pos, guard = 0;
+        while (cfg->wild && KIND(cfg, order[pos]) == WILD_KIND && rest > 1 && guard++ < 1000) {
+            int at = 1 + (int)rng_below(rng, (uint32_t)(rest - 1)); /* its new place, 1 .. rest-1 */
+            uint16_t w = order[pos];
+            memmove(order + pos, order + pos + 1, (size_t)at * sizeof(uint16_t));
+            order[pos + at] = w;
+        }
+        up = order[pos++];
+    }
     st_start(st, cfg, dealer, hands, hn, up, order + pos, nc - pos);
 }

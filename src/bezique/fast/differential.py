@@ -16,10 +16,9 @@ from ..core.deal import Deal
 from ..core.rules import Rules
 from . import FastDeal, supports
 
-# The presets the compiled engine does not play yet (wild cards; the Haitian sequence that
-# needs a marriage): the reference core plays them.  tests/test_fast.py checks that each is
-# refused by name.
-UNPLAYED_PRESETS = ("old-russian", "haitian")
+# The presets the compiled engine does not play (old Russian: trump_set_scoring): the reference
+# core plays them.  tests/test_fast.py checks that each is refused by name.
+UNPLAYED_PRESETS = ("old-russian",)
 PRESETS = [p for p in Rules.presets() if p not in UNPLAYED_PRESETS]
 
 # Options varied at random on top of a preset, with the values tried.
@@ -67,6 +66,15 @@ VARIATIONS: dict[str, tuple[Any, ...]] = {
     "trump_double_marriage": (0, 50),
     "sequence_fixes_trump": (True, False),
     "brisques_only_to_settle": (True, False),
+    # the wild cards (the Haitian jokers, the old Russian "шприц")
+    "wild_cards": (0, 2, 4),
+    "wild_card_melds": ("any", "quartets", "all-but-sequence"),
+    "four_wild_cards": (0, 200),
+    "wild_card_lead_wins": (True, False),
+    "stage2_wild_card": ("discard", "last-resort"),
+    # seed 001
+    "draw_order": ("winner-first", "leader-first"),
+    "exchange_before_min_tricks": (False, True),
 }
 
 
@@ -93,12 +101,13 @@ def random_rules(rng: random.Random) -> Rules:
 
 
 def stacked(rules: Rules, rng: random.Random, dealer: int) -> Deal:
-    """A deal stacked for declarations: the court cards and aces go to the hands first."""
+    """A deal stacked for declarations: the court cards, aces and wild cards go to the hands
+    first."""
     from ..core.cards import CODES
 
     cards = [CODES[k] for k in rules.pack_kinds]
     rng.shuffle(cards)
-    cards.sort(key=lambda c: c[0] not in "AKQJ" or rng.random() < 0.3)
+    cards.sort(key=lambda c: c[0] not in "AKQJX" or rng.random() < 0.3)  # X: wild cards
     n, size = rules.players, rules.hand_size
     sits = rules.dealer_sits_out
     hands: list[list[str]] = [[] for _ in range(n)]
@@ -110,7 +119,8 @@ def stacked(rules: Rules, rng: random.Random, dealer: int) -> Deal:
         pos += size
     rest = cards[pos:]
     rng.shuffle(rest)
-    turn_up = rest.pop(0) if rules.turn_up else None
+    # a wild card is never the turn-up (decision 11)
+    turn_up = rest.pop(next(i for i, c in enumerate(rest) if c != "XX")) if rules.turn_up else None
     return Deal.from_cards(rules, hands, turn_up, rest, dealer=dealer)
 
 

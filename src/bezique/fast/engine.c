@@ -25,13 +25,16 @@ typedef struct {
     Move moves[MAXMOVES];
 } DeclCache;
 static DeclCache dcache;
-int st_beats(int k, int best, int trump) {
-    int s = k >> 3, bs = best >> 3;
-    if (s == bs) return (k & 7) < (best & 7);
-    return s == trump;
-}
 /* --- legal actions ------------------------------------------------------------------------- */
-static int playable(const State *st, const Config *cfg, int seat, uint16_t *out) {
+/* A wild card played only when nothing else is held (stage2_wild_card=last-resort): in the last
+ * tricks, with a wild card in hand (hands sort it last). */
+static inline int wild_last(const State *st, const Config *cfg, int seat) {
+    int hn = st->hn[seat];
+    return cfg->wild_last && st->stage == 2 && hn && KIND(cfg, st->hand[seat][hn - 1]) == WILD_KIND;
+}
+
+/* tricks.follow_duty: the cards of seat's hand it may play to the trick. */
+static int duty(const State *st, const Config *cfg, int seat, uint16_t *out) {
     const uint16_t *hand = st->hand[seat];
     int hn = st->hn[seat];
     if (!st->tn || (st->stage == 1 && !cfg->s1_follow)) {
@@ -40,8 +43,9 @@ static int playable(const State *st, const Config *cfg, int seat, uint16_t *out)
     }
     int led = KIND(cfg, st->tcard[0]) >> 3, ns = 0;
     uint16_t same[MAXH];
-    for (int i = 0; i < hn; i++)
-        if (KIND(cfg, hand[i]) >> 3 == led) same[ns++] = hand[i];
+    if (led < 4) /* a wild card led has no suit to follow */
+        for (int i = 0; i < hn; i++)
+            if (KIND(cfg, hand[i]) >> 3 == led) same[ns++] = hand[i];
     if (st->stage == 1) {
         if (!ns) {
             memcpy(out, hand, (size_t)hn * sizeof(uint16_t));
@@ -50,14 +54,14 @@ static int playable(const State *st, const Config *cfg, int seat, uint16_t *out)
         memcpy(out, same, (size_t)ns * sizeof(uint16_t));
         return ns;
     }
-    int best = KIND(cfg, st->tcard[0]);
+    int best = KIND(cfg, st->tcard[0]), lw = cfg->lead_wins;
     for (int i = 1; i < st->tn; i++)
-        if (st_beats(KIND(cfg, st->tcard[i]), best, st->trump)) best = KIND(cfg, st->tcard[i]);
+        if (st_beats(KIND(cfg, st->tcard[i]), best, st->trump, lw)) best = KIND(cfg, st->tcard[i]);
     int n = 0;
     if (ns) {
         if (cfg->s2_head) {
             for (int i = 0; i < ns; i++)
-                if (st_beats(KIND(cfg, same[i]), best, st->trump)) out[n++] = same[i];
+                if (st_beats(KIND(cfg, same[i]), best, st->trump, lw)) out[n++] = same[i];
             if (n) return n;
         }
         memcpy(out, same, (size_t)ns * sizeof(uint16_t));
@@ -71,7 +75,7 @@ static int playable(const State *st, const Config *cfg, int seat, uint16_t *out)
         if (nt) {
             if (cfg->s2_head) {
                 for (int i = 0; i < nt; i++)
-                    if (st_beats(KIND(cfg, trumps[i]), best, st->trump)) out[n++] = trumps[i];
+                    if (st_beats(KIND(cfg, trumps[i]), best, st->trump, lw)) out[n++] = trumps[i];
                 if (n) return n;
                 memcpy(out, hand, (size_t)hn * sizeof(uint16_t));
                 return hn;
@@ -84,6 +88,18 @@ static int playable(const State *st, const Config *cfg, int seat, uint16_t *out)
     return hn;
 }
 
+static int playable(const State *st, const Config *cfg, int seat, uint16_t *out) {
+    int n = duty(st, cfg, seat, out);
+    if (wild_last(st, cfg, seat)) {
+        int m = 0;
+        for (int i = 0; i < n; i++)
+            if (KIND(cfg, out[i]) != WILD_KIND) out[m++] = out[i];
+        if (m) return m;
+        return duty(st, cfg, seat, out); /* nothing but wild cards may be played */
+    }
+    return n;
+}
+
 static inline int mask_lt(Mask a, Mask b) { return a.hi != b.hi ? a.hi < b.hi : a.lo < b.lo; }
 static inline int mask_eq(Mask a, Mask b) { return a.hi == b.hi && a.lo == b.lo; }
 
@@ -92,7 +108,7 @@ static int play_moves(const State *st, const Config *cfg, int seat, Move *out, i
     int np, n = 0;
     const uint16_t *hand = st->hand[seat];
     int hn = st->hn[seat];
-    if (!st->ntable[seat] && (!st->tn || (st->stage == 1 && !cfg->s1_follow))) {
+    if (!st->ntable[seat] && (!st->tn || (st->stage == 1 && !cfg->s1_follow)) && !wild_last(st, cfg, seat)) {
         /* the usual case: every card playable, none declared: one action per kind */
         int prev = -1;
         for (int i = 0; i < hn; i++) {
@@ -268,6 +284,19 @@ static int enumerate_melds(const State *st, const Config *cfg, int seat, const P
                     sw->gi[sw->ncand++] = (uint8_t)(gs.first[k] + g);
                 }
             }
+            if (gs.ng[WILD_KIND] && (cfg->wild_ok >> it->meld & 1)) {
+                /* a wild card may stand in for a card of this meld; with once-per-kind reuse
+                   only one that has scored in no meld yet */
+                for (int g = 0; g < gs.ng[WILD_KIND]; g++) {
+                    const Group *gr = &gs.g[gs.first[WILD_KIND] + g];
+                    if (cfg->wild_once ? HAS_MASK(gr->m) != 0
+                                       : ((gr->m.lo & it->block.lo) || (gr->m.hi & it->block.hi)))
+                        continue;
+                    if (sw->ncand >= MAXCAND) return -1;
+                    sw->kind[sw->ncand] = WILD_KIND;
+                    sw->gi[sw->ncand++] = (uint8_t)(gs.first[WILD_KIND] + g);
+                }
+            }
             uint8_t cur[MAXCAND] = {0};
             if (sw->ncand == 1) {
                 if (gs.g[sw->gi[0]].n >= sl->n) {
@@ -293,7 +322,7 @@ static int enumerate_melds(const State *st, const Config *cfg, int seat, const P
             mv.type = MV_MELD;
             mv.meld = it->meld;
             mv.n = 0;
-            int fresh = 0;
+            int fresh = 0, wilds = 0, shown = 0;
             for (int s = 0; s < it->nslots; s++) {
                 const SlotWays *sw = &sws[s];
                 const uint8_t *takes = sw->ways[idx[s]];
@@ -304,8 +333,15 @@ static int enumerate_melds(const State *st, const Config *cfg, int seat, const P
                     if (takes[a]) {
                         int ghost = (int)((gr->m.hi >> it->meld) & 1);
                         if (!HAS_MASK(gr->m) || ghost) fresh = 1;
+                        if (HAS_MASK(gr->m)) shown = 1;
+                        if (sw->kind[a] == WILD_KIND) wilds += takes[a];
                     }
                 }
+            }
+            if (fresh && it->meld == M_FOUR_WILD_CARDS) {
+                if (cfg->wild_once && shown) fresh = 0; /* each wild card scores in one meld */
+            } else if (fresh && (wilds > 1 || mv.n == wilds)) {
+                fresh = 0; /* one wild card a meld, and never a meld of wild cards alone */
             }
             if (fresh && it->meld == M_TRUMP_SEQUENCE && cfg->seq_marriage && !on_marriage(st, cfg, seat, &mv))
                 fresh = 0;
@@ -336,21 +372,30 @@ int declare_moves(const State *st, const Config *cfg, int seat, Move *out, int m
     const uint16_t *hand = st->hand[seat];
     int hn = st->hn[seat];
     int room = st->decl < cfg->melds_per_trick;
-    if (room) {
+    /* min_tricks_before_declaring: no meld yet, though the seven may be exchanged where
+       exchange_before_min_tricks allows it */
+    int may_meld = !cfg->min_tricks || st->won[seat] >= cfg->min_tricks;
+    if (room && may_meld) {
         uint32_t have[10] = {0};
         int by_rank[8] = {0}, prev = -1, run = 0;
         for (int i = 0; i < hn; i++) {
             int k = KIND(cfg, hand[i]);
             run = k == prev ? run + 1 : 1;
             prev = k;
-            if (run < 10) have[run] |= 1u << k;
+            if (run < 10 && k < WILD_KIND) have[run] |= 1u << k;
             by_rank[k & 7]++;
         }
+        /* a wild card may fill any gap: no pre-check (hands sort it last) */
+        int any = hn && KIND(cfg, hand[hn - 1]) == WILD_KIND;
         const PlanItem *possible[MAXPLAN];
         int np = 0, pi = trump < 0 ? 4 : trump;
         for (int p = 0; p < cfg->nplan[pi]; p++) {
             const PlanItem *it = &cfg->plan[pi][p];
             int ok = 1;
+            if (any) {
+                possible[np++] = it;
+                continue;
+            }
             for (int a = 0; a < it->nneeds && ok; a++)
                 if ((have[it->need_n[a]] & it->need_kinds[a]) != it->need_kinds[a]) ok = 0;
             for (int a = 0; a < it->nrank && ok; a++)
@@ -363,7 +408,7 @@ int declare_moves(const State *st, const Config *cfg, int seat, Move *out, int m
         }
     }
     if (cfg->exch_rank >= 0 && (cfg->exch_rank != RANK_SEVEN || cfg->seven_pts) && st->turn_up >= 0 &&
-        trump >= 0 && !st->exched && (room || !cfg->exch_counts) &&
+        trump >= 0 && !st->exched && (may_meld || cfg->exch_before) && (room || !cfg->exch_counts) &&
         KIND(cfg, st->turn_up) != trump * 8 + cfg->exch_rank) {
         int card = trump * 8 + cfg->exch_rank;
         for (int i = 0; i < hn; i++)
@@ -376,7 +421,7 @@ int declare_moves(const State *st, const Config *cfg, int seat, Move *out, int m
                 break;
             }
     }
-    if (cfg->partner_or && cfg->partnerships && seat == st->leader && !st->decl && !st->exched) {
+    if (cfg->partner_or && cfg->partnerships && may_meld && seat == st->leader && !st->decl && !st->exched) {
         if (n >= max) return -1;
         out[n].type = MV_PARTNER;
         out[n].meld = 0;
@@ -536,14 +581,14 @@ static void play_card(State *st, const Config *cfg, int cid) {
     int win_seat = st->tseat[0], best = KIND(cfg, st->tcard[0]), trump = st->trump;
     for (int i = 1; i < st->tn; i++) {
         int kc = KIND(cfg, st->tcard[i]);
-        if ((kc >> 3 == best >> 3 && (kc & 7) < (best & 7)) || (kc >> 3 == trump && best >> 3 != trump)) {
+        if (st_beats(kc, best, trump, cfg->lead_wins)) {
             best = kc;
             win_seat = st->tseat[i];
         }
     }
     int64_t value = cfg->per_trick;
     for (int i = 0; i < st->tn; i++) {
-        value += cfg->per_rank[KIND(cfg, st->tcard[i]) & 7];
+        value += cfg->kval[KIND(cfg, st->tcard[i])];
         st->played[KIND(cfg, st->tcard[i])]++;
     }
     int ntrick = st->tn;
@@ -551,6 +596,7 @@ static void play_card(State *st, const Config *cfg, int cid) {
     st->ntricks++;
     st->won[win_seat]++;
     st->last_winner = (int16_t)win_seat;
+    st->last_leader = st->leader;
     if ((best & 7) == RANK_SEVEN && st->stage == 1 && cfg->second_seven == 2 && cfg->seven_pts && trump >= 0 &&
         best == trump * 8 + RANK_SEVEN)
         score(st, cfg, win_seat, PART_MELDS, cfg->seven_pts);
@@ -567,7 +613,7 @@ static void play_card(State *st, const Config *cfg, int cid) {
         st->decl = 0;
         st->exched = 0;
         if ((win_seat != led_by || !cfg->only_beating) &&
-            (!cfg->min_tricks || st->won[win_seat] >= cfg->min_tricks)) {
+            (!cfg->min_tricks || cfg->exch_before || st->won[win_seat] >= cfg->min_tricks)) {
             int nd = declare_moves(st, cfg, win_seat, dcache.moves, MAXMOVES);
             if (nd) {
                 dcache.n = nd;
@@ -592,7 +638,9 @@ static void meld(State *st, const Config *cfg, const Move *mv) {
     }
     int64_t points = cfg->meld_score[m];
     if (st->trump < 0 && (TRUMP_FIXING_BITS >> m & 1)) {
-        st->trump = (int8_t)(KIND(cfg, mv->ids[0]) >> 3);
+        int i = 0; /* the suit of a real card: a wild card may stand in for the king */
+        while (i < mv->n - 1 && KIND(cfg, mv->ids[i]) == WILD_KIND) i++;
+        st->trump = (int8_t)(KIND(cfg, mv->ids[i]) >> 3);
         if (m == M_DOUBLE_ROYAL_MARRIAGE && cfg->tdm) points = cfg->tdm;
     }
     if ((cfg->reforming || (m == M_ROYAL_MARRIAGE && cfg->seq_marriage)) && st->ninst < MAXINST) {
@@ -602,8 +650,8 @@ static void meld(State *st, const Config *cfg, const Move *mv) {
         in->n = mv->n;
         memcpy(in->ids, mv->ids, sizeof in->ids);
     }
-    if (m == M_BEZIQUE && cfg->first_bez) { /* the deal's first bezique scores first_bezique */
-        int before = 0;
+    if (m == M_BEZIQUE && cfg->first_bez) { /* the game's first bezique scores first_bezique */
+        int before = st->game_bez; /* one came in an earlier deal of the game (HAITIAN.md H07) */
         for (int s = 0; s < cfg->players; s++) before += st->nmeld[s][M_BEZIQUE];
         if (!before) points = cfg->first_bez;
     }
@@ -632,7 +680,9 @@ static void exchange(State *st, const Config *cfg, int cid) {
 
 static void draw(State *st, const Config *cfg) {
     int winner = st->leader, order[MAXP], drawn[MAXP] = {0};
-    int no = active_order(cfg, st->dealer, winner, order);
+    /* the trick's winner draws first, or (draw_order=leader-first) the one who led it */
+    int first = cfg->leader_draws && st->last_leader >= 0 ? st->last_leader : winner;
+    int no = active_order(cfg, st->dealer, first, order);
     for (int i = 0; i < no; i++) {
         int seat = order[i], c;
         if (st->nstock) {

@@ -55,6 +55,15 @@ typedef struct {
     /* target_check=immediate; brisque-majority (HAITIAN.md 6) */
     int target_now, majority, b_min, b_penalty, b_tie, floor_zero;
     int seq_marriage; /* a trump sequence joins the declarer's live royal marriage (HAITIAN.md 3) */
+    /* wild cards (the Haitian jokers): how many; a led one wins unless trumped; in the last
+       tricks played only when nothing else is held; one scores in one meld only; the melds one
+       may complete (bits by meld id) */
+    int wild, lead_wins, wild_last, wild_once;
+    /* seed 001: the leader of a trick draws first after it; the seven of trumps may be
+       exchanged before min_tricks allows declaring */
+    int leader_draws, exch_before;
+    uint64_t wild_ok;
+    int64_t kval[NK]; /* what each kind brings to a trick's winner (a wild card: 0) */
     int64_t target;
     int64_t meld_score[64];
     /* the default policy of the search players (bots/playout.py), per trump (index 4: none) */
@@ -74,7 +83,7 @@ typedef struct {
 typedef struct {
     uint64_t gen; /* changes whenever the state does (keys the cache of declarations) */
     int8_t to_move, leader, phase, stage, trump, decl, exched, dealer;
-    int16_t turn_up, last_winner;
+    int16_t turn_up, last_winner, last_leader; /* of the latest trick (-1: none yet) */
     int16_t nstock;
     uint16_t ntricks;
     uint8_t hn[MAXP], tn, cb_any;
@@ -86,6 +95,7 @@ typedef struct {
     int64_t pts[MAXP][4];
     int64_t carry[MAXP]; /* each side's game score coming into the deal */
     uint8_t early;       /* the deal ended when a side reached the target */
+    uint8_t game_bez;    /* a bezique came in an earlier deal of this game (first_bezique spent) */
     uint16_t hand[MAXP][MAXH];
     uint16_t stock[MAXC]; /* drawn from the end */
     uint8_t known[MAXC];
@@ -124,7 +134,12 @@ void st_apply(State *st, const Config *cfg, const Move *mv);
 void st_points(const State *st, const Config *cfg, int64_t *out);
 /* The text of an action in notation; returns its length. */
 int st_move_text(const State *st, const Config *cfg, const Move *mv, char *buf, int cap);
-int st_beats(int k, int best, int trump);
+/* Does kind k beat best, played before it?  lead_wins: a led wild card loses only to a trump. */
+static inline int st_beats(int k, int best, int trump, int lead_wins) {
+    int s = k >> 3, bs = best >> 3;
+    if (s == bs) return (k & 7) < (best & 7);
+    return s == trump || (best == WILD_KIND && k != WILD_KIND && !lead_wins);
+}
 /* Mark a state changed from outside the engine (loaded, determinized). */
 void st_touch(State *st);
 /* Count the declared cards of each hand again (after masks were set from outside). */

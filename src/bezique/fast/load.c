@@ -89,6 +89,10 @@ PyObject *Core_load(PyObject *cls, PyObject *args) {
     st->ntricks = (uint16_t)v;
     GETI("last_winner", v);
     st->last_winner = (int16_t)v;
+    if (PyDict_GetItemString(f, "last_leader")) {
+        GETI("last_leader", v);
+        st->last_leader = (int16_t)v;
+    }
     GETI("cb_any", v);
     st->cb_any = (uint8_t)v;
     PyObject *o;
@@ -112,6 +116,11 @@ PyObject *Core_load(PyObject *cls, PyObject *args) {
     if ((o = PyDict_GetItemString(f, "carry"))) {
         if (get_ints(o, tmp, cfg->sides, "carry") < 0) goto bad;
         for (int s = 0; s < cfg->sides; s++) st->carry[s] = tmp[s];
+    }
+    if ((o = PyDict_GetItemString(f, "game_bezique"))) {
+        long g = PyLong_AsLong(o);
+        if (g == -1 && PyErr_Occurred()) goto bad;
+        st->game_bez = g != 0;
     }
     if ((o = PyDict_GetItemString(f, "exchanges"))) {
         if (get_ints(o, tmp, cfg->players, "exchanges") < 0) goto bad;

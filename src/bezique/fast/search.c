@@ -21,6 +21,7 @@ static int random_plain_play(State *st, const Config *cfg, Rng *rng) {
     if (st->phase != PH_PLAY || st->ntable[seat] || (st->tn && (st->stage != 1 || cfg->s1_follow))) return 0;
     const uint16_t *h = st->hand[seat];
     int hn = st->hn[seat], distinct = 0, prev = -1;
+    if (cfg->wild_last && st->stage == 2 && hn && cfg->kind_of[h[hn - 1]] == WILD_KIND) return 0;
     for (int i = 0; i < hn; i++)
         if (cfg->kind_of[h[i]] != prev) {
             prev = cfg->kind_of[h[i]];
@@ -46,7 +47,14 @@ static const double POWER[8] = {3.0, 2.5, 1.5, 1.2, 1.0, 0.5, 0.25, 0.0};
 
 static double uniform(Rng *rng) { return (double)(rng_next(rng) >> 11) * (1.0 / 9007199254740992.0); }
 
+/* What the policy holds a wild card to be worth in melds (bots/playout.py _WILD_KEEP). */
+#define WILD_KEEP 30.0
+
+/* What kind k brings to a trick's winner in the policy's count (a wild card: nothing). */
+static inline double card_pts(const Config *cfg, int k) { return k == WILD_KIND ? 0.0 : cfg->pol_rank[k & 7]; }
+
 static double meld_bonus(const Config *cfg, int ti, int t, int k, const int *held, const int *by_rank) {
+    if (k == WILD_KIND) return WILD_KEEP;
     int r = k & 7, s = k >> 3;
     double bonus = 0.0;
     if (r == 2 || r == 3) { /* king, queen */
@@ -120,12 +128,12 @@ static int heuristic_pick(const State *st, const Config *cfg, const Move *mv, in
         for (int i = 0; i < st->hn[seat]; i++) {
             int k = cfg->kind_of[st->hand[seat][i]];
             held[k]++;
-            by_rank[k & 7]++;
+            if (k != WILD_KIND) by_rank[k & 7]++;
         }
     double keeps[MAXH * 4];
     for (int i = 0; i < n && i < MAXH * 4; i++) {
         int c = mv[i].ids[0], k = cfg->kind_of[c];
-        double keep = POWER[k & 7] + ((k >> 3) == t ? TRUMP_POWER : 0.0);
+        double keep = k == WILD_KIND ? 0.0 : POWER[k & 7] + ((k >> 3) == t ? TRUMP_POWER : 0.0);
         if (stage1) {
             double bonus = meld_bonus(cfg, ti, t, k, held, by_rank);
             if (st->mask[c].lo | st->mask[c].hi) bonus *= 0.3; /* a declared copy has scored already */
@@ -138,7 +146,7 @@ static int heuristic_pick(const State *st, const Config *cfg, const Move *mv, in
     if (!st->tn) {
         for (int i = 0; i < n; i++) {
             int k = cfg->kind_of[mv[i].ids[0]];
-            double v = -keeps[i] - (stage1 ? 0.5 * cfg->pol_rank[k & 7] : 0.0);
+            double v = -keeps[i] - (stage1 ? 0.5 * card_pts(cfg, k) : 0.0);
             if (v > best_v) {
                 best_v = v;
                 choice = i;
@@ -147,11 +155,11 @@ static int heuristic_pick(const State *st, const Config *cfg, const Move *mv, in
         return choice;
     }
     int win_seat = st->tseat[0], win = cfg->kind_of[st->tcard[0]];
-    double points = cfg->pol_per_trick + cfg->pol_rank[win & 7];
+    double points = cfg->pol_per_trick + card_pts(cfg, win);
     for (int i = 1; i < st->tn; i++) {
         int k = cfg->kind_of[st->tcard[i]];
-        points += cfg->pol_rank[k & 7];
-        if (st_beats(k, win, t)) {
+        points += card_pts(cfg, k);
+        if (st_beats(k, win, t, cfg->lead_wins)) {
             win = k;
             win_seat = st->tseat[i];
         }
@@ -167,11 +175,11 @@ static int heuristic_pick(const State *st, const Config *cfg, const Move *mv, in
     }
     for (int i = 0; i < n; i++) {
         int k = cfg->kind_of[mv[i].ids[0]];
-        double mine = cfg->pol_rank[k & 7], keep = keeps[i], v;
+        double mine = card_pts(cfg, k), keep = keeps[i], v;
         if (aware) win_extra = bonus[i];
         if (partner_wins)
             v = (last ? mine : 0.0) - keep;
-        else if (st_beats(k, win, t))
+        else if (st_beats(k, win, t, cfg->lead_wins))
             v = held_on * (points + mine + win_extra) - (1 - held_on) * (points + mine) - keep;
         else
             v = -(points + mine + lose_extra) - keep;

@@ -20,7 +20,10 @@ typedef struct {
 
 typedef struct {
     int n, active, skip, sides, side_of[MAXP], must_head, must_trump, trump, root_side;
+    int lead_wins, wild_last; /* wild cards: a led one wins unless trumped; played last */
     double per_rank[8], per_trick, last_bonus, other;
+    double per_kind[NK]; /* per_rank by card kind, a wild card worth nothing */
+    double seven_bonus;  /* second_seven_scores=capture: each seven of trumps, to the taker */
     uint8_t hand[MAXP][MAXH]; /* sorted kinds */
     int hn[MAXP];
     uint8_t cnt[MAXP][NK]; /* copies of each kind held */
@@ -47,10 +50,7 @@ static void zob_init(void) {
 
 static uint64_t key_of(const Solver *sv) { return sv->hash ^ zob[MAXP][sv->leader][0]; }
 
-static int beats(const Solver *sv, int k, int best) {
-    if (k >> 3 == best >> 3) return (k & 7) < (best & 7);
-    return k >> 3 == sv->trump;
-}
+static int beats(const Solver *sv, int k, int best) { return st_beats(k, best, sv->trump, sv->lead_wins); }
 
 static int to_move(const Solver *sv) {
     if (!sv->tn) return sv->leader;
@@ -67,8 +67,9 @@ static int playable(const Solver *sv, int seat, int *out) {
         for (int i = 1; i < sv->tn; i++)
             if (beats(sv, sv->tcard[i], best)) best = sv->tcard[i];
         int same[MAXH], ns = 0;
-        for (int i = 0; i < hn; i++)
-            if (h[i] >> 3 == led) same[ns++] = h[i];
+        if (led < 4) /* a wild card led has no suit to follow */
+            for (int i = 0; i < hn; i++)
+                if (h[i] >> 3 == led) same[ns++] = h[i];
         if (ns) {
             if (sv->must_head)
                 for (int i = 0; i < ns; i++)
@@ -95,6 +96,12 @@ static int playable(const Solver *sv, int seat, int *out) {
     } else {
         for (int i = 0; i < hn; i++) cand[nc++] = h[i];
     }
+    if (sv->wild_last && hn && h[hn - 1] == WILD_KIND) { /* a wild card only when nothing else */
+        int m = 0;
+        for (int i = 0; i < nc; i++)
+            if (cand[i] != WILD_KIND) cand[m++] = cand[i];
+        if (m) nc = m;
+    }
     int n = 0, prev = -1;
     for (int i = 0; i < nc; i++)
         if (cand[i] != prev) out[n++] = prev = cand[i];
@@ -112,7 +119,8 @@ static int ordered_classes(const Solver *sv, int seat, int *moves, int n) {
         for (int i = 1; i < n; i++) {
             int k = moves[i];
             uint64_t between = (1ULL << k) - (1ULL << (prev + 1));
-            int same = k >> 3 == prev >> 3 && sv->per_rank[k & 7] == sv->per_rank[prev & 7] && !(present & between);
+            int same = k >> 3 == prev >> 3 && k != WILD_KIND && sv->per_kind[k] == sv->per_kind[prev] &&
+                       !(sv->seven_bonus != 0.0 && (k & 7) == 7) && !(present & between);
             if (!same) moves[m++] = k;
             prev = k;
         }
@@ -165,14 +173,16 @@ static double play(Solver *sv, int seat, int k, double alpha, double beta) {
         sv->tn--;
     } else {
         int win_seat = sv->tseat[0], best = sv->tcard[0];
-        double pts = sv->per_trick + sv->per_rank[best & 7];
+        double pts = sv->per_trick + sv->per_kind[best];
         for (int i = 1; i < sv->tn; i++) {
-            pts += sv->per_rank[sv->tcard[i] & 7];
+            pts += sv->per_kind[sv->tcard[i]];
             if (beats(sv, sv->tcard[i], best)) {
                 best = sv->tcard[i];
                 win_seat = sv->tseat[i];
             }
         }
+        if (sv->seven_bonus != 0.0)
+            for (int i = 0; i < sv->tn; i++) pts += sv->tcard[i] == sv->trump * 8 + 7 ? sv->seven_bonus : 0.0;
         int empty = !sv->hn[seat];
         if (empty) pts += sv->last_bonus;
         double delta = sv->side_of[win_seat] == sv->root_side ? pts : -pts * sv->other;
@@ -285,6 +295,10 @@ static int solver_init(Solver *sv, const State *st, const Config *cfg, const dou
     sv->trump = st->trump;
     sv->root_side = side;
     memcpy(sv->per_rank, per_rank, sizeof sv->per_rank);
+    for (int k = 0; k < NK; k++) sv->per_kind[k] = k == WILD_KIND ? 0.0 : per_rank[k & 7];
+    sv->lead_wins = cfg->lead_wins;
+    sv->wild_last = cfg->wild_last;
+    sv->seven_bonus = cfg->second_seven == 4 ? (double)cfg->seven_pts : 0.0;
     sv->per_trick = per_trick;
     sv->last_bonus = cfg->last_bonus;
     sv->other = 1.0 / (sv->sides - 1);

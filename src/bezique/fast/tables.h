@@ -19,6 +19,7 @@
 #define M_SEVEN 48
 #define M_TWO_SEVENS 49
 #define M_CARTE_BLANCHE 50
+#define M_FOUR_WILD_CARDS 51
 #define TRUMP_FIXING_BITS 0x8aULL
 
 static const char *const MELD_NAMES[52] = {"marriage", "royal-marriage", "double-marriage", "double-royal-marriage", "triple-marriage", "triple-royal-marriage", "plain-sequence", "trump-sequence", "bezique", "double-bezique", "triple-bezique", "quadruple-bezique", "quintuple-bezique", "four-aces", "four-tens", "four-kings", "four-queens", "four-jacks", "four-trump-aces", "four-trump-tens", "four-trump-kings", "four-trump-queens", "four-trump-jacks", "five-trump-aces", "five-trump-tens", "five-trump-kings", "five-trump-queens", "five-trump-jacks", "six-trump-aces", "six-trump-tens", "six-trump-kings", "six-trump-queens", "six-trump-jacks", "seven-trump-aces", "seven-trump-tens", "seven-trump-kings", "seven-trump-queens", "seven-trump-jacks", "eight-trump-aces", "eight-trump-tens", "eight-trump-kings", "eight-trump-queens", "eight-trump-jacks", "four-bezique-jacks", "five-bezique-jacks", "six-bezique-jacks", "seven-bezique-jacks", "eight-bezique-jacks", "seven", "two-sevens", "carte-blanche", "four-wild-cards"};
