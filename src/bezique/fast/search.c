@@ -219,7 +219,7 @@ static int unseen_counts(const State *st, const Config *cfg, int seat, int *unse
 
 static int beaters_of(const int *unseen, int k, int t) {
     int s = k >> 3, r = k & 7, n = 0;
-    if (k >= 32) return 0; /* the wild card: the smart policy does not play wild-card rules */
+    if (k == WILD_KIND) return 0; /* the smart policy leaves wild-card rules to the plain one */
     for (int rr = 0; rr < r; rr++) n += unseen[s * 8 + rr];
     if (t >= 0 && s != t)
         for (int rr = 0; rr < 8; rr++) n += unseen[t * 8 + rr];
@@ -296,7 +296,7 @@ static double meld_loss(const State *st, const Config *cfg, int seat, int c, con
    for the end of the stock), leads that are safe to win a wanted trick, follows that win when
    the trick and the declaration it opens are worth the card. */
 static int smart_pick(const State *st, const Config *cfg, const Move *mv, int n, Rng *rng, double explore, int noisy) {
-    if (st->phase == PH_DECLARE || st->stage != 1 || cfg->players != 2 || n > MAXH * 4)
+    if (st->phase == PH_DECLARE || st->stage != 1 || cfg->players != 2 || cfg->wild || n > MAXH * 4)
         return heuristic_pick(st, cfg, mv, n, rng, explore, noisy, 1);
     if (n == 1) return 0;
     if (explore > 0.0 && uniform(rng) < explore) return (int)rng_below(rng, (uint32_t)n);
@@ -354,7 +354,7 @@ static int smart_pick(const State *st, const Config *cfg, const Move *mv, int n,
     for (int i = 1; i < st->tn; i++) {
         int k = cfg->kind_of[st->tcard[i]];
         points += cfg->pol_rank[k & 7];
-        if (st_beats(k, win, t)) {
+        if (st_beats(k, win, t, cfg->lead_wins)) {
             win = k;
             win_seat = st->tseat[i];
         }
@@ -363,7 +363,7 @@ static int smart_pick(const State *st, const Config *cfg, const Move *mv, int n,
     for (int i = 0; i < n; i++) {
         int k = cfg->kind_of[mv[i].ids[0]];
         double pts = points + cfg->pol_rank[k & 7], v;
-        int mine = st_beats(k, win, t) ? 1 : (win_seat == seat);
+        int mine = st_beats(k, win, t, cfg->lead_wins) ? 1 : (win_seat == seat);
         if (mine) {
             double hold = last || beaters_of(unseen, k, t) == 0 ? 1.0 : 0.5;
             v = hold * (pts + wins[i]) - (1 - hold) * (pts + SM_LOSE) - keeps[i];
@@ -630,7 +630,7 @@ static void couple_draw(State *st, const Config *cfg, const Piles *pl, const Mov
     if (st->phase == PH_DECLARE)
         w = st->leader;
     else if (st->phase == PH_PLAY && st->tn == 1 && mv->type == MV_PLAY)
-        w = st_beats(cfg->kind_of[mv->ids[0]], cfg->kind_of[st->tcard[0]], st->trump) ? st->to_move : st->tseat[0];
+        w = st_beats(cfg->kind_of[mv->ids[0]], cfg->kind_of[st->tcard[0]], st->trump, cfg->lead_wins) ? st->to_move : st->tseat[0];
     else
         return;
     int e = (pl->n0 - st->nstock) / 2;
