@@ -78,15 +78,15 @@ CANDIDATES: dict[str, Level] = {
             "searches more sampled deals in the compiled engine (<= 0.3 s a move)",
         ),
         Level(
-            "expert-c-v2",
-            "pimc-c-v2",
+            "expert-c-smart",
+            "pimc-c-smart",
             Limit(iterations=EXPERT_ROLLOUTS),
-            "the second pimc-c (plain playouts) at expert-c's budget",
+            "pimc-c-smart (smart playouts, coupled draws) at expert-c's budget",
         ),
     )
 }
 """The compiled search at the budgets meant for ``hard`` and ``expert``, playable by name for
-measurement (``expert-c-v2``: the previous version, for comparison); they become the levels once an arena at size shows them stronger."""
+measurement (``expert-c-smart``: the version on trial, at the same budget); they become the levels once an arena at size shows them stronger."""
 
 
 class LevelBot(Bot):
