@@ -1,7 +1,7 @@
 """The compiled engine (bezique.fast) against the reference core.
 
 The lockstep tests step both engines through random, stacked and part-played deals of every
-preset but old-russian (and random option variations), comparing after every action the legal
+preset (and random option variations), comparing after every action the legal
 actions in notation and order, their action ids, points, phase, trump, stock size, every hand,
 table and known card, and the result (RULES.md is the spec of both; the reference core defines
 what the rules mean).  The big run is ``scripts/fast_differential.py``.
@@ -14,6 +14,7 @@ import random
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -28,7 +29,14 @@ pytestmark = pytest.mark.skipif(
 )
 
 # deals per preset in the CI sample (a few thousand deals in all, about a minute)
-SAMPLE = {"classic": 400, "chinese": 60, "eight-pack": 40, "rubicon": 80, "haitian": 90}
+SAMPLE = {
+    "classic": 400,
+    "chinese": 60,
+    "eight-pack": 40,
+    "rubicon": 80,
+    "haitian": 90,
+    "old-russian": 24,
+}
 
 
 def test_extension_is_built() -> None:
@@ -110,6 +118,25 @@ def test_seed_option_rule_tests_mirrored_in_the_compiled_engine(
     assert twins.steps > 100
 
 
+def _old_russian_tests() -> list[Any]:
+    import test_rules_old_russian
+    from test_fast_haitian import rule_tests
+
+    return list(rule_tests(test_rules_old_russian, "test_o"))
+
+
+@pytest.mark.parametrize(("rule", "kwargs"), _old_russian_tests())
+def test_old_russian_rule_tests_mirrored_in_the_compiled_engine(
+    rule: Any, kwargs: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # O01-O13 (RULES.md 2.8): the stacked deals of tests/test_rules_old_russian.py, each
+    # action mirrored in C and compared: the wild card, the sets of trump cards paying card
+    # by card (trump_set_scoring=cumulative), the dealer sitting out
+    from test_fast_haitian import mirror
+
+    mirror(rule, kwargs, monkeypatch)
+
+
 def _midgame(rules: Rules, seed: int, steps: int) -> Deal:
     deal = Deal.new(rules, seed=seed)
     rng = random.Random(seed)
@@ -119,15 +146,16 @@ def _midgame(rules: Rules, seed: int, steps: int) -> Deal:
 
 
 def test_unsupported_option_is_named() -> None:
-    # old Russian: the trump sets scored cumulatively are the reference core's alone
-    with pytest.raises(fast.UnsupportedRules, match="option trump_set_scoring=cumulative"):
-        fast.FastDeal.new(Rules.preset("old-russian"), seed=1)
-    with pytest.raises(fast.UnsupportedRules, match="trump_set_scoring"):
-        fast.simulate(Rules.preset("classic", trump_set_scoring="cumulative"), 1)
-    assert not fast.supports(Rules.preset("old-russian"))
-    # wild cards (the Haitian jokers, decision 11) are played: the Haitian preset too
-    assert fast.supports(Rules.preset("classic", wild_cards=2))
-    assert fast.supports(Rules.preset("haitian")) and fast.supports(Rules.preset("eight-pack"))
+    # more cards than the engine's arrays hold: refused by the option that asks for them
+    with pytest.raises(fast.UnsupportedRules, match="option packs=12"):
+        fast.FastDeal.new(Rules.preset("classic", packs=12), seed=1)
+    with pytest.raises(fast.UnsupportedRules, match="packs=12"):
+        fast.simulate(Rules.preset("classic", packs=12), 1)
+    # every preset is played: wild cards (the Haitian jokers, the old Russian one, decision
+    # 11) and the old Russian cumulative trump sets included
+    for name in Rules.presets():
+        assert fast.supports(Rules.preset(name)), name
+    assert fast.supports(Rules.preset("classic", wild_cards=2, trump_set_scoring="cumulative"))
 
 
 def test_illegal_actions_raise_the_reference_message_and_change_nothing() -> None:

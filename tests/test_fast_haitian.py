@@ -193,29 +193,48 @@ class Twins:
         return apply
 
 
-def _fact_tests() -> Iterator[Any]:
-    names = sorted(n for n in dir(facts) if n.startswith("test_h"))
-    for name in names:
-        test = getattr(facts, name)
-        marks = getattr(test, "pytestmark", [])
-        if any(m.name == "parametrize" for m in marks):
-            continue
-        yield pytest.param(test, id=name)
+def rule_tests(module: Any, prefix: str = "test_") -> Iterator[Any]:
+    """The rule tests of a module as ``pytest.param(test, kwargs)``, one per set of
+    parameters of a parametrized test."""
+    for name in sorted(n for n in dir(module) if n.startswith(prefix)):
+        test = getattr(module, name)
+        cases: list[dict[str, Any]] = [{}]
+        for mark in getattr(test, "pytestmark", []):
+            if mark.name != "parametrize":
+                continue
+            names = (
+                [n.strip() for n in mark.args[0].split(",")]
+                if isinstance(mark.args[0], str)
+                else list(mark.args[0])
+            )
+            values = [v.values if hasattr(v, "values") else v for v in mark.args[1]]
+            values = [v if len(names) > 1 else (v,) for v in values]
+            cases = [{**c, **dict(zip(names, v, strict=True))} for c in cases for v in values]
+        for i, kwargs in enumerate(cases):
+            yield pytest.param(test, kwargs, id=f"{name}-{i}" if kwargs else name)
 
 
-@pytest.mark.parametrize("fact", list(_fact_tests()))
-def test_rule_facts_in_the_compiled_engine(fact: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    # the stacked deals of the rule facts H01-H32 (tests/test_rules_haitian.py), each action
-    # mirrored in the compiled engine and compared
+def mirror(test: Any, kwargs: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> int:
+    """Run a rule test with every action of its deals mirrored in C; the steps mirrored."""
     twins = Twins()
     monkeypatch.setattr(Deal, "apply", twins.patched())
-    fact()
-    assert twins.steps > 0 or fact.__name__ in _NO_DEAL
+    test(**kwargs)
+    return twins.steps
+
+
+@pytest.mark.parametrize(("fact", "kwargs"), list(rule_tests(facts, "test_h")))
+def test_rule_facts_in_the_compiled_engine(
+    fact: Any, kwargs: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the stacked deals of the rule facts H01-H32 (tests/test_rules_haitian.py), each action
+    # mirrored in the compiled engine and compared
+    assert mirror(fact, kwargs, monkeypatch) > 0 or fact.__name__ in _NO_DEAL
 
 
 # the rule facts checked on the scoring functions alone, with no deal played
 _NO_DEAL = {
     "test_h01_pack_of_132_with_four_jokers",
+    "test_h02_nine_cards_in_threes_no_turn_up",  # the deal as dealt: no action
     "test_h22_tie_gives_each_the_bonus",
     "test_h23_majority_scores_and_minority_loses",
     "test_h24_under_200_neither_gains_nor_loses",

@@ -132,8 +132,8 @@ def test_the_player_reports_its_search_and_falls_back_where_c_cannot_play() -> N
     assert str(result.action) in deal.observation(seat).legal
     assert 64 <= result.info["visits"] < 64 + 8 * len(deal.legal_actions())
     assert "worlds" in result.info["reason"]
-    # wild cards (old Russian) are not in the compiled engine: the reference PIMC plays
-    rules = Rules.preset("old-russian")
+    # more cards than the compiled engine holds (twelve packs): the reference PIMC plays
+    rules = Rules.preset("classic", packs=12)
     assert not fast.supports(rules)
     wild = played_to(rules, 1, stage=1)
     wseat = wild.to_move

@@ -206,10 +206,13 @@ def test_greek_second_seven_scores_when_it_wins_a_trick() -> None:
 # --- the compiled engine refuses what it does not play --------------------------------------
 
 
-def test_compiled_engine_refuses_the_cumulative_trump_sets_by_name() -> None:
-    rules = Rules.preset("classic", trump_set_scoring="cumulative")
-    with pytest.raises(UnsupportedRules, match="option trump_set_scoring=cumulative"):
-        check_supported(rules)
+def test_compiled_engine_plays_the_cumulative_trump_sets() -> None:
+    """Seed 000-B (RULES.md 2.8): the old Russian sets paying card by card are played by the
+    compiled engine (the old Russian rule tests are mirrored in C in ``tests/test_fast.py``)."""
+    check_supported(Rules.preset("classic", trump_set_scoring="cumulative"))
+    check_supported(Rules.preset("old-russian"))
+    with pytest.raises(UnsupportedRules, match="option packs=12"):
+        check_supported(Rules.preset("classic", packs=12))
 
 
 def test_compiled_engine_plays_the_seed_001_options() -> None:

@@ -123,6 +123,43 @@ def test_no_import_circle() -> None:
     assert cycles() == []
 
 
+def package_of(module: str) -> str:
+    """The top-level package of a module (``bezique.core.deal`` -> ``core``)."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else parts[0]
+
+
+def package_graph() -> dict[str, set[str]]:
+    """Which of the packages under ``bezique`` import which (lazy imports included)."""
+    out: dict[str, set[str]] = {package_of(m): set() for m in GRAPH}
+    for name, targets in GRAPH.items():
+        out[package_of(name)] |= {package_of(t) for t in targets} - {package_of(name)}
+    return out
+
+
+def test_no_circle_between_packages() -> None:
+    """DESIGN.md "The house": the arrows between the packages point one way (the command
+    line on top; ``fast`` under the bots and the environments), so not even a lazy import
+    goes back up: a circle of modules in different packages is a circle all the same."""
+    graph = package_graph()
+    seen: dict[str, int] = {}  # 1: on the path being walked, 2: done
+
+    def walk(p: str, path: list[str]) -> None:
+        seen[p] = 1
+        for q in sorted(graph[p]):
+            assert seen.get(q) != 1, f"import circle: {' -> '.join([*path, p, q])}"
+            if q not in seen:
+                walk(q, [*path, p])
+        seen[p] = 2
+
+    for p in sorted(graph):
+        if p not in seen:
+            walk(p, [])
+    assert graph["fast"] <= {"core"}, graph["fast"]
+    assert graph["keeper"] <= {"core"}, graph["keeper"]
+    assert "cli" not in set().union(*(t for p, t in graph.items() if p != "cli"))
+
+
 def test_core_imports_nothing_of_the_project_outside_core() -> None:
     for name, targets in GRAPH.items():
         if name.startswith("bezique.core"):
@@ -133,3 +170,25 @@ def test_core_imports_nothing_of_the_project_outside_core() -> None:
 def test_no_module_over_800_lines() -> None:
     sizes = {name: len(path.read_text().splitlines()) for name, path in MODULES.items()}
     assert {n: s for n, s in sizes.items() if s > MOST_LINES} == {}
+
+
+def test_per_rules_tables_are_kept_one_way() -> None:
+    """Issue 10, item 9: a table worked out per rule set goes through ``core.percache.per_rules``,
+    never ``functools.cache`` or ``lru_cache`` on a function of a ``Rules`` (which hashes every
+    option at each call and keeps the rules alive)."""
+    found = []
+    for name, path in MODULES.items():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) or not node.args.args:
+                continue
+            first = node.args.args[0].annotation
+            takes_rules = isinstance(first, ast.Name | ast.Constant) and "Rules" in ast.unparse(
+                first
+            )
+            cached = any(
+                "cache" in ast.unparse(d) and "per_rules" not in ast.unparse(d)
+                for d in node.decorator_list
+            )
+            if takes_rules and cached:
+                found.append(f"{name}.{node.name}")
+    assert found == []

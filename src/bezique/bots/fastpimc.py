@@ -34,8 +34,7 @@ large and clear, and the search decides).
 Budgets count rollouts (one candidate played out in one world): ``Limit(iterations=N)``;
 ``Limit(nodes=N)`` is read as ``N // NODES_PER_ROLLOUT`` rollouts, and ``Limit(time=s)`` stops
 after the batch that passes ``s`` seconds.  Where the compiled engine is missing or does not
-play the rules (an option it refuses by name, such as the old Russian
-cumulative trump sets), the reference-core :class:`~.search.PimcBot` plays instead.
+play the rules (more cards than it holds), the reference-core :class:`~.search.PimcBot` plays instead.
 """
 
 from __future__ import annotations

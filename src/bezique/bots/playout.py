@@ -44,7 +44,11 @@ from ..core.melds import (
 from ..core.notation import Action
 from ..core.percache import per_rules
 from ..core.rules import Rules
-from ..core.scoring import action_points, trick_values
+from ..core.scoring import (
+    SETTLING_BRISQUE_WEIGHT,
+    action_points,
+    valued_trick_values,
+)
 from ..core.tricks import beats
 from .base import Limit
 
@@ -59,7 +63,7 @@ class _PerRules:
     def __init__(self, rules: Rules) -> None:
         self.declare: dict[Action, float] = {}
         self.melds: dict[int, _MeldTable] = {}
-        self.rank_points = _rank_points(rules)
+        self.rank_points = valued_trick_values(rules)
 
 
 @per_rules
@@ -90,19 +94,12 @@ def rank_points(rules: Rules) -> tuple[tuple[float, ...], float]:
     return _per_rules(rules).rank_points
 
 
-def _rank_points(rules: Rules) -> tuple[tuple[float, ...], float]:
-    # the rules' trick values; brisques that only settle a per-deal game count a tenth
-    per_rank, per_trick = trick_values(rules)
-    scale = 0.1 if rules.brisques_only_to_settle else 1.0
-    return tuple(scale * p for p in per_rank), float(per_trick)
-
-
 def side_values(deal: Deal) -> list[float]:
     """Per side, the points of a finished deal as the search players count them."""
     result = deal.result
     if result is None:
         raise ValueError("the deal is not over")
-    return [r.total + 0.1 * r.brisques for r in result]
+    return [r.total + SETTLING_BRISQUE_WEIGHT * r.brisques for r in result]
 
 
 def margins(values: list[float]) -> list[float]:

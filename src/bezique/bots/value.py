@@ -41,6 +41,7 @@ from pathlib import Path
 
 from ..core.cards import RANKS, SUITS, parse_card
 from ..core.observation import Observation
+from ..core.percache import per_rules
 from ..core.rules import Rules
 
 FEATURES_VERSION = 1
@@ -197,7 +198,7 @@ def features(obs: Observation) -> list[float]:
     return x
 
 
-@cache
+@per_rules
 def _pack(rules: Rules) -> Counter[int]:
     return Counter(rules.pack_kinds)
 

@@ -29,7 +29,7 @@ from rich.text import Text
 
 from .. import __version__
 from ..core.rules import Rules
-from .common import build_rules, fail
+from .common import OptionList, build_rules, fail
 from .common import console as _console
 
 app = typer.Typer(
@@ -41,17 +41,6 @@ app = typer.Typer(
     # plain help: the rich help of this typer shows every flag as taking a <bool> value
     rich_markup_mode=None,
 )
-
-OptionList = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--option",
-        "-o",
-        metavar="KEY=VALUE",
-        help="Change a rule option, e.g. --option target=1500 (repeat for more; "
-        "`bezique rules --options` lists them).",
-    ),
-]
 
 
 def _version(value: bool) -> None:
@@ -293,11 +282,11 @@ def serve(
     )
 
 
-from ..tui.keeper import keep_command  # noqa: E402  (bezique keep: the score-keeper)
+from .keep import keep_command  # noqa: E402  (bezique keep: the score-keeper)
 
 app.command("keep")(keep_command)
 
-from ..arena.command import (  # noqa: E402  (bezique arena: bots against bots)
+from .arena import (  # noqa: E402  (bezique arena: bots against bots)
     arena_command,
     arena_pool_command,
     selfplay_command,

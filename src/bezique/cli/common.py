@@ -4,13 +4,25 @@ built from ``--variant`` and ``--option key=value`` (the one option parser of th
 
 from __future__ import annotations
 
-from typing import NoReturn
+from typing import Annotated, NoReturn
 
 import typer
 from rich.console import Console
 from rich.text import Text
 
 from ..core.rules import Rules
+
+OptionList = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--option",
+        "-o",
+        metavar="KEY=VALUE",
+        help="Change a rule option, e.g. --option target=1500 (repeat for more; "
+        "`bezique rules --options` lists them).",
+    ),
+]
+"""The ``--option KEY=VALUE`` of every command that takes rules (read by :func:`build_rules`)."""
 
 
 def console() -> Console:
@@ -47,4 +59,4 @@ def build_rules(variant: str, options: list[str] | None) -> Rules:
         fail(str(e))
 
 
-__all__ = ["build_rules", "console", "fail"]
+__all__ = ["OptionList", "build_rules", "console", "fail"]

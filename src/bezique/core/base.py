@@ -83,7 +83,8 @@ class DealBase:
     _trick: list[tuple[int, int]]
     _tricks: list[tuple[int, tuple[int, ...], int]]
     _events: list[ScoreEvent]
-    _history: list[Action]
+    _history: list[str]
+    """The actions applied so far, in notation."""
     _instances: list[tuple[int, int, tuple[int, ...]]]
     _pts: list[list[int]]
     _leader: int

@@ -22,7 +22,7 @@ from .melds import (
     profile_names,
 )
 from .observation import Observation, decode_fields, encode, observation_from_fields
-from .state import SideResult, action_text
+from .state import SideResult
 from .worlds import Worlds
 
 
@@ -97,7 +97,7 @@ class Deal(Worlds):
             points=tuple(self.points),
             declared_this_trick=self._decl_count,
             exchanged_this_trick=self._exchanged,
-            history=tuple(action_text(a) for a in self._history),
+            history=tuple(self._history),
             legal=legal,
             live_melds=tuple(
                 sorted(

@@ -69,6 +69,29 @@ def match_counts(rules: Rules, games: Sequence[GameResult]) -> tuple[int, ...]:
     return games[-1].counts if games else (0,) * rules.sides
 
 
+class GameTally:
+    """What a match of games reads from its finished deals, for :class:`~bezique.core.match.
+    Match` and the score-keeper alike: each works out :meth:`_tally` from its own deals."""
+
+    rules: Rules
+
+    def _tally(self) -> tuple[list[GameResult], list[int]]:
+        """The finished games, and the scores of the game in progress."""
+        raise NotImplementedError
+
+    @property
+    def games(self) -> list[GameResult]:
+        """The games won so far in a match of games (``match_games``; else the match is one
+        game and this is empty)."""
+        return self._tally()[0]
+
+    @property
+    def match_counts(self) -> tuple[int, ...]:
+        """Each side's count of games towards ``match_games`` (cent points, HAITIAN.md
+        section 6)."""
+        return match_counts(self.rules, self.games)
+
+
 def match_winner(rules: Rules, counts: Sequence[int]) -> int | None:
     """The side whose match count has reached ``match_games`` (cent points), else None."""
     if not rules.match_games:

@@ -12,10 +12,10 @@ from .deal import Deal
 from .events import EventKind
 from .games import (
     GameResult,
+    GameTally,
     add_points,
     count_game,
     game_winner,
-    match_counts,
     match_winner,
     next_handicap,
 )
@@ -24,7 +24,7 @@ from .rules import Rules
 from .scoring import trump_run_bonus
 
 
-class Match:
+class Match(GameTally):
     """Deals to the target.  A cut decides the first dealer; the deal then passes to the left.
 
     Play the current deal through ``match.deal.apply(...)`` (or :meth:`apply`); when it is over,
@@ -117,16 +117,6 @@ class Match:
         With per-deal scoring (Rubicon and its family) a deal is a game, and each finished
         deal adds its payout (:func:`settle`) to the winner."""
         return self._tally()[1]
-
-    @property
-    def games(self) -> list[GameResult]:
-        """The games finished so far (only with ``match_games``; else the match is one game)."""
-        return self._tally()[0]
-
-    @property
-    def match_counts(self) -> tuple[int, ...]:
-        """Each side's count of games towards ``match_games`` (cent points)."""
-        return match_counts(self.rules, self.games)
 
     @property
     def game_winner(self) -> int | None:

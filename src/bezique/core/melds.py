@@ -88,6 +88,10 @@ _KINDS: Final = (
 MELDS: Final = tuple(MeldKind(i, n, c, lv, s) for i, (n, c, lv, s) in enumerate(_KINDS))
 """Every meld kind, indexed by id."""
 MELD_BY_NAME: Final = {m.name: m for m in MELDS}
+MELD_CLASSES: Final = ("A", "B", "C", "S")
+"""The meld classes a declared card may have scored in, in the order the observation tensor
+and the compiled engine count them: marriages and sequences, beziques, quartets and sets,
+sevens (``MeldKind.klass``; carte blanche and the wild-card classes are not counted)."""
 
 MARRIAGE = MELD_BY_NAME["marriage"].id
 ROYAL_MARRIAGE = MELD_BY_NAME["royal-marriage"].id

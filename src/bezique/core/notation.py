@@ -42,11 +42,12 @@ class Action(NamedTuple):
     cards: tuple[str, ...] = ()
 
     def __str__(self) -> str:
-        parts = [self.verb]
-        if self.meld:
-            parts.append(self.meld)
-        parts.extend(self.cards)
-        return " ".join(parts)
+        verb, meld, cards = self
+        if meld:
+            return " ".join((verb, meld, *cards))
+        if cards:  # play QS, exchange 7H: the common case, kept short (every apply writes it)
+            return verb + " " + " ".join(cards)
+        return verb
 
     def __repr__(self) -> str:
         return f"Action.parse({str(self)!r})"

@@ -49,6 +49,20 @@ def trick_values(rules: Rules) -> tuple[tuple[int, ...], int]:
     return (0,) * 8, 0
 
 
+SETTLING_BRISQUE_WEIGHT = 0.1
+"""What a brisque that only settles a per-deal game (``brisques_only_to_settle``: Rubicon)
+counts, in points, where a deal is valued by its points (the search players' utility): a
+tie-breaker worth a tenth of its face value, since it is not added to the score."""
+
+
+def valued_trick_values(rules: Rules) -> tuple[tuple[float, ...], float]:
+    """:func:`trick_values` as a deal's value counts them: brisques that only settle a
+    per-deal game weigh :data:`SETTLING_BRISQUE_WEIGHT` each point."""
+    per_rank, per_trick = trick_values(rules)
+    scale = SETTLING_BRISQUE_WEIGHT if rules.brisques_only_to_settle else 1.0
+    return tuple(scale * p for p in per_rank), float(per_trick)
+
+
 @per_rules
 def kind_values(rules: Rules) -> tuple[int, ...]:
     """:func:`trick_values` by card kind: ``kind_values(rules)[k]``, a wild card worth 0."""
@@ -225,6 +239,7 @@ def target_winner(rules: Rules, totals: Sequence[float], recent_sides: Iterable[
 
 __all__ = [
     "DOUBLING",
+    "SETTLING_BRISQUE_WEIGHT",
     "action_points",
     "declaration_points",
     "kind_values",
@@ -234,4 +249,5 @@ __all__ = [
     "trick_values",
     "trump_run_bonus",
     "turn_up_bonus",
+    "valued_trick_values",
 ]

@@ -37,7 +37,6 @@ from .rules import Rules
 from .scoring import kind_values, meld_points, trick_values, turn_up_bonus
 from .tricks import beats
 
-_TEXTS: dict[Action, str] = {}
 _BLANCHE = {k.value: k for k in (EventKind.CARTE_BLANCHE, EventKind.CARTE_BLANCHE_ENDS)}
 _ANY_TRICK = ("play-always", "capture")  # second_seven_scores values scored at every trick
 
@@ -66,14 +65,6 @@ def _check_flag(value: object) -> bool:
     if not isinstance(value, bool):
         raise ValueError(f"game_bezique must be True or False: got {value!r}")
     return value
-
-
-def action_text(action: Action) -> str:
-    """``str(action)``, remembered: the same few thousand actions recur in every history."""
-    text = _TEXTS.get(action)
-    if text is None:
-        text = _TEXTS[action] = str(action)
-    return text
 
 
 class DealState(Resolver):
@@ -250,7 +241,7 @@ class DealState(Resolver):
     @property
     def history(self) -> list[str]:
         """Every action applied so far, in notation."""
-        return [action_text(a) for a in self._history]
+        return list(self._history)
 
     @property
     def points(self) -> list[int]:
@@ -357,7 +348,7 @@ class DealState(Resolver):
             if move is None:
                 action, move = self._resolve(action, legal)
         self._legal = None
-        self._history.append(action)
+        self._history.append(str(action))  # notation, as the history and records keep it
         if isinstance(move, int):
             self._play(move)
             return

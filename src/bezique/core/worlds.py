@@ -181,7 +181,7 @@ class Worlds(DealIds):
         d._stage = obs.stage
         d._decl_count = obs.declared_this_trick
         d._exchanged = obs.exchanged_this_trick
-        d._history = [Action.parse(a) for a in obs.history]
+        d._history = [str(Action.parse(a)) for a in obs.history]  # canonical notation
         for seat, name, refs in obs.live_melds:
             ids: list[int] = []
             for r in refs:

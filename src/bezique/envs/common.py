@@ -115,6 +115,10 @@ class Episode:
     def apply(self, action: Action | str) -> None:
         """Apply an action; in a match, start the next deal when one ends undecided."""
         self._deal.apply(action)
+        self._advance()
+
+    def _advance(self) -> None:
+        """After an action: forget the old views; in a match, deal again when one ends undecided."""
         self._seen = {}
         if self._deal.is_over:
             self.deals_finished += 1
@@ -158,13 +162,15 @@ class Episode:
     def apply_id(self, seat: int, encoding: Encoding, action_id: int) -> None:
         """Apply the seat's legal action with this id; :class:`IllegalAction` if there is none
         (the episode unchanged)."""
-        for i, text in self.legal_id_texts(seat, encoding):
-            if i == action_id:
-                self.apply(text)
-                return
-        raise IllegalAction(
-            f"action id {action_id} ({encoding.describe(int(action_id))}) is not legal here"
-        )
+        try:
+            if self._deal.to_move != seat or self.is_over:
+                raise IllegalAction("not this seat's turn")
+            self._deal.apply_id(action_id)  # by id: no notation read or written on the way
+        except IllegalAction:
+            raise IllegalAction(
+                f"action id {action_id} ({encoding.describe(int(action_id))}) is not legal here"
+            ) from None
+        self._advance()
 
     def bot_move(self, bot: Bot) -> None:
         """Let ``bot`` play for the seat to move."""

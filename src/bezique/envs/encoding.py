@@ -75,7 +75,7 @@ import numpy as np
 from ..core.cards import CODES, SUITS
 from ..core.events import EventKind
 from ..core.ids import ActionIds, MeldId, action_ids
-from ..core.melds import MELDS, meld_score
+from ..core.melds import MELD_CLASSES, MELDS, meld_score
 from ..core.notation import Action
 from ..core.observation import Observation
 from ..core.percache import per_rules
@@ -83,10 +83,6 @@ from ..core.rules import Rules
 
 ENCODING_VERSION = 1
 """Version of the observation layout and the action ids; changes whenever either changes."""
-
-MELD_CLASSES = ("A", "B", "C", "S")
-"""Meld classes in the ``table_class`` block: marriages and sequences, beziques, quartets and
-sets, sevens."""
 
 WILD_CODE = "XX"
 PHASES = ("play", "declare", "over")

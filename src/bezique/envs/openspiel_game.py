@@ -319,8 +319,7 @@ class BeziqueState(pyspiel.State):  # type: ignore[misc]
             return []
         memo = self._memo
         if memo.legal is None:
-            enc = self._shared.encoding
-            memo.legal = [i for i, _ in enc.legal_ids(self.observation_for(player))]
+            memo.legal = self._deal.legal_ids()
         return list(memo.legal)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
@@ -346,11 +345,8 @@ class BeziqueState(pyspiel.State):  # type: ignore[misc]
                 self._start()
             return
         deal = self._deal
-        seat = deal.to_move
-        assert seat is not None
-        chosen = sh.encoding.action(deal.observation(seat), int(action))
         stock, up = deal.stock_size, deal.turn_up
-        deal.apply(chosen)
+        deal.apply_id(int(action))  # the core's own ids: no observation or notation on the way
         if deal.stock_size < stock or (up is not None and deal.turn_up is None):
             self._record_draws()
 

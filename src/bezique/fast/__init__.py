@@ -11,8 +11,9 @@ in lockstep against the reference (``tests/test_fast.py``, ``scripts/fast_differ
 ...     f.stock_size
 47
 
-It plays every rule option of the core except wild cards (so every preset but
-``old-russian``); :class:`UnsupportedRules` names the option it cannot play, so a caller can fall
+It plays every rule option of the core, wild cards included, so every preset (packs of more than
+320 cards and hands over 38 apart); :class:`UnsupportedRules` names the option it cannot play,
+so a caller can fall
 back to the reference core.  Without a C compiler at install time the extension is missing,
 :func:`available` is False and everything runs on the reference core.
 """
@@ -484,8 +485,8 @@ _BLOCKS = [
 
 def _layout(encoding: Any) -> tuple[int, list[int], list[int], list[int], list[int]]:
     """The observation layout of an Encoding as ``Config.set_encoding`` takes it."""
+    from ..core.melds import MELD_CLASSES as classes
     from ..core.melds import MELDS
-    from ..envs.encoding import MELD_CLASSES as classes
 
     blocks = encoding.block
     offsets = [blocks[b].offset if b in blocks else -1 for b in _BLOCKS]

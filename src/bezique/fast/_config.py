@@ -19,15 +19,17 @@ from ..core.melds import (
     MELDS,
     QUARTET_RANK,
     ROYAL_MARRIAGE,
+    SET_MELDS,
     TRUMP_SEQUENCE,
     bezique_kinds,
     meld_score,
+    set_family,
     wild_card_melds,
 )
 from ..core.movegen import meld_plan
 from ..core.percache import per_rules
 from ..core.rules import Rules
-from ..core.scoring import kind_values, trick_values
+from ..core.scoring import kind_values, trick_values, valued_trick_values
 
 MAX_CARDS = 320
 """Most cards in a pack the compiled engine plays (eight packs of 32 and more fit)."""
@@ -55,6 +57,7 @@ _PLAYS: dict[str, tuple[object, ...]] = {
     "wild_card_melds": ("any", "quartets", "all-but-sequence"),
     "stage2_wild_card": ("discard", "last-resort"),
     "draw_order": ("winner-first", "leader-first"),
+    "trump_set_scoring": ("whole", "cumulative"),
 }
 _SEVENS = {"declare": 0, "play": 1, "win-trick": 2, "play-always": 3, "capture": 4}
 # Every option the engine was written against: one added to Rules later is refused by name
@@ -156,6 +159,7 @@ _KNOWN = frozenset(
         "trick_scoring",
         "draw_order",
         "exchange_before_min_tricks",
+        "trump_set_scoring",
         "brisque_min_score",
         "brisque_loser_penalty",
         "brisque_tie_bonus",
@@ -302,7 +306,30 @@ def compile_rules(engine: Any, rules: Rules) -> Any:
     plans = tuple(plan(rules, t) for t in (0, 1, 2, 3, None))
     cfg = engine.Config(scalars(rules), card_kinds(rules), scores, plans)
     cfg.set_policy(policy_table(rules))
+    if rules.trump_set_scoring == "cumulative":
+        cfg.set_trump_sets(*trump_sets(rules))
     return cfg
+
+
+def trump_sets(rules: Rules) -> tuple[list[int], list[int]]:
+    """``trump_set_scoring=cumulative`` (:func:`bezique.core.scoring.meld_points`) as tables,
+    9 entries a meld: the meld itself (-1 for a meld of no set family) then the meld of its
+    family for each count 1-8; and what it pays when the largest set of its family its cards
+    have shown is that count (0: none shown)."""
+    members, points = [-1] * (64 * 9), [0] * (64 * 9)
+    for m in MELDS:
+        family = set_family(m.id)
+        if family is None:
+            continue
+        rank, count = family
+        kin = SET_MELDS[rank]
+        members[9 * m.id] = m.id
+        for n, other in kin.items():
+            members[9 * m.id + n] = other
+        for shown in range(9):
+            low = max(shown + 1, min(kin)) if shown < count else count
+            points[9 * m.id + shown] = sum(meld_score(rules, kin[n]) for n in range(low, count + 1))
+    return members, points
 
 
 def id_table(rules: Rules) -> tuple[Any, ...]:
@@ -328,9 +355,7 @@ def policy_table(rules: Rules) -> list[float]:
     points, declaration values, and per trump the meld values a card may still bring), in the
     order ``Config.set_policy`` reads them.  Kept equal to the Python policy by
     ``tests/test_fast.py``, which plays both side by side."""
-    from ..bots.playout import rank_points  # the Python policy's own values (bots import fast)
-
-    rank, per_trick = rank_points(rules)
+    rank, per_trick = valued_trick_values(rules)  # as bezique.bots.playout.rank_points
     out: list[float] = [*rank, per_trick]
     out += [float(meld_score(rules, m.id)) for m in MELDS] + [0.0] * (64 - len(MELDS))
     out.append(float(rules.seven_of_trumps) + 0.5)

@@ -259,6 +259,24 @@ static PyObject *Config_set_policy(ConfigObject *self, PyObject *arg) {
     Py_RETURN_NONE;
 }
 
+/* set_trump_sets(members, points): trump_set_scoring=cumulative, 64 * 9 numbers each
+   (_config.trump_sets). */
+static PyObject *Config_set_trump_sets(ConfigObject *self, PyObject *args) {
+    PyObject *members, *points;
+    if (!PyArg_ParseTuple(args, "OO", &members, &points)) return NULL;
+    int64_t m[64 * 9], p[64 * 9];
+    if (get_ints(members, m, 64 * 9, "set members") < 0 || get_ints(points, p, 64 * 9, "set points") < 0)
+        return NULL;
+    Config *c = &self->cfg;
+    for (int i = 0; i < 64 * 9; i++) {
+        if (m[i] < -1 || m[i] >= NUM_MELDS) return PyErr_Format(PyExc_ValueError, "bad set member");
+        c->set_member[i / 9][i % 9] = (int8_t)m[i];
+        c->set_pts[i / 9][i % 9] = p[i];
+    }
+    c->cumulative = 1;
+    Py_RETURN_NONE;
+}
+
 static PyObject *Config_policy_ready(ConfigObject *self, void *unused) {
     (void)unused;
     return PyBool_FromLong(self->cfg.pol_ready);
@@ -279,6 +297,7 @@ PyObject *Config_set_encoding(PyObject *self, PyObject *args);
 static PyMethodDef Config_methods[] = {
     {"set_ids", (PyCFunction)Config_set_ids, METH_VARARGS, "Install the action-id table."},
     {"set_policy", (PyCFunction)Config_set_policy, METH_O, "Install the default policy's tables."},
+    {"set_trump_sets", (PyCFunction)Config_set_trump_sets, METH_VARARGS, "Install cumulative trump-set scoring."},
     {"set_encoding", (PyCFunction)Config_set_encoding, METH_VARARGS, "Install the observation layout."},
     {NULL, NULL, 0, NULL}};
 

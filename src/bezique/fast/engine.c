@@ -34,7 +34,7 @@ static inline int wild_last(const State *st, const Config *cfg, int seat) {
 }
 
 /* tricks.follow_duty: the cards of seat's hand it may play to the trick. */
-static int duty(const State *st, const Config *cfg, int seat, uint16_t *out) {
+static inline int duty(const State *st, const Config *cfg, int seat, uint16_t *out) {
     const uint16_t *hand = st->hand[seat];
     int hn = st->hn[seat];
     if (!st->tn || (st->stage == 1 && !cfg->s1_follow)) {
@@ -90,7 +90,7 @@ static int duty(const State *st, const Config *cfg, int seat, uint16_t *out) {
 
 static int playable(const State *st, const Config *cfg, int seat, uint16_t *out) {
     int n = duty(st, cfg, seat, out);
-    if (wild_last(st, cfg, seat)) {
+    if (__builtin_expect(cfg->wild_last, 0) && wild_last(st, cfg, seat)) {
         int m = 0;
         for (int i = 0; i < n; i++)
             if (KIND(cfg, out[i]) != WILD_KIND) out[m++] = out[i];
@@ -332,8 +332,12 @@ static int enumerate_melds(const State *st, const Config *cfg, int seat, const P
                     for (int t = 0; t < takes[a]; t++) mv.ids[mv.n++] = gr->ids[t];
                     if (takes[a]) {
                         int ghost = (int)((gr->m.hi >> it->meld) & 1);
-                        if (!HAS_MASK(gr->m) || ghost) fresh = 1;
-                        if (HAS_MASK(gr->m)) shown = 1;
+                        if (!HAS_MASK(gr->m)) {
+                            fresh = 1;
+                        } else {
+                            shown = 1; /* a card that has scored already */
+                            fresh |= ghost;
+                        }
                         if (sw->kind[a] == WILD_KIND) wilds += takes[a];
                     }
                 }
@@ -376,31 +380,30 @@ int declare_moves(const State *st, const Config *cfg, int seat, Move *out, int m
        exchange_before_min_tricks allows it */
     int may_meld = !cfg->min_tricks || st->won[seat] >= cfg->min_tricks;
     if (room && may_meld) {
-        uint32_t have[10] = {0};
-        int by_rank[8] = {0}, prev = -1, run = 0;
-        for (int i = 0; i < hn; i++) {
-            int k = KIND(cfg, hand[i]);
-            run = k == prev ? run + 1 : 1;
-            prev = k;
-            if (run < 10 && k < WILD_KIND) have[run] |= 1u << k;
-            by_rank[k & 7]++;
-        }
-        /* a wild card may fill any gap: no pre-check (hands sort it last) */
-        int any = hn && KIND(cfg, hand[hn - 1]) == WILD_KIND;
         const PlanItem *possible[MAXPLAN];
         int np = 0, pi = trump < 0 ? 4 : trump;
-        for (int p = 0; p < cfg->nplan[pi]; p++) {
-            const PlanItem *it = &cfg->plan[pi][p];
-            int ok = 1;
-            if (any) {
-                possible[np++] = it;
-                continue;
+        if (hn && KIND(cfg, hand[hn - 1]) == WILD_KIND) {
+            /* a wild card may fill any gap: no pre-check (hands sort it last) */
+            for (int p = 0; p < cfg->nplan[pi]; p++) possible[np++] = &cfg->plan[pi][p];
+        } else {
+            uint32_t have[10] = {0};
+            int by_rank[8] = {0}, prev = -1, run = 0;
+            for (int i = 0; i < hn; i++) {
+                int k = KIND(cfg, hand[i]);
+                run = k == prev ? run + 1 : 1;
+                prev = k;
+                if (run < 10) have[run] |= 1u << k;
+                by_rank[k & 7]++;
             }
-            for (int a = 0; a < it->nneeds && ok; a++)
-                if ((have[it->need_n[a]] & it->need_kinds[a]) != it->need_kinds[a]) ok = 0;
-            for (int a = 0; a < it->nrank && ok; a++)
-                if (by_rank[it->rank_r[a]] < it->rank_n[a]) ok = 0;
-            if (ok) possible[np++] = it;
+            for (int p = 0; p < cfg->nplan[pi]; p++) {
+                const PlanItem *it = &cfg->plan[pi][p];
+                int ok = 1;
+                for (int a = 0; a < it->nneeds && ok; a++)
+                    if ((have[it->need_n[a]] & it->need_kinds[a]) != it->need_kinds[a]) ok = 0;
+                for (int a = 0; a < it->nrank && ok; a++)
+                    if (by_rank[it->rank_r[a]] < it->rank_n[a]) ok = 0;
+                if (ok) possible[np++] = it;
+            }
         }
         if (np) {
             n = enumerate_melds(st, cfg, seat, possible, np, out, n, max);
@@ -629,8 +632,25 @@ static void play_card(State *st, const Config *cfg, int cid) {
     }
 }
 
+/* trump_set_scoring=cumulative (scoring.meld_points): a set pays every card beyond the largest
+ * set of its family its cards have shown already (read before this meld marks them). */
+static int64_t set_points(const State *st, const Config *cfg, const Move *mv) {
+    int m = mv->meld, shown = 0;
+    for (int n = 1; n < 9; n++) {
+        int mm = cfg->set_member[m][n];
+        if (mm < 0) continue;
+        for (int i = 0; i < mv->n; i++)
+            if (st->mask[mv->ids[i]].lo >> mm & 1) {
+                shown = n;
+                break;
+            }
+    }
+    return cfg->set_pts[m][shown];
+}
+
 static void meld(State *st, const Config *cfg, const Move *mv) {
     int seat = st->to_move, m = mv->meld;
+    int64_t set_pts = cfg->cumulative && cfg->set_member[m][0] >= 0 ? set_points(st, cfg, mv) : -1;
     for (int i = 0; i < mv->n; i++) {
         Mask *mk = &st->mask[mv->ids[i]];
         if (!HAS_MASK(*mk)) st->ntable[seat]++;
@@ -659,6 +679,7 @@ static void meld(State *st, const Config *cfg, const Move *mv) {
         int d = m == M_ROYAL_MARRIAGE ? 0 : m == M_BEZIQUE ? 1 : m == M_TRUMP_SEQUENCE ? 2 : -1;
         if (d >= 0) points <<= st->ndoubled[seat][d]++;
     }
+    if (set_pts >= 0) points = set_pts;
     score(st, cfg, seat, PART_MELDS, points);
     st->nmeld[seat][m]++;
     st->decl++;

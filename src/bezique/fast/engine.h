@@ -62,6 +62,12 @@ typedef struct {
     /* seed 001: the leader of a trick draws first after it; the seven of trumps may be
        exchanged before min_tricks allows declaring */
     int leader_draws, exch_before;
+    /* trump_set_scoring=cumulative (old Russian, RULES.md 2.8): per set meld, the meld of each
+       count of its family (-1: none), and what it pays with the largest of them its cards
+       have shown already (0: none) */
+    int cumulative;
+    int8_t set_member[64][9];
+    int64_t set_pts[64][9];
     uint64_t wild_ok;
     int64_t kval[NK]; /* what each kind brings to a trick's winner (a wild card: 0) */
     int64_t target;

@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING, Any
 from ..core.brisques import majority_adjustments
 from ..core.games import (
     GameResult,
+    GameTally,
     add_points,
     count_game,
     game_winner,
-    match_counts,
     match_winner,
 )
 from ..core.match import settle_points
@@ -27,7 +27,7 @@ from ..core.scoring import target_winner
 from .sheet import DealSheet, _does, _State
 
 
-class Tally:
+class Tally(GameTally):
     """Totals of a :class:`~bezique.keeper.Keeper`: per game, per match."""
 
     rules: Rules
@@ -79,16 +79,6 @@ class Tally:
         if games and deals and deals[-1].over and deals[-1].game is not None:
             return list(games[-1].scores)
         return scores
-
-    @property
-    def games(self) -> list[GameResult]:
-        """The games won so far in a match of games (``match_games``)."""
-        return self._tally()[0]
-
-    @property
-    def match_counts(self) -> tuple[int, ...]:
-        """Each side's count of games towards ``match_games`` (HAITIAN.md section 6)."""
-        return match_counts(self.rules, self.games)
 
     def game_sheets(self) -> list[DealSheet]:
         """The deals of the game in progress, the current one last: those since the last game

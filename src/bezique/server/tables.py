@@ -391,16 +391,19 @@ class Table:
                 raise ProtocolError("not-your-turn", f"it is seat {deal.to_move}'s turn")
             action = parse_action(text)
             try:
-                await self._apply(seat, action)
+                # the text is read once, here: from now on the action is its id
+                action_id = deal.action_id(action)
             except IllegalAction as e:
                 raise ProtocolError("illegal", str(e)) from None
+            await self._apply(seat, action_id)
 
-    async def _apply(self, seat: int, action: Any) -> None:
-        """Apply, commit, then tell everyone (the caller holds the lock)."""
+    async def _apply(self, seat: int, action_id: int) -> None:
+        """Apply the legal action with this id, commit, then tell everyone (the caller holds
+        the lock)."""
         match = self.match
         assert match is not None
         deal = match.deal
-        deal.apply(action)  # IllegalAction leaves the deal as it was
+        deal.apply_id(action_id)  # IllegalAction leaves the deal as it was
         applied = deal.history[-1]
         over = deal.is_over and match.winner is not None
         try:
@@ -575,8 +578,9 @@ class Table:
                 async with self.lock:
                     if self.moves != moves or self._bot_to_move() != seat:
                         continue
+                    assert self.match is not None
                     try:
-                        await self._apply(seat, choice)
+                        await self._apply(seat, self.match.deal.action_id(choice))
                     except ProtocolError as e:  # not stored: the table was reloaded
                         if e.code != "server":
                             raise

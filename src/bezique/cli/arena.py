@@ -14,15 +14,10 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-if TYPE_CHECKING:
-    from .runner import ArenaResult
+from .common import OptionList, build_rules, fail
 
-OptionList = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--option", "-o", metavar="KEY=VALUE", help="Change a rule option (repeat for more)."
-    ),
-]
+if TYPE_CHECKING:
+    from ..arena.runner import ArenaResult
 
 AddressArgument = Annotated[
     str | None,
@@ -80,9 +75,8 @@ def arena_command(
 ) -> None:
     """Play two computer players against each other on mirrored deals (each deck twice, seats
     swapped) and report win rates, the point margin and Elo, with 95% intervals."""
-    from ..cli.common import build_rules, fail
-    from .distributed import ClusterError
-    from .runner import PlayerSpec, run_arena
+    from ..arena.distributed import ClusterError
+    from ..arena.runner import PlayerSpec, run_arena
 
     rules = build_rules(variant, option)
     try:
@@ -136,8 +130,7 @@ def where_to_run(jobs: int | None, ray: bool, address: str | None) -> tuple[int 
     """``jobs`` and ``ray`` of the run for ``--jobs``, ``--ray`` and the ADDRESS argument, or a
     one-line error for a negative ``--jobs``, an address without ``--ray``, a malformed address,
     a missing Ray or ``--jobs`` with a cluster."""
-    from ..cli.common import fail
-    from .distributed import LOCAL, ClusterError, check_address, require_ray
+    from ..arena.distributed import LOCAL, ClusterError, check_address, require_ray
 
     if jobs is not None and jobs < 0:
         fail(f"--jobs must not be negative: got {jobs}")
@@ -182,8 +175,7 @@ def selfplay_command(
     """Play seeded deals with one bot in every seat and write every position (the observation
     of the seat to move, encoded) with its final point margin to an .npz file, as training data
     for a learned evaluation."""
-    from ..cli.common import build_rules, fail
-    from .distributed import ClusterError
+    from ..arena.distributed import ClusterError
 
     rules = build_rules(variant, option)
     if deals < 1:
@@ -194,7 +186,7 @@ def selfplay_command(
         fail(f"--out {out}: the positions are written to an .npz file")
     jobs, ray_address = where_to_run(jobs, ray, address)
     try:
-        from .selfplay import describe, generate
+        from ..arena.selfplay import describe, generate
     except ImportError as e:
         fail(f"self-play needs numpy (pip install 'bezique[cluster]'): {e}")
     progress = Progress("deals", quiet)
@@ -229,8 +221,7 @@ def arena_pool_command(
 ) -> None:
     """Pool arena runs of the same two players and rules played with different seeds (on one
     machine or many) and report the figures over all their decks."""
-    from ..cli.common import fail
-    from .runner import ArenaResult, pool
+    from ..arena.runner import ArenaResult, pool
 
     results = []
     for path in files:
@@ -249,7 +240,6 @@ def arena_pool_command(
 
 def _report(result: ArenaResult, json_file: Path | None) -> None:
     """Print the figures; write everything to ``json_file`` when given."""
-    from ..cli.common import fail
 
     Console(highlight=False, soft_wrap=True).print(Text(result.text()))
     if json_file is not None:
