@@ -93,6 +93,7 @@ static void turn_up_bonus(State *st, const Config *cfg, int k) {
 static void st_blank(State *st, const Config *cfg, int dealer) {
     size_t head = offsetof(State, hand);
     memset(st, 0, head);
+    st->views = 1;
     memset(st->known, 0, sizeof st->known);
     memset(st->played, 0, sizeof st->played);
     memset(st->mask, 0, (size_t)cfg->ncards * sizeof(Mask));

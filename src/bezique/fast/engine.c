@@ -601,7 +601,7 @@ static void drop_insts(State *st, int cid) {
    known but a like copy in the hand was, the others cannot tell which went, so that copy stops
    being known (as core.state's _forget_like_copy; the meld's other cards keep their marks). */
 static void forget_like_copy(State *st, const Config *cfg, int seat, int cid, const Move *mv) {
-    if (st->known[cid]) return;
+    if (!st->views || st->known[cid]) return;
     int k = KIND(cfg, cid);
     const uint16_t *h = st->hand[seat];
     for (int i = 0, n = st->hn[seat]; i < n; i++) {

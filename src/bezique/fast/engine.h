@@ -110,6 +110,8 @@ typedef struct {
     int64_t pts[MAXP][4];
     int64_t carry[MAXP]; /* each side's game score coming into the deal */
     uint8_t early;       /* the deal ended when a side reached the target */
+    uint8_t views;       /* 1: the seats' views are read, so the known marks of like copies are
+                            kept exact; 0 in batch play (simulate, playouts): only points count */
     uint8_t game_bez;    /* a bezique came in an earlier deal of this game (first_bezique spent) */
     uint16_t hand[MAXP][MAXH];
     uint16_t stock[MAXC]; /* drawn from the end */

@@ -380,6 +380,7 @@ static int policy_pick(const State *st, const Config *cfg, const Move *mv, int n
 
 int play_out(State *st, const Config *cfg, int policy, Rng *rng) {
     static Move moves_buf[MAXMOVES];
+    st->views = 0; /* a scratch state played to its end: nobody reads its views */
     while (st->phase != PH_OVER) {
         if (policy == POLICY_RANDOM && random_plain_play(st, cfg, rng)) continue;
         int n = st_moves(st, cfg, moves_buf, MAXMOVES);
@@ -718,6 +719,7 @@ PyObject *search_methods_pimc(PyObject *self, PyObject *args) {
         uint64_t wseed = seed * 0x9e3779b97f4a7c15ULL + (uint64_t)(first + w) * 0xbf58476d1ce4e5b9ULL;
         rng_seed(&rng, wseed);
         memcpy(world, root, sizeof(State));
+        world->views = 0; /* the rollouts read points only */
         determinize_state(world, cfg, seat, &rng);
         /* the root seat's own cards are the same in every world, so are its legal actions */
         Move mv[MAXMOVES];
