@@ -8,7 +8,8 @@ Run: ``python benchmarks/envs.py [--deals N] [--preset NAME ...]``.
 agent.  *pettingzoo*: ``BeziqueAECEnv``, a random legal id for every agent.  Both adapters run
 twice: on the compiled engine where it is built (``engine="auto"``, the default) and on the
 reference core (``-ref``, ``engine="reference"``).  *openspiel*:
-``python_bezique``, the chance nodes of the shuffle sampled, then a random legal action.  Each
+``python_bezique``, the chance nodes of the shuffle sampled, then a random legal action; it too
+runs on the compiled engine (``engine=auto``) and on the reference core (``openspiel-ref``).  Each
 figure is the CPU time of this process per deal (``time.process_time``, so other jobs on a busy
 machine slow every row alike), best of three batches in this one run, and the ratio to the
 core's.
@@ -67,8 +68,8 @@ def pettingzoo_env(rules: Rules, engine: str = "auto") -> Callable[[int], None]:
     return run
 
 
-def openspiel_game(rules: Rules) -> Callable[[int], None]:
-    game: pyspiel.Game = load(rules)
+def openspiel_game(rules: Rules, engine: str = "auto") -> Callable[[int], None]:
+    game: pyspiel.Game = load(rules, engine=engine)
 
     def run(seed: int) -> None:
         rng = random.Random(seed)
@@ -111,6 +112,7 @@ def main() -> None:
             ("pettingzoo", pettingzoo_env),
             ("pettingzoo-ref", lambda r: pettingzoo_env(r, "reference")),
             ("openspiel", openspiel_game),
+            ("openspiel-ref", lambda r: openspiel_game(r, "reference")),
         )
         for label, build in builds:
             t = best_of(build(rules), args.deals)

@@ -1,7 +1,8 @@
 """Diagnostics of the compiled search (``pimc-c``) on concrete positions; they print, never fail.
 
 ``noise``: stage-1 decisions of heuristic self-play; every candidate played out in the same
-worlds (``FastDeal.pimc``) with the plain default policy and with a uniform one: the spread of
+worlds (``FastDeal.pimc``) with a playout policy (``--playouts``, the plain one by default) at
+several chances of a uniform move (``--explore``, 0.1 and 1 by default): the spread of
 the paired difference against the heuristic's choice, how often the best mean is that choice,
 and how often some candidate clears the bar ``pimc-c`` uses (5 points and 2.5 standard errors).
 
@@ -14,6 +15,7 @@ reshuffled ``--shuffles`` times: neither player sees it), the heuristic playing 
 and stage 2 solved exactly in C; the mean gain of the bot's moves, with its standard error.
 
     python benchmarks/search_diagnostics.py noise --deals 5 --seed 1900
+    python benchmarks/search_diagnostics.py noise --deals 3 --playouts smart --explore 0 0.03 0.1
     python benchmarks/search_diagnostics.py policy --decks 60 --seed 7000 --policy meld-exact
     python benchmarks/search_diagnostics.py deviation --bot pimc-c --deals 10 --seed 600
 """
@@ -32,10 +34,18 @@ from bezique.core.notation import Action
 RULES = Rules.preset("classic")
 
 
-def noise(deals: int, seed: int, worlds: int, pick_seed: int) -> None:
+def noise(
+    deals: int,
+    seed: int,
+    worlds: int,
+    pick_seed: int,
+    playouts: str,
+    explores: list[float],
+    couple: bool = False,
+) -> None:
     """The spread of paired differences, policy by policy (see the module docstring)."""
     rng = random.Random(pick_seed)  # which decisions are looked at (one in five)
-    found: dict[float, dict[str, list[float]]] = {0.1: {}, 1.0: {}}
+    found: dict[float, dict[str, list[float]]] = {e: {} for e in explores}
     for e in found:
         found[e] = {"agree": [], "clear": [], "sd": []}
     for d in range(deals):
@@ -52,7 +62,17 @@ def noise(deals: int, seed: int, worlds: int, pick_seed: int) -> None:
                 m, h = len(order), order.index(choice)
                 for explore, got in found.items():
                     side = RULES.side_of(seat)
-                    values = world.pimc(seat, side, list(range(m)), 0, worlds, 7, explore)[0]
+                    values = world.pimc(
+                        seat,
+                        side,
+                        list(range(m)),
+                        0,
+                        worlds,
+                        7,
+                        explore,
+                        policy=playouts,
+                        couple_draws=couple,
+                    )[0]
                     rows = [values[w * m : (w + 1) * m] for w in range(worlds)]
                     diffs = [[r[i] - r[h] for r in rows] for i in range(m)]
                     mus = [statistics.fmean(x) for x in diffs]
@@ -169,9 +189,22 @@ def main() -> None:
     parser.add_argument("--bot", default="pimc-c")
     parser.add_argument("--shuffles", type=int, default=8)
     parser.add_argument("--pick-seed", type=int, default=9)
+    parser.add_argument("--playouts", default="heuristic", help="noise: the playout policy")
+    parser.add_argument("--couple", action="store_true", help="noise: coupled draws")
+    parser.add_argument(
+        "--explore", type=float, nargs="+", default=[0.1, 1.0], help="noise: uniform-move chances"
+    )
     args = parser.parse_args()
     if args.what == "noise":
-        noise(args.deals, args.seed, args.worlds, args.pick_seed)
+        noise(
+            args.deals,
+            args.seed,
+            args.worlds,
+            args.pick_seed,
+            args.playouts,
+            args.explore,
+            args.couple,
+        )
     elif args.what == "policy":
         policy(args.decks, args.seed, args.policy)
     else:

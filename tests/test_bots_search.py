@@ -25,7 +25,7 @@ from bezique.cli import app
 from bezique.core.cards import CODES
 from bezique.core.notation import split_ref
 
-HONEST = ["random", "simple", "heuristic", "pimc", "ismcts", "pimc-c", "pimc-c-v1"]
+HONEST = ["random", "simple", "heuristic", "pimc", "ismcts", "pimc-c", "pimc-c-v1", "pimc-c-smart"]
 TINY = Limit(nodes=300)
 
 RULES = [Rules.preset(p) for p in Rules.presets()] + [

@@ -26,6 +26,7 @@ pimc-c     PIMC in the compiled engine, exact stage 2 in every world (:mod:`.fas
 pimc-c-v1  the first pimc-c, which played the best mean (kept for comparison)
 beginner, easy, medium, hard, expert: the levels for people (:mod:`.levels`)
 hard-c, expert-c: the compiled search at the hard and expert budgets, for measurement
+pimc-c-smart, expert-c-smart: pimc-c with the heuristic's rules in its playouts (on trial)
 =========  ============================================================================
 
 :func:`hint` gives the expert's choice with the value of every legal action.  The ``oracle``

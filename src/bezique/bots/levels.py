@@ -77,10 +77,16 @@ CANDIDATES: dict[str, Level] = {
             Limit(iterations=EXPERT_ROLLOUTS),
             "searches more sampled deals in the compiled engine (<= 0.3 s a move)",
         ),
+        Level(
+            "expert-c-smart",
+            "pimc-c-smart",
+            Limit(iterations=EXPERT_ROLLOUTS),
+            "pimc-c-smart (smart playouts, coupled draws) at expert-c's budget",
+        ),
     )
 }
 """The compiled search at the budgets meant for ``hard`` and ``expert``, playable by name for
-measurement; they become the levels once an arena at size shows them stronger."""
+measurement (``expert-c-smart``: the version on trial, at the same budget); they become the levels once an arena at size shows them stronger."""
 
 
 class LevelBot(Bot):

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from importlib.metadata import entry_points
 
 from .base import Bot
-from .fastpimc import FastPimcBot, FastPimcV1Bot
+from .fastpimc import FastPimcBot, FastPimcSmartBot, FastPimcV1Bot
 from .heuristic import HeuristicBot
 from .ismcts import IsmctsBot
 from .levels import CANDIDATES, LEVELS, Level, LevelBot
@@ -89,6 +89,11 @@ register(
     "pimc-c",
     FastPimcBot,
     "PIMC in the compiled engine: candidates compared on the same worlds, exact stage 2",
+)
+register(
+    "pimc-c-smart",
+    FastPimcSmartBot,
+    "pimc-c with playouts by the heuristic's rules of thumb and coupled draws (on trial)",
 )
 register(
     "pimc-c-v1",

@@ -31,12 +31,14 @@ from .melds import (
     TRIPLE_BEZIQUE,
     TRUMP_FIXING,
 )
-from .notation import Action, IllegalAction
+from .notation import PASS, Action, IllegalAction
 from .resolve import Resolver
 from .rules import Rules
 from .scoring import kind_values, meld_points, trick_values, turn_up_bonus
 from .tricks import beats
 
+_PLAY_TEXTS = tuple("play " + c for c in CODES)
+"""The notation of playing a concealed card, by card kind."""
 _BLANCHE = {k.value: k for k in (EventKind.CARTE_BLANCHE, EventKind.CARTE_BLANCHE_ENDS)}
 _ANY_TRICK = ("play-always", "capture")  # second_seven_scores values scored at every trick
 
@@ -348,10 +350,15 @@ class DealState(Resolver):
             if move is None:
                 action, move = self._resolve(action, legal)
         self._legal = None
-        self._history.append(str(action))  # notation, as the history and records keep it
+        # the history is kept in notation, written here once; a concealed card's play (most
+        # actions) reads its words from a table by card kind rather than joining them
         if isinstance(move, int):
+            self._history.append(
+                str(action) if self._mask[move] else _PLAY_TEXTS[self._kinds[move]]
+            )
             self._play(move)
             return
+        self._history.append("pass" if action is PASS else str(action))
         verb = move[0]
         if verb == "meld":
             self._meld(move[1], move[2])
@@ -402,6 +409,21 @@ class DealState(Resolver):
                     self._known[c] = True
                     self._score(seat, 0, rules.carte_blanche, "carte blanche")
 
+    def _forget_like_copy(self, seat: int, cid: int, leaving: tuple[int, ...]) -> None:
+        """A concealed card ``cid`` leaves ``seat``'s hidden cards (played, shown in a meld,
+        exchanged).  If it was not known but a like copy in the hand was, the other seats
+        cannot tell which copy went, so that copy stops being known: otherwise their view
+        would show that the seat holds a second one.  ``leaving``: the other cards going
+        with it (a meld's), which keep their own marks."""
+        known = self._known
+        if known[cid]:
+            return
+        k, K, M = self._kinds[cid], self._kinds, self._mask
+        for c in self._hands[seat]:
+            if known[c] and K[c] == k and not M[c] and c != cid and c not in leaving:
+                known[c] = False
+                return
+
     def _score(self, seat: int, part: int, points: int, what: str) -> None:
         self._pts[self.rules.side_of(seat)][part] += points
         self._events.append(ScoreEvent(len(self._tricks), seat, what, points))
@@ -411,6 +433,8 @@ class DealState(Resolver):
         assert seat is not None
         rules = self.rules
         self._hands[seat].remove(cid)
+        if not self._mask[cid]:
+            self._forget_like_copy(seat, cid, ())
         K = self._kinds
         k = K[cid]
         if (
@@ -576,6 +600,8 @@ class DealState(Resolver):
             beziques_before=beziques,
         )
         for c in ids:
+            if not M[c]:
+                self._forget_like_copy(seat, c, ids)
             M[c] |= bit
         if fixes_trump:
             # the suit of the marriage's real cards: a wild card standing in for the king
@@ -605,6 +631,7 @@ class DealState(Resolver):
         rules = self.rules
         hand = self._hands[seat]
         hand.remove(cid)
+        self._forget_like_copy(seat, cid, ())
         up = self._turn_up
         insort(hand, up)
         self._known[up] = True

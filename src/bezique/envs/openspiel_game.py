@@ -14,7 +14,9 @@ Parameters
 ``preset`` (a preset name, default ``classic``), ``dealer`` (default 0), ``utility``
 (``points``, the default: each player's return is its side's deal-point margin, its points less
 the mean of the other sides'; or ``result``: the winner +1 and each loser ``-1/(sides-1)``, as in
-:mod:`bezique.envs.common`), and every option of :class:`~bezique.core.rules.Rules` by name.  An
+:mod:`bezique.envs.common`), ``engine`` (``auto``, the default: the deal runs in the compiled
+engine, :mod:`bezique.fast`, when it is built and plays the rules, else in the reference core;
+``reference``: always the reference core; the numbers are the same), and every option of :class:`~bezique.core.rules.Rules` by name.  An
 option left at its sentinel (``-1`` for numbers and for true/false options, ``""`` for words)
 takes the preset's value; true/false options are given as ``1``/``0``, and ``deal_packets`` as
 its digits (``323`` for packets of 3, 2 and 3).  ``python_bezique(preset=classic,target=1500,double_marriage...)``: see
@@ -57,7 +59,7 @@ with :meth:`Deal.from_observation <bezique.core.deal.Deal.from_observation>`, so
 IS-MCTS (``open_spiel.python.algorithms.ismcts``) runs on the game; a resampled state is a
 determinization with no chance history of its own (other seats' draws are unknown to it).
 
-Version history: 1 -- first version (encoding version 1).
+Version history: 1 -- first version (encoding version 1); 2 -- the ``engine`` parameter.
 """
 
 from __future__ import annotations
@@ -77,11 +79,12 @@ from ..core.events import EventKind
 from ..core.notation import Action
 from ..core.observation import Observation
 from ..core.rules import Rules
-from .common import check_choice, deal_winners
+from ..fast import FastDeal, available, supports
+from .common import ENGINES, check_choice, deal_winners
 from .encoding import Block, Encoding, max_points, outcome, relative_points
 
 SHORT_NAME = "python_bezique"
-VERSION = 1
+VERSION = 2
 """Changes when the game's behaviour, parameters or API change."""
 UTILITIES = ("points", "result")
 
@@ -98,6 +101,7 @@ PARAMETERS: dict[str, Any] = {
     "preset": "classic",
     "dealer": 0,
     "utility": "points",
+    "engine": "auto",
     **{name: _sentinel(f.default) for name, f in _OPTION_FIELDS.items()},
 }
 """OpenSpiel parameter specification: name -> default (sentinels for the rules options)."""
@@ -175,10 +179,13 @@ GAME_TYPE = pyspiel.GameType(
 class _Shared:
     """What every state of a game shares (never copied by ``clone``; pickled by its rules)."""
 
-    def __init__(self, rules: Rules, dealer: int, utility: str) -> None:
+    def __init__(self, rules: Rules, dealer: int, utility: str, engine: str = "auto") -> None:
         self.rules = rules
         self.dealer = dealer
         self.utility = utility
+        self.engine = engine
+        self.fast = engine == "auto" and available() and supports(rules)
+        """Whether deals run in the compiled engine (a :class:`FastDeal` in the state)."""
         self.encoding = Encoding.for_rules(rules)
         counts = [0] * len(self.encoding.kind_ids)
         for k in rules.pack_kinds:
@@ -191,12 +198,20 @@ class _Shared:
         return self
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_shared, (str(self.rules), self.dealer, self.utility))
+        return (_shared, (str(self.rules), self.dealer, self.utility, self.engine))
+
+    def start(self, deal: Deal) -> Deal | FastDeal:
+        """The deal a state plays: a compiled copy of ``deal`` where the engine is used, else a
+        copy through its position string.  Both engines then number the copies of a kind alike
+        (``Deal.from_cards`` and ``Deal.from_observation`` may number them otherwise, and an
+        action such as ``play 9C`` with one known and one concealed 9C in hand would then play
+        a different copy, so that what is known of the hand would differ)."""
+        return FastDeal.from_deal(deal) if self.fast else Deal.from_position(deal.position())
 
 
 @cache
-def _shared(rules_text: str, dealer: int, utility: str) -> _Shared:
-    return _Shared(Rules.from_string(rules_text), dealer, utility)
+def _shared(rules_text: str, dealer: int, utility: str, engine: str = "auto") -> _Shared:
+    return _Shared(Rules.from_string(rules_text), dealer, utility, engine)
 
 
 class _Cache:
@@ -224,6 +239,7 @@ class BeziqueGame(pyspiel.Game):  # type: ignore[misc]
         if not 0 <= dealer < rules.players:
             raise ValueError(f"dealer must be 0 to {rules.players - 1}: got {dealer}")
         utility = check_choice("utility", str(given["utility"]), UTILITIES)
+        engine = check_choice("engine", str(given["engine"]), ENGINES)
         enc = Encoding.for_rules(rules)
         bound = 1.0 if utility == "result" else 2.0 * max_points(rules) + 100.0
         info = pyspiel.GameInfo(
@@ -241,7 +257,7 @@ class BeziqueGame(pyspiel.Game):  # type: ignore[misc]
         """The rules of the game."""
         self.encoding = enc
         """Observation layout and action ids."""
-        self.shared = _shared(str(rules), dealer, utility)
+        self.shared = _shared(str(rules), dealer, utility, engine)
 
     def new_initial_state(self) -> BeziqueState:
         """The start of a deal: chance nodes deal the cards."""
@@ -262,7 +278,7 @@ class BeziqueGame(pyspiel.Game):  # type: ignore[misc]
         how a :mod:`bezique.bots` observation becomes an OpenSpiel state to search from."""
         state = BeziqueState(self)
         state._dealt = None
-        state._deal = Deal.from_observation(obs, rng)
+        state._deal = self.shared.start(Deal.from_observation(obs, rng))
         state._drawn = [None] * self.rules.players
         state._snap = [Counter(state._deal.hand(s)) for s in range(self.rules.players)]
         return state
@@ -276,7 +292,8 @@ class BeziqueState(pyspiel.State):  # type: ignore[misc]
         self._shared: _Shared = game.shared
         self._dealt: list[int] | None = []
         """Chance outcomes so far (kind-axis indices); None for a rebuilt state."""
-        self._deal: Deal | None = None
+        self._deal: Deal | FastDeal | None = None
+        """The deal after the chance nodes: a :class:`FastDeal` on the compiled engine."""
         self._drawn: list[list[str] | None] = [[] for _ in range(game.rules.players)]
         """Per seat, the cards it received at each draw (None: unknown, in a rebuilt state)."""
         self._snap: list[Counter[str]] = []
@@ -285,8 +302,15 @@ class BeziqueState(pyspiel.State):  # type: ignore[misc]
     # --- the core's view ------------------------------------------------------------------------
     @property
     def deal(self) -> Deal | None:
-        """The deal once the cards are dealt (None during the chance nodes)."""
-        return self._deal
+        """The deal once the cards are dealt (None during the chance nodes); on the compiled
+        engine a reference copy (changing it changes nothing here)."""
+        deal = self._deal
+        return deal.to_deal() if isinstance(deal, FastDeal) else deal
+
+    @property
+    def on_fast_engine(self) -> bool:
+        """Whether this state's deal runs in the compiled engine (:mod:`bezique.fast`)."""
+        return isinstance(self._deal, FastDeal)
 
     def observation_for(self, seat: int | None) -> Observation:
         """What ``seat`` sees (None: the spectator's view); only after the deal."""
@@ -359,7 +383,7 @@ class BeziqueState(pyspiel.State):  # type: ignore[misc]
         hands = [codes[s * h : (s + 1) * h] for s in range(n)]
         rest = codes[n * h :]
         turn_up = rest.pop(0) if rules.turn_up else None
-        self._deal = Deal.from_cards(rules, hands, turn_up, rest, sh.dealer)
+        self._deal = sh.start(Deal.from_cards(rules, hands, turn_up, rest, sh.dealer))
         self._snap = [Counter(self._deal.hand(s)) for s in range(n)]
 
     def _record_draws(self) -> None:
@@ -392,7 +416,8 @@ class BeziqueState(pyspiel.State):  # type: ignore[misc]
         if sh.utility == "points":
             values = relative_points(deal.points)
         else:
-            values = outcome(deal_winners(deal), sh.rules.sides)
+            ref = deal.to_deal() if isinstance(deal, FastDeal) else deal
+            values = outcome(deal_winners(ref), sh.rules.sides)
         return [values[sh.rules.side_of(p)] for p in range(n)]
 
     def resample_from_infostate(self, player: int, probability_sampler: Any) -> BeziqueState:
@@ -458,10 +483,14 @@ class BeziqueObserver:
     def set_from(self, state: BeziqueState, player: int) -> None:
         """Write ``player``'s view of ``state`` into :attr:`tensor`."""
         self.tensor.fill(0.0)
-        if state.deal is None:
+        deal = state._deal
+        if deal is None:
+            return
+        enc = self.shared.encoding
+        if isinstance(deal, FastDeal) and not self.public_only and not self.perfect_recall:
+            deal.encode(player, self.tensor[: enc.size], enc)  # in C, no observation built
             return
         obs = self._obs(state, player)
-        enc = self.shared.encoding
         enc.encode(obs, self.tensor[: enc.size], seat=player)
         if not self.perfect_recall:
             return
@@ -493,7 +522,7 @@ class BeziqueObserver:
 
     def string_from(self, state: BeziqueState, player: int) -> str:
         """``player``'s view of ``state`` as text (see the module docstring)."""
-        if state.deal is None:
+        if state._deal is None:
             return f"seat {player}: {len(state._dealt or ())} cards dealt"
         key = (self.public_only, self.perfect_recall, player)
         memo = state._memo.text

@@ -138,6 +138,10 @@ class FastDeal:
     def __deepcopy__(self, memo: dict[int, Any]) -> FastDeal:
         return self.clone()
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickled as its full position string, which holds the whole state and its history
+        return (_from_position, (self.position(),))
+
     def __repr__(self) -> str:
         info = self._c.info()
         return f"<FastDeal {self.rules} trick {info['tricks'] + 1} {self.phase} to {self.to_move}>"
@@ -374,8 +378,10 @@ class FastDeal:
         actions), ``'heuristic'`` (the search players' rules of thumb,
         :func:`bezique.bots.playout.playout_action`, ported) or ``'meld'`` (the same, but a
         stage-1 trick is worth half the best declaration its winner could then make, as the
-        ``heuristic`` player counts it, instead of a flat 8 points); ``'heuristic-exact'`` and
-        ``'meld-exact'`` leave out the randomness."""
+        ``heuristic`` player counts it, instead of a flat 8 points), ``'smart'`` (the
+        ``heuristic`` player's stage-1 rules of thumb in two-handed games: its keep values,
+        trumps and aces kept for the end of the stock, safe leads to a wanted trick); the
+        ``'-exact'`` forms leave out the randomness."""
         return self._c.playout(policy, seed & ((1 << 64) - 1))  # type: ignore[no-any-return]
 
     def determinize(self, seat: int, seed: int = 0) -> FastDeal:
@@ -419,6 +425,8 @@ class FastDeal:
         explore: float = 0.1,
         solver_nodes: int = 20_000,
         meld_aware: bool = False,
+        policy: str | None = None,
+        couple_draws: bool = False,
     ) -> tuple[list[float], int, int]:
         """PIMC rollouts inside C, for the search players (:mod:`bezique.bots.fastpimc`).
 
@@ -429,7 +437,15 @@ class FastDeal:
         world, and finished by the exact stage-2 solver from the first trick of stage 2 (while
         it needs at most ``solver_nodes`` nodes; 0: never).  Returns the margins for ``side``
         (world by world, move by move), the rollouts the solver finished, and its nodes.
-        ``meld_aware``: the playouts use the ``'meld'`` policy (see :meth:`playout`)."""
+        ``meld_aware``: the playouts use the ``'meld'`` policy (see :meth:`playout`);
+        ``policy`` (``'heuristic'``, ``'meld'`` or ``'smart'``) names the playout policy
+        instead.  ``couple_draws`` (two-handed stage 1): each seat draws from its own pile of the
+        world's stock, whoever wins a trick, so that the moves of a world draw the same cards
+        (each rollout alone still sees a uniformly shuffled stock)."""
+        styles = {"heuristic": 0, "meld": 1, "smart": 2}
+        if policy is not None and policy not in styles:
+            raise ValueError(f"unknown playout policy {policy!r}: one of {', '.join(styles)}")
+        style = int(meld_aware) if policy is None else styles[policy]
         return self._c.pimc(  # type: ignore[no-any-return]
             seat,
             side,
@@ -439,7 +455,7 @@ class FastDeal:
             seed & ((1 << 64) - 1),
             explore,
             solver_nodes,
-            meld_aware,
+            style | (4 if couple_draws else 0),
         )
 
 
@@ -469,6 +485,11 @@ _BLOCKS = [
     "exchanged",
     "tricks_won",
 ]  # in the order of encode.c's EB_ values
+
+
+def _from_position(text: str) -> FastDeal:
+    """A :class:`FastDeal` from a full position string (unpickling)."""
+    return FastDeal.from_deal(Deal.from_position(text))
 
 
 def _layout(encoding: Any) -> tuple[int, list[int], list[int], list[int], list[int]]:

@@ -57,7 +57,14 @@ static int parse_plan(PlanItem *it, PyObject *item) {
         }
         it->slots[s].nk = (uint8_t)nk;
         it->slots[s].n = (uint8_t)n;
-        for (Py_ssize_t a = 0; a < nk; a++) it->slots[s].kinds[a] = (uint8_t)PyLong_AsLong(PyTuple_GET_ITEM(kinds, a));
+        for (Py_ssize_t a = 0; a < nk; a++) {
+            long k = PyLong_AsLong(PyTuple_GET_ITEM(kinds, a));
+            if (k < 0 || k >= NK) {
+                if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "bad meld slot kind");
+                return -1;
+            }
+            it->slots[s].kinds[a] = (uint8_t)k;
+        }
     }
     it->nneeds = (uint8_t)nn;
     for (Py_ssize_t a = 0; a < nn; a++) {
@@ -78,7 +85,37 @@ static int parse_plan(PlanItem *it, PyObject *item) {
         it->rank_r[a] = (uint8_t)r;
         it->rank_n[a] = (uint8_t)n;
     }
+    for (int a = 0; a < it->nneeds; a++) it->quick |= (uint64_t)it->need_kinds[a];
+    for (int s = 0; s < it->nslots; s++)
+        for (int a = 0; a < it->slots[s].nk; a++)
+            it->takes |= 1ULL << it->slots[s].kinds[a];
     return 0;
+}
+
+/* The bit index of one plan (see Config.plan_by_kind): every item is found under a kind or
+   rank it cannot do without, so a hand lacking that kind or rank skips it. */
+static void index_plan(Config *c, int t) {
+    c->plan_indexed[t] = c->nplan[t] <= 64;
+    memset(c->plan_by_kind[t], 0, sizeof c->plan_by_kind[t]);
+    memset(c->plan_by_rank[t], 0, sizeof c->plan_by_rank[t]);
+    memset(c->plan_rank_min[t], 0xff, sizeof c->plan_rank_min[t]);
+    c->plan_always[t] = 0;
+    if (!c->plan_indexed[t]) return;
+    for (int p = 0; p < c->nplan[t]; p++) {
+        const PlanItem *it = &c->plan[t][p];
+        uint64_t bit = 1ULL << p;
+        if (it->quick) {
+            int k = 63;
+            while (!(it->quick >> k & 1)) k--;
+            c->plan_by_kind[t][k] |= bit;
+        } else if (it->nrank) {
+            int r = it->rank_r[0] & 7;
+            c->plan_by_rank[t][r] |= bit;
+            if (it->rank_n[0] < c->plan_rank_min[t][r]) c->plan_rank_min[t][r] = it->rank_n[0];
+        } else {
+            c->plan_always[t] |= bit;
+        }
+    }
 }
 
 static int Config_init(ConfigObject *self, PyObject *args, PyObject *kw) {
@@ -182,6 +219,7 @@ static int Config_init(ConfigObject *self, PyObject *args, PyObject *kw) {
         c->nplan[t] = (int)n;
         for (Py_ssize_t a = 0; a < n; a++)
             if (parse_plan(&c->plan[t][a], PyTuple_GET_ITEM(p, a)) < 0) return -1;
+        index_plan(c, t);
     }
     return 0;
 }

@@ -17,28 +17,11 @@ void rng_seed(Rng *r, uint64_t seed) {
     for (int i = 0; i < 4; i++) r->s[i] = splitmix(&seed);
 }
 
-static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-
-uint64_t rng_next(Rng *r) {
-    uint64_t *s = r->s;
-    uint64_t out = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotl(s[3], 45);
-    return out;
-}
-
-uint32_t rng_below(Rng *r, uint32_t n) { return (uint32_t)(((rng_next(r) >> 32) * (uint64_t)n) >> 32); }
-
 int active_order(const Config *cfg, int dealer, int first, int *out) {
-    int n = 0;
+    int n = 0, s = first, skip = cfg->sits_out ? dealer : -1;
     for (int i = 0; i < cfg->players; i++) {
-        int s = (first + i) % cfg->players;
-        if (cfg->sits_out && s == dealer) continue;
-        out[n++] = s;
+        if (s != skip) out[n++] = s;
+        if (++s == cfg->players) s = 0;
     }
     return n;
 }
@@ -110,6 +93,7 @@ static void turn_up_bonus(State *st, const Config *cfg, int k) {
 static void st_blank(State *st, const Config *cfg, int dealer) {
     size_t head = offsetof(State, hand);
     memset(st, 0, head);
+    st->views = 1;
     memset(st->known, 0, sizeof st->known);
     memset(st->played, 0, sizeof st->played);
     memset(st->mask, 0, (size_t)cfg->ncards * sizeof(Mask));

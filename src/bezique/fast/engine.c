@@ -104,47 +104,58 @@ static inline int mask_lt(Mask a, Mask b) { return a.hi != b.hi ? a.hi < b.hi : 
 static inline int mask_eq(Mask a, Mask b) { return a.hi == b.hi && a.lo == b.lo; }
 
 static int play_moves(const State *st, const Config *cfg, int seat, Move *out, int max) {
-    uint16_t cards[MAXH];
-    int np, n = 0;
-    const uint16_t *hand = st->hand[seat];
-    int hn = st->hn[seat];
-    if (!st->ntable[seat] && (!st->tn || (st->stage == 1 && !cfg->s1_follow)) && !wild_last(st, cfg, seat)) {
-        /* the usual case: every card playable, none declared: one action per kind */
+    uint16_t buf[MAXH];
+    const uint16_t *cards = st->hand[seat];
+    int np = st->hn[seat], n = 0;
+    if ((st->tn && (st->stage != 1 || cfg->s1_follow)) || wild_last(st, cfg, seat)) {
+        /* a duty to follow, or to keep a wild card, may narrow the choice */
+        np = playable(st, cfg, seat, buf);
+        cards = buf;
+    }
+    if (!st->ntable[seat]) { /* the usual case, none declared: one action per kind */
         int prev = -1;
-        for (int i = 0; i < hn; i++) {
-            int k = KIND(cfg, hand[i]);
+        for (int i = 0; i < np; i++) {
+            int k = KIND(cfg, cards[i]);
             if (k == prev) continue;
             prev = k;
             if (n >= max) return -1;
             out[n].type = MV_PLAY;
             out[n].meld = 0;
             out[n].n = 1;
-            out[n++].ids[0] = hand[i];
+            out[n++].ids[0] = cards[i];
         }
         return n;
     }
-    np = playable(st, cfg, seat, cards);
-    for (int i = 0; i < np; i++) {
-        int c = cards[i], k = KIND(cfg, c), dup = 0;
-        Mask m = st->mask[c];
-        for (int j = n - 1; j >= 0 && KIND(cfg, out[j].ids[0]) == k; j--)
-            if (mask_eq(st->mask[out[j].ids[0]], m)) {
-                dup = 1;
-                break;
+    /* cards of one kind are next to each other: one action per (kind, mask), masks in order;
+       worked out in a local list first (a store to a Move, which holds bytes, could alias
+       anything and would make the compiler reload every value) */
+    uint16_t pick[MAXH];
+    const Mask *mask = st->mask;
+    int np2 = 0;
+    for (int i = 0; i < np;) {
+        int k = KIND(cfg, cards[i]), j = i + 1, start = np2;
+        while (j < np && KIND(cfg, cards[j]) == k) j++;
+        for (int a = i; a < j; a++) {
+            uint16_t c = cards[a];
+            Mask m = mask[c];
+            int dup = 0;
+            for (int b = start; b < np2 && !dup; b++) dup = mask_eq(mask[pick[b]], m);
+            if (dup) continue;
+            int at = np2++;
+            while (at > start && mask_lt(m, mask[pick[at - 1]])) {
+                pick[at] = pick[at - 1];
+                at--;
             }
-        if (dup) continue;
-        if (n >= max) return -1;
-        /* insertion keeps (kind, mask) order; cards arrive in kind order */
-        int j = n;
-        while (j > 0 && KIND(cfg, out[j - 1].ids[0]) == k && mask_lt(m, st->mask[out[j - 1].ids[0]])) {
-            out[j] = out[j - 1];
-            j--;
+            pick[at] = c;
         }
-        out[j].type = MV_PLAY;
-        out[j].meld = 0;
-        out[j].n = 1;
-        out[j].ids[0] = (uint16_t)c;
-        n++;
+        i = j;
+    }
+    if (np2 > max) return -1;
+    for (n = 0; n < np2; n++) {
+        out[n].type = MV_PLAY;
+        out[n].meld = 0;
+        out[n].n = 1;
+        out[n].ids[0] = pick[n];
     }
     return n;
 }
@@ -371,6 +382,16 @@ static int enumerate_melds(const State *st, const Config *cfg, int seat, const P
     return n;
 }
 
+/* Whether a hand holds the cards a plan item needs (have[j]: the kinds held j times or more). */
+static inline int plan_held(const PlanItem *it, const uint64_t *have, const int *by_rank) {
+    if ((have[1] & it->quick) != it->quick) return 0;
+    for (int a = 0; a < it->nneeds; a++)
+        if ((have[it->need_n[a]] & it->need_kinds[a]) != it->need_kinds[a]) return 0;
+    for (int a = 0; a < it->nrank; a++)
+        if (by_rank[it->rank_r[a]] < it->rank_n[a]) return 0;
+    return 1;
+}
+
 int declare_moves(const State *st, const Config *cfg, int seat, Move *out, int max) {
     int n = 0, trump = st->trump;
     const uint16_t *hand = st->hand[seat];
@@ -379,31 +400,51 @@ int declare_moves(const State *st, const Config *cfg, int seat, Move *out, int m
     /* min_tricks_before_declaring: no meld yet, though the seven may be exchanged where
        exchange_before_min_tricks allows it */
     int may_meld = !cfg->min_tricks || st->won[seat] >= cfg->min_tricks;
+    uint64_t have[10] = {0}; /* have[j]: the kinds held at least j times */
+    int by_rank[8] = {0}, prev = -1, run = 0, pi = trump < 0 ? 4 : trump;
+    const uint64_t *by_kind = cfg->plan_by_kind[pi];
+    uint64_t cand = 0; /* plan items (bits) whose kind of the index is held */
+    for (int i = 0; i < hn; i++) {
+        int k = KIND(cfg, hand[i]);
+        run = k == prev ? run + 1 : 1;
+        prev = k;
+        if (run < 10) have[run] |= 1ULL << k; /* the wild card's bit 32 is named by no need */
+        by_rank[k & 7]++;
+        cand |= by_kind[k];
+    }
     if (room && may_meld) {
+        /* a wild card may fill any gap: no pre-check (hands sort it last) */
+        int any = hn && KIND(cfg, hand[hn - 1]) == WILD_KIND;
         const PlanItem *possible[MAXPLAN];
-        int np = 0, pi = trump < 0 ? 4 : trump;
-        if (hn && KIND(cfg, hand[hn - 1]) == WILD_KIND) {
-            /* a wild card may fill any gap: no pre-check (hands sort it last) */
+        int np = 0;
+        if (any) {
             for (int p = 0; p < cfg->nplan[pi]; p++) possible[np++] = &cfg->plan[pi][p];
+        } else if (cfg->plan_indexed[pi]) {
+            cand |= cfg->plan_always[pi];
+            for (int r = 0; r < 8; r++)
+                if (by_rank[r] >= cfg->plan_rank_min[pi][r]) cand |= cfg->plan_by_rank[pi][r];
+            for (; cand; cand &= cand - 1) { /* the items of the index, in plan order */
+                const PlanItem *it = &cfg->plan[pi][__builtin_ctzll(cand)];
+                if (plan_held(it, have, by_rank)) possible[np++] = it;
+            }
         } else {
-            uint32_t have[10] = {0};
-            int by_rank[8] = {0}, prev = -1, run = 0;
+            for (int p = 0; p < cfg->nplan[pi]; p++)
+                if (plan_held(&cfg->plan[pi][p], have, by_rank)) possible[np++] = &cfg->plan[pi][p];
+        }
+        if (np && !any) {
+            /* a meld is new only if it takes a card not declared yet or one broken off this
+               meld (the test of "fresh" in enumerate_melds): items with no such card are left out
+               before the cards are grouped */
+            uint64_t bare = 0, ghosts = 0;
             for (int i = 0; i < hn; i++) {
-                int k = KIND(cfg, hand[i]);
-                run = k == prev ? run + 1 : 1;
-                prev = k;
-                if (run < 10) have[run] |= 1u << k;
-                by_rank[k & 7]++;
+                Mask m = st->mask[hand[i]];
+                if (!HAS_MASK(m)) bare |= 1ULL << KIND(cfg, hand[i]);
+                ghosts |= m.hi;
             }
-            for (int p = 0; p < cfg->nplan[pi]; p++) {
-                const PlanItem *it = &cfg->plan[pi][p];
-                int ok = 1;
-                for (int a = 0; a < it->nneeds && ok; a++)
-                    if ((have[it->need_n[a]] & it->need_kinds[a]) != it->need_kinds[a]) ok = 0;
-                for (int a = 0; a < it->nrank && ok; a++)
-                    if (by_rank[it->rank_r[a]] < it->rank_n[a]) ok = 0;
-                if (ok) possible[np++] = it;
-            }
+            int keep = 0;
+            for (int p = 0; p < np; p++)
+                if ((possible[p]->takes & bare) || (ghosts >> possible[p]->meld & 1)) possible[keep++] = possible[p];
+            np = keep;
         }
         if (np) {
             n = enumerate_melds(st, cfg, seat, possible, np, out, n, max);
@@ -412,7 +453,7 @@ int declare_moves(const State *st, const Config *cfg, int seat, Move *out, int m
     }
     if (cfg->exch_rank >= 0 && (cfg->exch_rank != RANK_SEVEN || cfg->seven_pts) && st->turn_up >= 0 &&
         trump >= 0 && !st->exched && (may_meld || cfg->exch_before) && (room || !cfg->exch_counts) &&
-        KIND(cfg, st->turn_up) != trump * 8 + cfg->exch_rank) {
+        KIND(cfg, st->turn_up) != trump * 8 + cfg->exch_rank && (have[1] >> (trump * 8 + cfg->exch_rank) & 1)) {
         int card = trump * 8 + cfg->exch_rank;
         for (int i = 0; i < hn; i++)
             if (KIND(cfg, hand[i]) == card && !HAS_MASK(st->mask[hand[i]])) {
@@ -556,9 +597,28 @@ static void drop_insts(State *st, int cid) {
     st->ninst = (uint16_t)keep;
 }
 
+/* A concealed card cid leaves seat's hidden cards (played, shown, exchanged).  If it was not
+   known but a like copy in the hand was, the others cannot tell which went, so that copy stops
+   being known (as core.state's _forget_like_copy; the meld's other cards keep their marks). */
+static void forget_like_copy(State *st, const Config *cfg, int seat, int cid, const Move *mv) {
+    if (!st->views || st->known[cid]) return;
+    int k = KIND(cfg, cid);
+    const uint16_t *h = st->hand[seat];
+    for (int i = 0, n = st->hn[seat]; i < n; i++) {
+        int c = h[i];
+        if (!st->known[c] || c == cid || KIND(cfg, c) != k || HAS_MASK(st->mask[c])) continue;
+        int leaving = 0;
+        for (int j = 0; mv && j < mv->n; j++) leaving |= mv->ids[j] == c;
+        if (leaving) continue;
+        st->known[c] = 0;
+        return;
+    }
+}
+
 static void play_card(State *st, const Config *cfg, int cid) {
     int seat = st->to_move;
     hand_remove(st, seat, cid);
+    if (!HAS_MASK(st->mask[cid])) forget_like_copy(st, cfg, seat, cid, NULL);
     int k = KIND(cfg, cid);
     if ((k & 7) == RANK_SEVEN && st->stage == 1 && cfg->second_seven == 1 && cfg->seven_pts && st->trump >= 0 &&
         k == st->trump * 8 + RANK_SEVEN && !HAS_MASK(st->mask[cid]))
@@ -653,7 +713,10 @@ static void meld(State *st, const Config *cfg, const Move *mv) {
     int64_t set_pts = cfg->cumulative && cfg->set_member[m][0] >= 0 ? set_points(st, cfg, mv) : -1;
     for (int i = 0; i < mv->n; i++) {
         Mask *mk = &st->mask[mv->ids[i]];
-        if (!HAS_MASK(*mk)) st->ntable[seat]++;
+        if (!HAS_MASK(*mk)) {
+            st->ntable[seat]++;
+            forget_like_copy(st, cfg, seat, mv->ids[i], mv);
+        }
         mk->lo |= 1ULL << m;
     }
     int64_t points = cfg->meld_score[m];
@@ -689,6 +752,7 @@ static void meld(State *st, const Config *cfg, const Move *mv) {
 static void exchange(State *st, const Config *cfg, int cid) {
     int seat = st->to_move, up = st->turn_up;
     hand_remove(st, seat, cid);
+    forget_like_copy(st, cfg, seat, cid, NULL);
     hand_insert(st, seat, up);
     st->known[up] = 1;
     st->turn_up = (int16_t)cid;

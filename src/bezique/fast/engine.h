@@ -38,6 +38,9 @@ typedef struct {
     uint8_t need_n[5];
     uint32_t need_kinds[5];
     uint8_t rank_r[5], rank_n[5];
+    /* worked out from the above (config.c), for a cheap first test in declare_moves: */
+    uint64_t quick; /* every kind a need names: a hand lacking one cannot form this meld */
+    uint64_t takes; /* every kind its slots take */
 } PlanItem;
 
 typedef struct {
@@ -79,6 +82,12 @@ typedef struct {
     int pol_ready;
     int nplan[5]; /* index 4: trump not fixed */
     PlanItem plan[5][MAXPLAN];
+    /* The plan items as bits (where a plan has at most 64), for declare_moves to find the few a
+       hand could form: by one kind each needs (the item's highest kind), by rank for items that
+       need copies of a rank and no kind, and the rest always (config.c, index_plan). */
+    int plan_indexed[5];
+    uint64_t plan_by_kind[5][NK], plan_by_rank[5][8], plan_always[5];
+    uint8_t plan_rank_min[5][8];
 } Config;
 
 typedef struct {
@@ -101,6 +110,8 @@ typedef struct {
     int64_t pts[MAXP][4];
     int64_t carry[MAXP]; /* each side's game score coming into the deal */
     uint8_t early;       /* the deal ended when a side reached the target */
+    uint8_t views;       /* 1: the seats' views are read, so the known marks of like copies are
+                            kept exact; 0 in batch play (simulate, playouts): only points count */
     uint8_t game_bez;    /* a bezique came in an earlier deal of this game (first_bezique spent) */
     uint16_t hand[MAXP][MAXH];
     uint16_t stock[MAXC]; /* drawn from the end */
@@ -125,8 +136,23 @@ typedef struct {
 } Rng;
 
 void rng_seed(Rng *r, uint64_t seed);
-uint64_t rng_next(Rng *r);
-uint32_t rng_below(Rng *r, uint32_t n);
+
+/* inline: simulations draw a number for nearly every card played */
+static inline uint64_t rng_next(Rng *r) {
+    uint64_t *s = r->s;
+    uint64_t x = s[1] * 5, t = s[1] << 17;
+    uint64_t out = ((x << 7) | (x >> 57)) * 9;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = (s[3] << 45) | (s[3] >> 19);
+    return out;
+}
+
+/* A number below n (Lemire's multiply-shift on the high 32 bits). */
+static inline uint32_t rng_below(Rng *r, uint32_t n) { return (uint32_t)(((rng_next(r) >> 32) * (uint64_t)n) >> 32); }
 
 /* A deal shuffled from the random source; dealer seat given. */
 void st_new(State *st, const Config *cfg, int dealer, Rng *rng);

@@ -1,6 +1,7 @@
 /* Whole deals and playouts inside C (module functions of bezique.fast._engine). */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <math.h>
 #include <string.h>
 
 #include "search.h"
@@ -21,23 +22,16 @@ static int random_plain_play(State *st, const Config *cfg, Rng *rng) {
     const uint16_t *h = st->hand[seat];
     int hn = st->hn[seat], distinct = 0, prev = -1;
     if (cfg->wild_last && st->stage == 2 && hn && cfg->kind_of[h[hn - 1]] == WILD_KIND) return 0;
-    for (int i = 0; i < hn; i++)
-        if (cfg->kind_of[h[i]] != prev) {
-            prev = cfg->kind_of[h[i]];
-            distinct++;
-        }
-    int pick = (int)rng_below(rng, (uint32_t)distinct);
-    prev = -1;
-    for (int i = 0; i < hn; i++)
-        if (cfg->kind_of[h[i]] != prev) {
-            prev = cfg->kind_of[h[i]];
-            if (pick-- == 0) {
-                Move mv = {MV_PLAY, 0, 1, {h[i]}};
-                st_apply(st, cfg, &mv);
-                return 1;
-            }
-        }
-    return 0;
+    uint16_t first[MAXH]; /* the first card of each kind: the card st_moves would list */
+    for (int i = 0; i < hn; i++) {
+        int k = cfg->kind_of[h[i]];
+        if (k != prev) first[distinct++] = h[i];
+        prev = k;
+    }
+    if (!distinct) return 0;
+    Move mv = {MV_PLAY, 0, 1, {first[rng_below(rng, (uint32_t)distinct)]}};
+    st_apply(st, cfg, &mv);
+    return 1;
 }
 
 /* --- the search players' default policy (bezique.bots.playout.playout_action), ported ---- */
@@ -190,17 +184,208 @@ static int heuristic_pick(const State *st, const Config *cfg, const Move *mv, in
     return choice;
 }
 
+/* --- the 'smart' policy: the heuristic player's stage-1 rules of thumb (bots/heuristic.py) --- */
+static const double SM_POWER[8] = {7.0, 5.0, 3.0, 2.5, 2.0, 1.0, 0.5, 0.0};
+#define SM_TRUMP 8.0
+#define SM_MELD 0.7      /* weight of the meld points a card may still bring (meld_loss) */
+#define SM_LOSE 4.0      /* what letting the opponent win a stage-1 trick (and declare) costs */
+#define SM_LEAD_RISK 0.3 /* share of a led brisque's points expected to be lost */
+
+/* Copies of each kind whose place the seat to move does not know: not in its hand, not played,
+   not on a table or otherwise shown, not in the trick, not the turn-up. */
+static int unseen_counts(const State *st, const Config *cfg, int seat, int *unseen) {
+    for (int k = 0; k < NK; k++) unseen[k] = cfg->count[k] - st->played[k];
+    for (int s = 0; s < cfg->players; s++)
+        for (int i = 0; i < st->hn[s]; i++) {
+            int c = st->hand[s][i];
+            if (s == seat || st->mask[c].lo | st->mask[c].hi || st->known[c]) unseen[cfg->kind_of[c]]--;
+        }
+    for (int i = 0; i < st->tn; i++) unseen[cfg->kind_of[st->tcard[i]]]--;
+    if (st->turn_up >= 0) unseen[cfg->kind_of[st->turn_up]]--;
+    int total = 0;
+    for (int k = 0; k < NK; k++) {
+        if (unseen[k] < 0) unseen[k] = 0;
+        total += unseen[k];
+    }
+    return total;
+}
+
+static int beaters_of(const int *unseen, int k, int t) {
+    int s = k >> 3, r = k & 7, n = 0;
+    if (k == WILD_KIND) return 0; /* the smart policy leaves wild-card rules to the plain one */
+    for (int rr = 0; rr < r; rr++) n += unseen[s * 8 + rr];
+    if (t >= 0 && s != t)
+        for (int rr = 0; rr < 8; rr++) n += unseen[t * 8 + rr];
+    return n;
+}
+
+/* Chance of drawing at least miss of avail wanted cards, each with chance q (view._at_least). */
+static double at_least(int miss, int avail, double q) {
+    if (q <= 0.0) return 0.0;
+    if (q >= 1.0) return 1.0;
+    double below = 0.0, c = 1.0, qk = 1.0, rest = pow(1.0 - q, avail);
+    for (int k = 0; k < miss; k++) { /* P(exactly k), k < miss */
+        below += c * qk * rest;
+        c = c * (avail - k) / (k + 1);
+        qk *= q;
+        rest /= 1.0 - q;
+    }
+    return below >= 1.0 ? 0.0 : 1.0 - below;
+}
+
+/* The chance (roughly) that the seat's holdings, less the card `skip` (-1: none), can yet be
+   made into this meld and declared (View.meld_chance). */
+static double plan_chance(const PlanItem *it, const State *st, const Config *cfg, int seat, int skip,
+                          const int *unseen, double q) {
+    double chance = 1.0;
+    int missing = 0, fresh = 0;
+    for (int a = 0; a < it->nslots; a++) {
+        const Slot *sl = &it->slots[a];
+        int have = 0, avail = 0;
+        for (int i = 0; i < st->hn[seat]; i++) {
+            int c = st->hand[seat][i], k = cfg->kind_of[c];
+            if (c == skip) continue;
+            for (int j = 0; j < sl->nk; j++)
+                if (sl->kinds[j] == k) {
+                    Mask m = st->mask[c];
+                    if (!((m.lo & it->block.lo) | (m.hi & it->block.hi))) {
+                        have++;
+                        fresh |= !(m.lo | m.hi);
+                    }
+                    break;
+                }
+        }
+        int miss = sl->n - have;
+        if (miss > 0) {
+            for (int j = 0; j < sl->nk; j++) avail += unseen[sl->kinds[j]];
+            if (avail < miss) return 0.0;
+            chance *= at_least(miss, avail, q);
+            missing += miss;
+            if (chance == 0.0) return 0.0;
+        }
+    }
+    return !missing && !fresh ? 0.0 : chance;
+}
+
+/* The meld points the seat loses, in expectation, by parting with card c (View.meld_value of
+   its holdings with and without it, over the melds that need its kind). */
+static double meld_loss(const State *st, const Config *cfg, int seat, int c, const int *unseen, double q) {
+    int k = cfg->kind_of[c], pi = st->trump < 0 ? 4 : st->trump;
+    double loss = 0.0;
+    for (int p = 0; p < cfg->nplan[pi]; p++) {
+        const PlanItem *it = &cfg->plan[pi][p];
+        int uses = 0;
+        for (int a = 0; a < it->nslots && !uses; a++)
+            for (int j = 0; j < it->slots[a].nk; j++) uses |= it->slots[a].kinds[j] == k;
+        if (!uses) continue;
+        double pts = (double)cfg->meld_score[it->meld];
+        loss += pts * (plan_chance(it, st, cfg, seat, -1, unseen, q) - plan_chance(it, st, cfg, seat, c, unseen, q));
+    }
+    return loss;
+}
+
+/* The heuristic player's choice of a stage-1 card, read off the state as the seat to move sees
+   it: keep values (trick power, the meld points a card may still bring, trumps and aces kept
+   for the end of the stock), leads that are safe to win a wanted trick, follows that win when
+   the trick and the declaration it opens are worth the card. */
+static int smart_pick(const State *st, const Config *cfg, const Move *mv, int n, Rng *rng, double explore, int noisy) {
+    if (st->phase == PH_DECLARE || st->stage != 1 || cfg->players != 2 || cfg->wild || n > MAXH * 4)
+        return heuristic_pick(st, cfg, mv, n, rng, explore, noisy, 1);
+    if (n == 1) return 0;
+    if (explore > 0.0 && uniform(rng) < explore) return (int)rng_below(rng, (uint32_t)n);
+    int t = st->trump, seat = st->to_move;
+    int held[NK] = {0}, by_rank[8] = {0}, unseen[NK];
+    for (int i = 0; i < st->hn[seat]; i++) {
+        int k = cfg->kind_of[st->hand[seat][i]];
+        held[k]++;
+        by_rank[k & 7]++;
+    }
+    int total = unseen_counts(st, cfg, seat, unseen);
+    int full = cfg->ncards - cfg->players * cfg->hand_size;
+    int stock = st->nstock + (st->turn_up >= 0);
+    double frac = full > 0 ? 1.0 - (double)stock / full : 1.0, late = frac * frac;
+    double q = total ? fmin(1.0, (double)stock / cfg->players / total) : 0.0;
+    int exch = cfg->exch_rank >= 0 && st->turn_up >= 0 && t >= 0 && cfg->kind_of[st->turn_up] != t * 8 + cfg->exch_rank;
+    int upk = st->turn_up >= 0 ? cfg->kind_of[st->turn_up] : 0;
+    double up_power = (upk >> 3) == t ? SM_TRUMP + 7 - (upk & 7) : SM_POWER[upk & 7];
+    double wins[MAXH * 4], keeps[MAXH * 4];
+    declare_bonus(st, cfg, mv, n, wins);
+    double last_extra = stock <= cfg->players ? 6.0 : 0.0;
+    for (int i = 0; i < n; i++) {
+        int c = mv[i].ids[0], k = cfg->kind_of[c], r = k & 7;
+        double keep = (t >= 0 && k >> 3 == t) ? SM_TRUMP + 7 - r : SM_POWER[r];
+        keep += SM_MELD * meld_loss(st, cfg, seat, c, unseen, q);
+        if (exch && k == t * 8 + cfg->exch_rank && !(st->mask[c].lo | st->mask[c].hi))
+            keep += SM_MELD * up_power; /* the card that takes the turn-up */
+        if (t >= 0 && k >> 3 == t)
+            keep += late * (4.0 - 0.4 * r);
+        else if (r == 0)
+            keep += late * 2.0;
+        keeps[i] = keep + (noisy ? 0.01 * uniform(rng) : 0.0);
+        wins[i] += last_extra;
+    }
+    int others = 0;
+    for (int s = 0; s < cfg->players; s++)
+        if (s != seat) others += st->hn[s];
+    int choice = 0;
+    double best_v = -1e9;
+    if (!st->tn) {
+        for (int i = 0; i < n; i++) {
+            int k = cfg->kind_of[mv[i].ids[0]];
+            double risk = SM_LEAD_RISK * cfg->pol_rank[k & 7];
+            double safe = total ? pow(fmax(0.0, 1.0 - (double)beaters_of(unseen, k, t) / total), others) : 1.0;
+            double v = -keeps[i] - risk * (1 - safe) + safe * (wins[i] - 1.0);
+            if (v > best_v) {
+                best_v = v;
+                choice = i;
+            }
+        }
+        return choice;
+    }
+    int win_seat = st->tseat[0], win = cfg->kind_of[st->tcard[0]];
+    double points = cfg->pol_per_trick + cfg->pol_rank[win & 7];
+    for (int i = 1; i < st->tn; i++) {
+        int k = cfg->kind_of[st->tcard[i]];
+        points += cfg->pol_rank[k & 7];
+        if (st_beats(k, win, t, cfg->lead_wins)) {
+            win = k;
+            win_seat = st->tseat[i];
+        }
+    }
+    int last = st->tn == cfg->active - 1;
+    for (int i = 0; i < n; i++) {
+        int k = cfg->kind_of[mv[i].ids[0]];
+        double pts = points + cfg->pol_rank[k & 7], v;
+        int mine = st_beats(k, win, t, cfg->lead_wins) ? 1 : (win_seat == seat);
+        if (mine) {
+            double hold = last || beaters_of(unseen, k, t) == 0 ? 1.0 : 0.5;
+            v = hold * (pts + wins[i]) - (1 - hold) * (pts + SM_LOSE) - keeps[i];
+        } else
+            v = -(pts + SM_LOSE) - keeps[i];
+        if (v > best_v) {
+            best_v = v;
+            choice = i;
+        }
+    }
+    return choice;
+}
+
+/* One policy's pick (explore and noise as play_out gives them). */
+static int policy_pick(const State *st, const Config *cfg, const Move *mv, int n, Rng *rng, int policy) {
+    int noisy = policy == POLICY_HEURISTIC || policy == POLICY_MELD || policy == POLICY_SMART;
+    if (policy == POLICY_RANDOM) return (int)rng_below(rng, (uint32_t)n);
+    if (policy >= POLICY_SMART) return smart_pick(st, cfg, mv, n, rng, noisy ? 0.1 : 0.0, noisy);
+    return heuristic_pick(st, cfg, mv, n, rng, noisy ? 0.1 : 0.0, noisy, policy >= POLICY_MELD);
+}
+
 int play_out(State *st, const Config *cfg, int policy, Rng *rng) {
     static Move moves_buf[MAXMOVES];
+    st->views = 0; /* a scratch state played to its end: nobody reads its views */
     while (st->phase != PH_OVER) {
         if (policy == POLICY_RANDOM && random_plain_play(st, cfg, rng)) continue;
         int n = st_moves(st, cfg, moves_buf, MAXMOVES);
         if (n <= 0) return -1;
-        int noisy = policy == POLICY_HEURISTIC || policy == POLICY_MELD;
-        int pick = policy == POLICY_RANDOM ? (int)rng_below(rng, (uint32_t)n)
-                                           : heuristic_pick(st, cfg, moves_buf, n, rng, noisy ? 0.1 : 0.0, noisy,
-                                                            policy >= POLICY_MELD);
-        st_apply(st, cfg, &moves_buf[pick]);
+        st_apply(st, cfg, &moves_buf[policy_pick(st, cfg, moves_buf, n, rng, policy)]);
     }
     return 0;
 }
@@ -211,9 +396,11 @@ static int policy_of(const char *name) {
     if (!strcmp(name, "heuristic-exact")) return POLICY_HEURISTIC_EXACT;
     if (!strcmp(name, "meld")) return POLICY_MELD;
     if (!strcmp(name, "meld-exact")) return POLICY_MELD_EXACT;
+    if (!strcmp(name, "smart")) return POLICY_SMART;
+    if (!strcmp(name, "smart-exact")) return POLICY_SMART_EXACT;
     PyErr_Format(PyExc_ValueError,
-                 "unknown policy '%s': the compiled engine has 'random', 'heuristic' and 'meld' "
-                 "(and '-exact' of the last two)",
+                 "unknown policy '%s': the compiled engine has 'random', 'heuristic', 'meld' and "
+                 "'smart' (and '-exact' of the last three)",
                  name);
     return -1;
 }
@@ -299,11 +486,7 @@ PyObject *search_methods_pick(PyObject *self, PyObject *args) {
     if (n <= 0) return PyErr_Format(PyExc_RuntimeError, "no legal action");
     Rng rng;
     rng_seed(&rng, seed);
-    int noisy = policy == POLICY_HEURISTIC || policy == POLICY_MELD;
-    int pick = policy == POLICY_RANDOM ? (int)rng_below(&rng, (uint32_t)n)
-                                       : heuristic_pick(st, cfg, buf, n, &rng, noisy ? 0.1 : 0.0, noisy,
-                                                        policy >= POLICY_MELD);
-    return PyLong_FromLong(pick);
+    return PyLong_FromLong(policy_pick(st, cfg, buf, n, &rng, policy));
 }
 
 /* solve(side, max_nodes): {card code: exact value} of every card the seat to move may play,
@@ -404,11 +587,64 @@ static double state_utility(const State *st, const Config *cfg, int side) {
     return v[side] - (total - v[side]) / (cfg->sides - 1);
 }
 
-/* Play on with the default policy; from the first trick of stage 2 the exact solver takes over
+/* --- coupled draws: each seat draws from its own pile, whoever wins the tricks ------------- */
+
+/* The stock of a world dealt into two piles, one a seat (the cards the seats would draw if
+   seat 0 won every trick); a seat draws its pile's next card whoever wins, so that the
+   candidates of a world, whose tricks soon go otherwise, still draw the same cards.  The pile
+   consumed depends only on who won the trick (public), and the piles are a uniformly random
+   arrangement of the unseen stock, so each rollout on its own still sees a uniformly shuffled
+   stock: the coupling changes the correlation between candidates, not any one's value. */
+typedef struct {
+    int on, n0;
+    uint16_t pile[2][MAXC / 2 + 1];
+} Piles;
+
+static void piles_of(const State *st, const Config *cfg, Piles *pl, int on) {
+    pl->on = on && cfg->players == 2 && cfg->active == 2 && st->stage == 1 && !cfg->carte_blanche;
+    pl->n0 = st->nstock;
+    if (!pl->on) return;
+    for (int j = 0; 2 * j < st->nstock; j++) {
+        pl->pile[0][j] = st->stock[st->nstock - 1 - 2 * j];
+        if (st->nstock - 2 - 2 * j >= 0) pl->pile[1][j] = st->stock[st->nstock - 2 - 2 * j];
+    }
+}
+
+static int stock_find(const State *st, int c) {
+    for (int i = st->nstock - 1; i >= 0; i--)
+        if (st->stock[i] == c) return i;
+    return -1;
+}
+
+/* Before mv is applied: if it may lead to a draw (it completes a trick, or it is made while
+   the trick's winner declares), put the winner's and the loser's next pile cards on top. */
+static void couple_draw(State *st, const Config *cfg, const Piles *pl, const Move *mv) {
+    if (!pl->on || st->stage != 1 || st->nstock < 2 || (pl->n0 - st->nstock) % 2) return;
+    int w;
+    if (st->phase == PH_DECLARE)
+        w = st->leader;
+    else if (st->phase == PH_PLAY && st->tn == 1 && mv->type == MV_PLAY)
+        w = st_beats(cfg->kind_of[mv->ids[0]], cfg->kind_of[st->tcard[0]], st->trump, cfg->lead_wins) ? st->to_move : st->tseat[0];
+    else
+        return;
+    int e = (pl->n0 - st->nstock) / 2;
+    int a = stock_find(st, pl->pile[w][e]), b = stock_find(st, pl->pile[1 - w][e]);
+    if (a < 0 || b < 0) return;
+    uint16_t t = st->stock[a];
+    st->stock[a] = st->stock[st->nstock - 1];
+    st->stock[st->nstock - 1] = t;
+    if (b == st->nstock - 1) b = a; /* it was on top: the swap moved it */
+    t = st->stock[b];
+    st->stock[b] = st->stock[st->nstock - 2];
+    st->stock[st->nstock - 2] = t;
+}
+
+/* Play on with the default policy (style 0: plain, 1: 'meld', 2: 'smart'; pl: coupled draws);
+   from the first trick of stage 2 the exact solver takes over
    (while it stays within max_nodes; 0: no solver).  The margin for side at the end; *solved
    is set when the solver finished the deal. */
 static double rollout(State *st, const Config *cfg, int side, Rng *rng, double explore, long max_nodes,
-                      int meld_aware, int *solved, long *nodes) {
+                      int style, const Piles *pl, int *solved, long *nodes) {
     static Move buf[MAXMOVES];
     int try_solver = max_nodes > 0 && cfg->pol_ready;
     while (st->phase != PH_OVER) {
@@ -425,12 +661,15 @@ static double rollout(State *st, const Config *cfg, int side, Rng *rng, double e
         }
         int n = st_moves(st, cfg, buf, MAXMOVES);
         if (n <= 0) return NAN;
-        st_apply(st, cfg, &buf[heuristic_pick(st, cfg, buf, n, rng, explore, 1, meld_aware)]);
+        int pick = style >= 2 ? smart_pick(st, cfg, buf, n, rng, explore, 1)
+                              : heuristic_pick(st, cfg, buf, n, rng, explore, 1, style);
+        couple_draw(st, cfg, pl, &buf[pick]);
+        st_apply(st, cfg, &buf[pick]);
     }
     return state_utility(st, cfg, side);
 }
 
-/* pimc(seat, side, moves, first, worlds, seed, explore, max_nodes[, meld_aware]): for worlds first ..
+/* pimc(seat, side, moves, first, worlds, seed, explore, max_nodes[, style]): for worlds first ..
    first+worlds-1 (each a determinization for seat, from seed and its number), the margin for
    side after each legal-action index in moves, played out from the same random numbers in a
    world.  Returns (values as a flat list, world by world; rollouts the solver finished;
@@ -441,9 +680,9 @@ PyObject *search_methods_pimc(PyObject *self, PyObject *args) {
     double explore;
     long max_nodes;
     PyObject *moves;
-    int meld_aware = 0;
-    if (!PyArg_ParseTuple(args, "iiO!iiKdl|p", &seat, &side, &PyList_Type, &moves, &first, &worlds, &seed, &explore,
-                          &max_nodes, &meld_aware))
+    int style = 0;
+    if (!PyArg_ParseTuple(args, "iiO!iiKdl|i", &seat, &side, &PyList_Type, &moves, &first, &worlds, &seed, &explore,
+                          &max_nodes, &style))
         return NULL;
     const State *root = core_state(self);
     const Config *cfg = core_config(self);
@@ -463,9 +702,12 @@ PyObject *search_methods_pimc(PyObject *self, PyObject *args) {
         if (k < 0 || k >= nlegal) return PyErr_Format(PyExc_ValueError, "no legal action %ld", k);
         idx[i] = (int)k;
     }
+    int policy = style & 3, couple = (style & 4) != 0; /* style: policy | 4 (coupled draws) */
     State *world = malloc(sizeof(State)), *st = malloc(sizeof(State));
+    Piles *piles = malloc(sizeof(Piles));
     PyObject *out = PyList_New((Py_ssize_t)worlds * m);
-    if (!world || !st || !out) {
+    if (!world || !st || !out || !piles) {
+        free(piles);
         free(world);
         free(st);
         Py_XDECREF(out);
@@ -477,11 +719,13 @@ PyObject *search_methods_pimc(PyObject *self, PyObject *args) {
         uint64_t wseed = seed * 0x9e3779b97f4a7c15ULL + (uint64_t)(first + w) * 0xbf58476d1ce4e5b9ULL;
         rng_seed(&rng, wseed);
         memcpy(world, root, sizeof(State));
+        world->views = 0; /* the rollouts read points only */
         determinize_state(world, cfg, seat, &rng);
         /* the root seat's own cards are the same in every world, so are its legal actions */
         Move mv[MAXMOVES];
         int n = st_moves(world, cfg, buf, MAXMOVES);
         if (n != nlegal) {
+            free(piles);
             free(world);
             free(st);
             Py_DECREF(out);
@@ -489,17 +733,20 @@ PyObject *search_methods_pimc(PyObject *self, PyObject *args) {
         }
         for (Py_ssize_t i = 0; i < m; i++) mv[i] = buf[idx[i]];
         uint64_t pseed = rng_next(&rng);
+        piles_of(world, cfg, piles, couple);
         for (Py_ssize_t i = 0; i < m; i++) {
             memcpy(st, world, sizeof(State));
+            couple_draw(st, cfg, piles, &mv[i]);
             st_apply(st, cfg, &mv[i]);
             Rng prng;
             rng_seed(&prng, pseed); /* common random numbers: the same luck for every action */
             int done = 0;
-            double v = rollout(st, cfg, side, &prng, explore, max_nodes, meld_aware, &done, &nodes);
+            double v = rollout(st, cfg, side, &prng, explore, max_nodes, policy, piles, &done, &nodes);
             solved += done;
             PyList_SET_ITEM(out, (Py_ssize_t)w * m + i, PyFloat_FromDouble(v));
         }
     }
+    free(piles);
     free(world);
     free(st);
     return Py_BuildValue("(Nll)", out, solved, nodes);

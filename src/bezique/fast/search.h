@@ -4,7 +4,8 @@
 
 #include "engine.h"
 
-enum { POLICY_RANDOM = 0, POLICY_HEURISTIC = 1, POLICY_HEURISTIC_EXACT = 2, POLICY_MELD = 3, POLICY_MELD_EXACT = 4 };
+enum { POLICY_RANDOM = 0, POLICY_HEURISTIC = 1, POLICY_HEURISTIC_EXACT = 2, POLICY_MELD = 3, POLICY_MELD_EXACT = 4, POLICY_SMART = 5,
+       POLICY_SMART_EXACT = 6 };
 
 /* The declarations seat could make now (engine.c): their number, -1 when out is too small. */
 int declare_moves(const State *st, const Config *cfg, int seat, Move *out, int max);

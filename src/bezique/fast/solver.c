@@ -24,11 +24,13 @@ typedef struct {
     double per_rank[8], per_trick, last_bonus, other;
     double per_kind[NK]; /* per_rank by card kind, a wild card worth nothing */
     double seven_bonus;  /* second_seven_scores=capture: each seven of trumps, to the taker */
-    uint8_t hand[MAXP][MAXH]; /* sorted kinds */
     int hn[MAXP];
     uint8_t cnt[MAXP][NK]; /* copies of each kind held */
-    uint64_t pres[MAXP];   /* kinds held, as bits */
+    uint64_t pres[MAXP];   /* kinds held, as bits: a hand's distinct kinds in order */
     uint64_t hash;         /* of the hands (zobrist), kept as cards come and go */
+    double held_pts;       /* the points of every card in the hands */
+    int held;              /* cards in the hands */
+    int bounded;           /* no points are negative, so the bound of search() holds */
     int leader, tn, tseat[MAXP], tcard[MAXP];
     long nodes, max_nodes;
     int aborted;
@@ -58,53 +60,40 @@ static int to_move(const Solver *sv) {
     return nxt == sv->skip ? (nxt + 1) % sv->n : nxt;
 }
 
-/* Distinct kinds the seat may play (stage-2 duties). */
+static inline uint64_t suit_bits(int s) { return 0xffULL << (s * 8); }
+
+/* Those of the kinds `ks` (bits) that beat `best`. */
+static uint64_t beating(const Solver *sv, uint64_t ks, int best) {
+    uint64_t out = 0;
+    for (; ks; ks &= ks - 1)
+        if (beats(sv, __builtin_ctzll(ks), best)) out |= ks & -ks;
+    return out;
+}
+
+/* Distinct kinds the seat may play (stage-2 duties), in kind order; worked out on the bits of
+   the kinds it holds. */
 static int playable(const Solver *sv, int seat, int *out) {
-    const uint8_t *h = sv->hand[seat];
-    int hn = sv->hn[seat], cand[MAXH], nc = 0;
+    uint64_t held = sv->pres[seat], ok = held;
     if (sv->tn) {
         int led = sv->tcard[0] >> 3, best = sv->tcard[0];
         for (int i = 1; i < sv->tn; i++)
             if (beats(sv, sv->tcard[i], best)) best = sv->tcard[i];
-        int same[MAXH], ns = 0;
-        if (led < 4) /* a wild card led has no suit to follow */
-            for (int i = 0; i < hn; i++)
-                if (h[i] >> 3 == led) same[ns++] = h[i];
-        if (ns) {
-            if (sv->must_head)
-                for (int i = 0; i < ns; i++)
-                    if (beats(sv, same[i], best)) cand[nc++] = same[i];
-            if (!nc) {
-                memcpy(cand, same, sizeof(int) * (size_t)ns);
-                nc = ns;
-            }
-        } else {
-            int trumps[MAXH], nt = 0;
-            if (sv->trump >= 0 && sv->must_trump)
-                for (int i = 0; i < hn; i++)
-                    if (h[i] >> 3 == sv->trump) trumps[nt++] = h[i];
-            if (nt && sv->must_head) {
-                for (int i = 0; i < nt; i++)
-                    if (beats(sv, trumps[i], best)) cand[nc++] = trumps[i];
-            } else if (nt) {
-                memcpy(cand, trumps, sizeof(int) * (size_t)nt);
-                nc = nt;
-            }
-            if (!nc)
-                for (int i = 0; i < hn; i++) cand[nc++] = h[i];
+        uint64_t same = led < 4 ? held & suit_bits(led) : 0; /* a wild card led has no suit */
+        uint64_t trumps = sv->trump >= 0 && sv->must_trump ? held & suit_bits(sv->trump) : 0;
+        if (same) {
+            uint64_t head = sv->must_head ? beating(sv, same, best) : 0;
+            ok = head ? head : same;
+        } else if (trumps) {
+            uint64_t head = sv->must_head ? beating(sv, trumps, best) : trumps;
+            ok = head ? head : held;
         }
-    } else {
-        for (int i = 0; i < hn; i++) cand[nc++] = h[i];
     }
-    if (sv->wild_last && hn && h[hn - 1] == WILD_KIND) { /* a wild card only when nothing else */
-        int m = 0;
-        for (int i = 0; i < nc; i++)
-            if (cand[i] != WILD_KIND) cand[m++] = cand[i];
-        if (m) nc = m;
+    if (sv->wild_last && (held >> WILD_KIND & 1)) { /* a wild card only when nothing else */
+        uint64_t rest = ok & ~(1ULL << WILD_KIND);
+        if (rest) ok = rest;
     }
-    int n = 0, prev = -1;
-    for (int i = 0; i < nc; i++)
-        if (cand[i] != prev) out[n++] = prev = cand[i];
+    int n = 0;
+    for (; ok; ok &= ok - 1) out[n++] = __builtin_ctzll(ok);
     return n;
 }
 
@@ -141,25 +130,20 @@ static int ordered_classes(const Solver *sv, int seat, int *moves, int n) {
 static double search(Solver *sv, double alpha, double beta);
 
 static void take(Solver *sv, int seat, int k) {
-    uint8_t *h = sv->hand[seat];
-    int i = 0, c = --sv->cnt[seat][k];
+    sv->held_pts -= sv->per_kind[k];
+    sv->held--;
+    int c = --sv->cnt[seat][k];
     sv->hash ^= zob[seat][k][c];
     if (!c) sv->pres[seat] &= ~(1ULL << k);
-    while (h[i] != k) i++;
-    for (; i < sv->hn[seat] - 1; i++) h[i] = h[i + 1];
     sv->hn[seat]--;
 }
 
 static void give(Solver *sv, int seat, int k) {
-    uint8_t *h = sv->hand[seat];
-    int i = sv->hn[seat], c = sv->cnt[seat][k]++;
+    sv->held_pts += sv->per_kind[k];
+    sv->held++;
+    int c = sv->cnt[seat][k]++;
     sv->hash ^= zob[seat][k][c];
     sv->pres[seat] |= 1ULL << k;
-    while (i > 0 && h[i - 1] > k) {
-        h[i] = h[i - 1];
-        i--;
-    }
-    h[i] = (uint8_t)k;
     sv->hn[seat]++;
 }
 
@@ -212,6 +196,14 @@ static double search(Solver *sv, double alpha, double beta) {
     TTEntry *e = NULL;
     uint64_t key = 0;
     if (!sv->tn) {
+        /* the tricks left are worth at most all their points to one side: outside that range
+           the window cannot be reached (every card scores its points once, each trick its
+           per-trick points, the last one its bonus) */
+        if (sv->bounded) {
+            double most = sv->held_pts + sv->per_trick * (sv->held / sv->active) + sv->last_bonus;
+            if (alpha >= most) return most;
+            if (beta <= -most * sv->other) return -most * sv->other;
+        }
         key = key_of(sv);
         e = &sv->tt[key & (TT_SIZE - 1)];
         if (e->key == key && e->gen == sv->gen) {
@@ -233,6 +225,27 @@ static double search(Solver *sv, double alpha, double beta) {
                 moves[0] = e->best;
                 break;
             }
+    if (sv->tn == sv->active - 1 && n > 1) { /* the trick's last card */
+        int win_seat = sv->tseat[0], top = sv->tcard[0];
+        for (int i = 1; i < sv->tn; i++)
+            if (beats(sv, sv->tcard[i], top)) {
+                top = sv->tcard[i];
+                win_seat = sv->tseat[i];
+            }
+        if (sv->side_of[win_seat] != sv->side_of[seat]) {
+            /* the other side holds the trick: the cheapest card that takes it first, then the
+               cheapest of the rest (the list runs from trumps and high ranks down) */
+            int w[MAXH], l[MAXH], nw = 0, nl = 0;
+            for (int i = 0; i < n; i++) {
+                if (beats(sv, moves[i], top))
+                    w[nw++] = moves[i];
+                else
+                    l[nl++] = moves[i];
+            }
+            for (int i = 0; i < nw; i++) moves[i] = w[nw - 1 - i];
+            for (int i = 0; i < nl; i++) moves[nw + i] = l[nl - 1 - i];
+        }
+    }
     double best = maximize ? -INFINITY : INFINITY;
     int best_k = -1;
     for (int i = 0; i < n; i++) {
@@ -299,6 +312,9 @@ static int solver_init(Solver *sv, const State *st, const Config *cfg, const dou
     sv->lead_wins = cfg->lead_wins;
     sv->wild_last = cfg->wild_last;
     sv->seven_bonus = cfg->second_seven == 4 ? (double)cfg->seven_pts : 0.0;
+    /* the bound of search() counts card and trick points only */
+    sv->bounded = per_trick >= 0 && cfg->last_bonus >= 0 && sv->seven_bonus == 0.0;
+    for (int k = 0; k < NK; k++) sv->bounded &= sv->per_kind[k] >= 0;
     sv->per_trick = per_trick;
     sv->last_bonus = cfg->last_bonus;
     sv->other = 1.0 / (sv->sides - 1);
