@@ -2,7 +2,7 @@
 
 Usage: ``python scripts/fast_differential.py [--deals N] [--jobs J] [--seed S] [--first C]
 [--log FILE]``.
-Plays ``N`` deals (default 100,000) spread over every preset but old-russian and over random option
+Plays ``N`` deals (default 100,000) spread over every preset and over random option
 variations (a third of the deals), random, stacked and part-played, comparing after every action
 what ``bezique.fast.differential.compare`` compares; action ids are checked on every step.
 Prints the deals and actions checked, and the first mismatch with its position if any
