@@ -383,7 +383,7 @@ static int enumerate_melds(const State *st, const Config *cfg, int seat, const P
 }
 
 /* Whether a hand holds the cards a plan item needs (have[j]: the kinds held j times or more). */
-static inline int plan_held(const PlanItem *it, const uint64_t *have, const int *by_rank) {
+static inline int plan_held(const PlanItem *it, const uint64_t *have, const uint8_t *by_rank) {
     if ((have[1] & it->quick) != it->quick) return 0;
     for (int a = 0; a < it->nneeds; a++)
         if ((have[it->need_n[a]] & it->need_kinds[a]) != it->need_kinds[a]) return 0;
@@ -400,18 +400,11 @@ int declare_moves(const State *st, const Config *cfg, int seat, Move *out, int m
     /* min_tricks_before_declaring: no meld yet, though the seven may be exchanged where
        exchange_before_min_tricks allows it */
     int may_meld = !cfg->min_tricks || st->won[seat] >= cfg->min_tricks;
-    uint64_t have[10] = {0}; /* have[j]: the kinds held at least j times */
-    int by_rank[8] = {0}, prev = -1, run = 0, pi = trump < 0 ? 4 : trump;
-    const uint64_t *by_kind = cfg->plan_by_kind[pi];
-    uint64_t cand = 0; /* plan items (bits) whose kind of the index is held */
-    for (int i = 0; i < hn; i++) {
-        int k = KIND(cfg, hand[i]);
-        run = k == prev ? run + 1 : 1;
-        prev = k;
-        if (run < 10) have[run] |= 1ULL << k; /* the wild card's bit 32 is named by no need */
-        by_rank[k & 7]++;
-        cand |= by_kind[k];
-    }
+    /* have[j]: the kinds held at least j times; by_rank: the cards of each rank (State keeps
+       both as cards come and go) */
+    const uint64_t *have = st->khave[seat];
+    const uint8_t *by_rank = st->krank[seat];
+    int pi = trump < 0 ? 4 : trump;
     if (room && may_meld) {
         /* a wild card may fill any gap: no pre-check (hands sort it last) */
         int any = hn && KIND(cfg, hand[hn - 1]) == WILD_KIND;
@@ -420,7 +413,10 @@ int declare_moves(const State *st, const Config *cfg, int seat, Move *out, int m
         if (any) {
             for (int p = 0; p < cfg->nplan[pi]; p++) possible[np++] = &cfg->plan[pi][p];
         } else if (cfg->plan_indexed[pi]) {
-            cand |= cfg->plan_always[pi];
+            /* plan items (bits) whose kind of the index is held */
+            const uint64_t *by_kind = cfg->plan_by_kind[pi];
+            uint64_t cand = cfg->plan_always[pi];
+            for (uint64_t ks = have[1]; ks; ks &= ks - 1) cand |= by_kind[__builtin_ctzll(ks)];
             for (int r = 0; r < 8; r++)
                 if (by_rank[r] >= cfg->plan_rank_min[pi][r]) cand |= cfg->plan_by_rank[pi][r];
             for (; cand; cand &= cand - 1) { /* the items of the index, in plan order */
@@ -435,11 +431,14 @@ int declare_moves(const State *st, const Config *cfg, int seat, Move *out, int m
             /* a meld is new only if it takes a card not declared yet or one broken off this
                meld (the test of "fresh" in enumerate_melds): items with no such card are left out
                before the cards are grouped */
-            uint64_t bare = 0, ghosts = 0;
-            for (int i = 0; i < hn; i++) {
-                Mask m = st->mask[hand[i]];
-                if (!HAS_MASK(m)) bare |= 1ULL << KIND(cfg, hand[i]);
-                ghosts |= m.hi;
+            uint64_t bare = have[1], ghosts = 0; /* nothing declared: every kind is bare */
+            if (st->ntable[seat]) {
+                bare = 0;
+                for (int i = 0; i < hn; i++) {
+                    Mask m = st->mask[hand[i]];
+                    if (!HAS_MASK(m)) bare |= 1ULL << KIND(cfg, hand[i]);
+                    ghosts |= m.hi;
+                }
             }
             int keep = 0;
             for (int p = 0; p < np; p++)
@@ -617,7 +616,7 @@ static void forget_like_copy(State *st, const Config *cfg, int seat, int cid, co
 
 static void play_card(State *st, const Config *cfg, int cid) {
     int seat = st->to_move;
-    hand_remove(st, seat, cid);
+    hand_remove(st, cfg, seat, cid);
     if (!HAS_MASK(st->mask[cid])) forget_like_copy(st, cfg, seat, cid, NULL);
     int k = KIND(cfg, cid);
     if ((k & 7) == RANK_SEVEN && st->stage == 1 && cfg->second_seven == 1 && cfg->seven_pts && st->trump >= 0 &&
@@ -751,9 +750,9 @@ static void meld(State *st, const Config *cfg, const Move *mv) {
 
 static void exchange(State *st, const Config *cfg, int cid) {
     int seat = st->to_move, up = st->turn_up;
-    hand_remove(st, seat, cid);
+    hand_remove(st, cfg, seat, cid);
     forget_like_copy(st, cfg, seat, cid, NULL);
-    hand_insert(st, seat, up);
+    hand_insert(st, cfg, seat, up);
     st->known[up] = 1;
     st->turn_up = (int16_t)cid;
     st->exched = 1;
@@ -780,7 +779,7 @@ static void draw(State *st, const Config *cfg) {
         } else {
             break;
         }
-        hand_insert(st, seat, c);
+        hand_insert(st, cfg, seat, c);
         drawn[seat] = c;
     }
     st->phase = PH_PLAY;

@@ -14,7 +14,23 @@ static inline void score(State *st, const Config *cfg, int seat, int part, int64
     st->pts[side_of(cfg, seat)][part] += pts;
 }
 
-static inline void hand_insert(State *st, int seat, int c) {
+/* The counts of the kinds a hand holds (State.kcount and the rest) as a card of kind k comes or
+ * goes. */
+static inline void kinds_add(State *st, int seat, int k) {
+    int c = ++st->kcount[seat][k];
+    if (c == 1) st->kdistinct[seat]++;
+    if (c < KHAVE) st->khave[seat][c] |= 1ULL << k;
+    st->krank[seat][k & 7]++;
+}
+
+static inline void kinds_sub(State *st, int seat, int k) {
+    int c = st->kcount[seat][k]--;
+    if (c == 1) st->kdistinct[seat]--;
+    if (c < KHAVE) st->khave[seat][c] &= ~(1ULL << k);
+    st->krank[seat][k & 7]--;
+}
+
+static inline void hand_insert(State *st, const Config *cfg, int seat, int c) {
     int n = st->hn[seat], i = n;
     uint16_t *h = st->hand[seat];
     while (i > 0 && h[i - 1] > c) {
@@ -23,15 +39,17 @@ static inline void hand_insert(State *st, int seat, int c) {
     }
     h[i] = (uint16_t)c;
     st->hn[seat] = (uint8_t)(n + 1);
+    kinds_add(st, seat, KIND(cfg, c));
 }
 
-static inline void hand_remove(State *st, int seat, int c) {
+static inline void hand_remove(State *st, const Config *cfg, int seat, int c) {
     int n = st->hn[seat], i = 0;
     uint16_t *h = st->hand[seat];
     while (i < n && h[i] != c) i++;
     if (i == n) return;
     for (; i < n - 1; i++) h[i] = h[i + 1];
     st->hn[seat] = (uint8_t)(n - 1);
+    kinds_sub(st, seat, KIND(cfg, c));
 }
 
 /* The seats that take part, clockwise from first (the dealer left out when he sits out). */

@@ -15,21 +15,20 @@ PyObject *config_type(void);
 const Config *config_of(PyObject *o);
 
 /* The uniform random choice where every card may be played and none is declared: one
-   action per distinct kind, as st_moves lists them, without building the list. */
+   action per distinct kind, as st_moves lists them (the first card of each kind, kinds in
+   order), without building the list: the kind from the bits of the kinds held. */
 static int random_plain_play(State *st, const Config *cfg, Rng *rng) {
     int seat = st->to_move;
     if (st->phase != PH_PLAY || st->ntable[seat] || (st->tn && (st->stage != 1 || cfg->s1_follow))) return 0;
     const uint16_t *h = st->hand[seat];
-    int hn = st->hn[seat], distinct = 0, prev = -1;
+    int hn = st->hn[seat], distinct = st->kdistinct[seat];
     if (cfg->wild_last && st->stage == 2 && hn && cfg->kind_of[h[hn - 1]] == WILD_KIND) return 0;
-    uint16_t first[MAXH]; /* the first card of each kind: the card st_moves would list */
-    for (int i = 0; i < hn; i++) {
-        int k = cfg->kind_of[h[i]];
-        if (k != prev) first[distinct++] = h[i];
-        prev = k;
-    }
     if (!distinct) return 0;
-    Move mv = {MV_PLAY, 0, 1, {first[rng_below(rng, (uint32_t)distinct)]}};
+    uint64_t kinds = st->khave[seat][1];
+    for (uint32_t r = rng_below(rng, (uint32_t)distinct); r; r--) kinds &= kinds - 1;
+    int first = cfg->first_id[__builtin_ctzll(kinds)], i = 0;
+    while (h[i] < first) i++; /* card ids run kind by kind: the kind's first card in hand */
+    Move mv = {MV_PLAY, 0, 1, {h[i]}};
     st_apply(st, cfg, &mv);
     return 1;
 }
@@ -552,6 +551,7 @@ static void determinize_state(State *st, const Config *cfg, int seat, Rng *rng) 
             }
             st->hand[s][j] = c;
         }
+    st_recount_kinds(st, cfg);
     st_touch(st);
 }
 
