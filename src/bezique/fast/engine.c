@@ -131,24 +131,26 @@ static int play_moves(const State *st, const Config *cfg, int seat, Move *out, i
        anything and would make the compiler reload every value) */
     uint16_t pick[MAXH];
     const Mask *mask = st->mask;
-    int np2 = 0;
-    for (int i = 0; i < np;) {
-        int k = KIND(cfg, cards[i]), j = i + 1, start = np2;
-        while (j < np && KIND(cfg, cards[j]) == k) j++;
-        for (int a = i; a < j; a++) {
-            uint16_t c = cards[a];
-            Mask m = mask[c];
-            int dup = 0;
-            for (int b = start; b < np2 && !dup; b++) dup = mask_eq(mask[pick[b]], m);
-            if (dup) continue;
-            int at = np2++;
-            while (at > start && mask_lt(m, mask[pick[at - 1]])) {
-                pick[at] = pick[at - 1];
-                at--;
-            }
-            pick[at] = c;
+    int np2 = 0, start = 0, prev = -1;
+    for (int i = 0; i < np; i++) {
+        uint16_t c = cards[i];
+        int k = KIND(cfg, c);
+        if (k != prev) { /* a kind's first card starts its actions */
+            prev = k;
+            start = np2;
+            pick[np2++] = c;
+            continue;
         }
-        i = j;
+        Mask m = mask[c];
+        int dup = 0;
+        for (int b = start; b < np2 && !dup; b++) dup = mask_eq(mask[pick[b]], m);
+        if (dup) continue;
+        int at = np2++;
+        while (at > start && mask_lt(m, mask[pick[at - 1]])) {
+            pick[at] = pick[at - 1];
+            at--;
+        }
+        pick[at] = c;
     }
     if (np2 > max) return -1;
     for (n = 0; n < np2; n++) {
