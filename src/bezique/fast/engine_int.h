@@ -30,25 +30,32 @@ static inline void kinds_sub(State *st, int seat, int k) {
     st->krank[seat][k & 7]--;
 }
 
+/* Hands stay sorted by card id.  The shifts are written as pointer loops (a loop of indexes
+ * becomes a call to memmove, dear for the few cards a hand holds). */
 static inline void hand_insert(State *st, const Config *cfg, int seat, int c) {
-    int n = st->hn[seat], i = n;
-    uint16_t *h = st->hand[seat];
-    while (i > 0 && h[i - 1] > c) {
-        h[i] = h[i - 1];
-        i--;
+    uint16_t *h = st->hand[seat], *p = h + st->hn[seat];
+    while (p != h && p[-1] > c) {
+        *p = p[-1];
+        p--;
     }
-    h[i] = (uint16_t)c;
-    st->hn[seat] = (uint8_t)(n + 1);
+    *p = (uint16_t)c;
+    st->hn[seat]++;
     kinds_add(st, seat, KIND(cfg, c));
 }
 
 static inline void hand_remove(State *st, const Config *cfg, int seat, int c) {
-    int n = st->hn[seat], i = 0;
-    uint16_t *h = st->hand[seat];
-    while (i < n && h[i] != c) i++;
-    if (i == n) return;
-    for (; i < n - 1; i++) h[i] = h[i + 1];
-    st->hn[seat] = (uint8_t)(n - 1);
+    uint16_t *h = st->hand[seat], *end = h + st->hn[seat], *p = h;
+    while (p != end && *p != c) p++;
+    if (p == end) return;
+    /* the cards after it move down one place: carried along from the end, which is not the
+       shape of a memmove */
+    uint16_t carry = *--end;
+    while (end != p) {
+        uint16_t t = *--end;
+        *end = carry;
+        carry = t;
+    }
+    st->hn[seat]--;
     kinds_sub(st, seat, KIND(cfg, c));
 }
 
