@@ -17,15 +17,6 @@ void rng_seed(Rng *r, uint64_t seed) {
     for (int i = 0; i < 4; i++) r->s[i] = splitmix(&seed);
 }
 
-int active_order(const Config *cfg, int dealer, int first, int *out) {
-    int n = 0, s = first, skip = cfg->sits_out ? dealer : -1;
-    for (int i = 0; i < cfg->players; i++) {
-        if (s != skip) out[n++] = s;
-        if (++s == cfg->players) s = 0;
-    }
-    return n;
-}
-
 void st_recount_kinds(State *st, const Config *cfg) {
     memset(st->kcount, 0, sizeof st->kcount);
     memset(st->krank, 0, sizeof st->krank);

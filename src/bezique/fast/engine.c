@@ -180,6 +180,22 @@ static void make_groups(const State *st, const Config *cfg, int seat, Groups *gs
     memset(gs->ng, 0, sizeof gs->ng);
     const uint16_t *hand = st->hand[seat];
     int hn = st->hn[seat];
+    if (!st->ntable[seat]) { /* nothing declared: one group a kind, every mask 0 */
+        Group *g = NULL;
+        for (int i = 0, prev = -1; i < hn; i++) {
+            int k = KIND(cfg, hand[i]);
+            if (k != prev) {
+                prev = k;
+                gs->first[k] = (uint8_t)total;
+                gs->ng[k] = 1;
+                g = &gs->g[total++];
+                g->m.lo = g->m.hi = 0;
+                g->n = 0;
+            }
+            g->ids[g->n++] = hand[i];
+        }
+        return;
+    }
     for (int i = 0; i < hn;) {
         int k = KIND(cfg, hand[i]), j = i;
         while (j < hn && KIND(cfg, hand[j]) == k) j++;
