@@ -100,6 +100,7 @@ static void index_plan(Config *c, int t) {
     memset(c->plan_by_rank[t], 0, sizeof c->plan_by_rank[t]);
     memset(c->plan_rank_min[t], 0xff, sizeof c->plan_rank_min[t]);
     c->plan_always[t] = 0;
+    c->plan_ranks[t] = 0;
     if (!c->plan_indexed[t]) return;
     for (int p = 0; p < c->nplan[t]; p++) {
         const PlanItem *it = &c->plan[t][p];
@@ -111,6 +112,7 @@ static void index_plan(Config *c, int t) {
         } else if (it->nrank) {
             int r = it->rank_r[0] & 7;
             c->plan_by_rank[t][r] |= bit;
+            c->plan_ranks[t] |= 1u << r;
             if (it->rank_n[0] < c->plan_rank_min[t][r]) c->plan_rank_min[t][r] = it->rank_n[0];
         } else {
             c->plan_always[t] |= bit;

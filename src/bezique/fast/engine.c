@@ -435,8 +435,10 @@ int declare_moves(const State *st, const Config *cfg, int seat, Move *out, int m
             const uint64_t *by_kind = cfg->plan_by_kind[pi];
             uint64_t cand = cfg->plan_always[pi];
             for (uint64_t ks = have[1]; ks; ks &= ks - 1) cand |= by_kind[__builtin_ctzll(ks)];
-            for (int r = 0; r < 8; r++)
+            for (unsigned rs = cfg->plan_ranks[pi]; rs; rs &= rs - 1) { /* the ranks items need */
+                int r = __builtin_ctz(rs);
                 if (by_rank[r] >= cfg->plan_rank_min[pi][r]) cand |= cfg->plan_by_rank[pi][r];
+            }
             for (; cand; cand &= cand - 1) { /* the items of the index, in plan order */
                 const PlanItem *it = &cfg->plan[pi][__builtin_ctzll(cand)];
                 if (plan_held(it, have, by_rank)) possible[np++] = it;
@@ -468,9 +470,11 @@ int declare_moves(const State *st, const Config *cfg, int seat, Move *out, int m
             if (n < 0) return -1;
         }
     }
-    if (cfg->exch_rank >= 0 && (cfg->exch_rank != RANK_SEVEN || cfg->seven_pts) && st->turn_up >= 0 &&
-        trump >= 0 && !st->exched && (may_meld || cfg->exch_before) && (room || !cfg->exch_counts) &&
-        KIND(cfg, st->turn_up) != trump * 8 + cfg->exch_rank && (have[1] >> (trump * 8 + cfg->exch_rank) & 1)) {
+    /* the card held is the rarest condition: tested first */
+    if (cfg->exch_rank >= 0 && trump >= 0 && (have[1] >> (trump * 8 + cfg->exch_rank) & 1) &&
+        (cfg->exch_rank != RANK_SEVEN || cfg->seven_pts) && st->turn_up >= 0 && !st->exched &&
+        (may_meld || cfg->exch_before) && (room || !cfg->exch_counts) &&
+        KIND(cfg, st->turn_up) != trump * 8 + cfg->exch_rank) {
         int card = trump * 8 + cfg->exch_rank;
         for (int i = 0; i < hn; i++)
             if (KIND(cfg, hand[i]) == card && !HAS_MASK(st->mask[hand[i]])) {

@@ -89,6 +89,7 @@ typedef struct {
     int plan_indexed[5];
     uint64_t plan_by_kind[5][NK], plan_by_rank[5][8], plan_always[5];
     uint8_t plan_rank_min[5][8];
+    unsigned plan_ranks[5]; /* the ranks (bits) with items in plan_by_rank */
 } Config;
 
 typedef struct {
