@@ -100,7 +100,7 @@ static void index_plan(Config *c, int t) {
     memset(c->plan_by_rank[t], 0, sizeof c->plan_by_rank[t]);
     memset(c->plan_rank_min[t], 0xff, sizeof c->plan_rank_min[t]);
     c->plan_always[t] = 0;
-    c->plan_ranks[t] = 0;
+    memset(c->plan_by_byte[t], 0, sizeof c->plan_by_byte[t]);
     if (!c->plan_indexed[t]) return;
     for (int p = 0; p < c->nplan[t]; p++) {
         const PlanItem *it = &c->plan[t][p];
@@ -112,12 +112,15 @@ static void index_plan(Config *c, int t) {
         } else if (it->nrank) {
             int r = it->rank_r[0] & 7;
             c->plan_by_rank[t][r] |= bit;
-            c->plan_ranks[t] |= 1u << r;
             if (it->rank_n[0] < c->plan_rank_min[t][r]) c->plan_rank_min[t][r] = it->rank_n[0];
         } else {
             c->plan_always[t] |= bit;
         }
     }
+    for (int b = 0; b < 4; b++) /* the kinds of one suit at a time (a byte of the kinds held) */
+        for (int v = 1; v < 256; v++)
+            for (int j = 0; j < 8; j++)
+                if (v >> j & 1) c->plan_by_byte[t][b][v] |= c->plan_by_kind[t][b * 8 + j];
 }
 
 static int Config_init(ConfigObject *self, PyObject *args, PyObject *kw) {

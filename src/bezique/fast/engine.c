@@ -432,13 +432,13 @@ int declare_moves(const State *st, const Config *cfg, int seat, Move *out, int m
             for (int p = 0; p < cfg->nplan[pi]; p++) possible[np++] = &cfg->plan[pi][p];
         } else if (cfg->plan_indexed[pi]) {
             /* plan items (bits) whose kind of the index is held */
-            const uint64_t *by_kind = cfg->plan_by_kind[pi];
-            uint64_t cand = cfg->plan_always[pi];
-            for (uint64_t ks = have[1]; ks; ks &= ks - 1) cand |= by_kind[__builtin_ctzll(ks)];
-            for (unsigned rs = cfg->plan_ranks[pi]; rs; rs &= rs - 1) { /* the ranks items need */
-                int r = __builtin_ctz(rs);
+            const uint64_t(*by_byte)[256] = cfg->plan_by_byte[pi];
+            uint64_t ks = have[1], cand = cfg->plan_always[pi];
+            cand |= by_byte[0][ks & 255] | by_byte[1][ks >> 8 & 255] | by_byte[2][ks >> 16 & 255] |
+                    by_byte[3][ks >> 24 & 255];
+            if (ks >> WILD_KIND & 1) cand |= cfg->plan_by_kind[pi][WILD_KIND];
+            for (int r = 0; r < 8; r++)
                 if (by_rank[r] >= cfg->plan_rank_min[pi][r]) cand |= cfg->plan_by_rank[pi][r];
-            }
             for (; cand; cand &= cand - 1) { /* the items of the index, in plan order */
                 const PlanItem *it = &cfg->plan[pi][__builtin_ctzll(cand)];
                 if (plan_held(it, have, by_rank)) possible[np++] = it;

@@ -89,7 +89,7 @@ typedef struct {
     int plan_indexed[5];
     uint64_t plan_by_kind[5][NK], plan_by_rank[5][8], plan_always[5];
     uint8_t plan_rank_min[5][8];
-    unsigned plan_ranks[5]; /* the ranks (bits) with items in plan_by_rank */
+    uint64_t plan_by_byte[5][4][256]; /* plan_by_kind OR-ed over the kinds of one suit held */
 } Config;
 
 typedef struct {
