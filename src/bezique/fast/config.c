@@ -117,6 +117,9 @@ static void index_plan(Config *c, int t) {
             c->plan_always[t] |= bit;
         }
     }
+    uint8_t least[8]; /* plan_rank_min as bytes below 128 (127: no item), read as one word */
+    for (int r = 0; r < 8; r++) least[r] = c->plan_rank_min[t][r] < 127 ? c->plan_rank_min[t][r] : 127;
+    memcpy(&c->plan_rank_least[t], least, sizeof least);
     for (int b = 0; b < 4; b++) /* the kinds of one suit at a time (a byte of the kinds held) */
         for (int v = 1; v < 256; v++)
             for (int j = 0; j < 8; j++)

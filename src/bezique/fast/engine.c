@@ -437,8 +437,17 @@ int declare_moves(const State *st, const Config *cfg, int seat, Move *out, int m
             cand |= by_byte[0][ks & 255] | by_byte[1][ks >> 8 & 255] | by_byte[2][ks >> 16 & 255] |
                     by_byte[3][ks >> 24 & 255];
             if (ks >> WILD_KIND & 1) cand |= cfg->plan_by_kind[pi][WILD_KIND];
-            for (int r = 0; r < 8; r++)
-                if (by_rank[r] >= cfg->plan_rank_min[pi][r]) cand |= cfg->plan_by_rank[pi][r];
+            /* the ranks held at least plan_rank_min times, all eight at once: each byte of
+               (counts + 128) - least keeps its high bit where the count reaches the least */
+            uint64_t counts, hi = 0x8080808080808080ULL;
+            memcpy(&counts, by_rank, sizeof counts);
+            for (uint64_t ok = ((counts | hi) - cfg->plan_rank_least[pi]) & hi; ok; ok &= ok - 1) {
+                int r = __builtin_ctzll(ok) >> 3;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+                r = 7 - r;
+#endif
+                cand |= cfg->plan_by_rank[pi][r];
+            }
             for (; cand; cand &= cand - 1) { /* the items of the index, in plan order */
                 const PlanItem *it = &cfg->plan[pi][__builtin_ctzll(cand)];
                 if (plan_held(it, have, by_rank)) possible[np++] = it;

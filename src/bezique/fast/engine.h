@@ -90,6 +90,7 @@ typedef struct {
     uint64_t plan_by_kind[5][NK], plan_by_rank[5][8], plan_always[5];
     uint8_t plan_rank_min[5][8];
     uint64_t plan_by_byte[5][4][256]; /* plan_by_kind OR-ed over the kinds of one suit held */
+    uint64_t plan_rank_least[5]; /* plan_rank_min, 8 bytes below 128 in one word (declare_moves) */
 } Config;
 
 typedef struct {
