@@ -16,7 +16,7 @@ const Config *config_of(PyObject *o);
 
 /* The uniform random choice where every card may be played and none is declared: one
    action per distinct kind, as st_moves lists them (the first card of each kind, kinds in
-   order), without building the list: the kind from the bits of the kinds held. */
+   order), without building the list: the number of kinds is kept in State. */
 static int random_plain_play(State *st, const Config *cfg, Rng *rng) {
     int seat = st->to_move;
     if (st->phase != PH_PLAY || st->ntable[seat] || (st->tn && (st->stage != 1 || cfg->s1_follow))) return 0;
@@ -24,10 +24,16 @@ static int random_plain_play(State *st, const Config *cfg, Rng *rng) {
     int hn = st->hn[seat], distinct = st->kdistinct[seat];
     if (cfg->wild_last && st->stage == 2 && hn && cfg->kind_of[h[hn - 1]] == WILD_KIND) return 0;
     if (!distinct) return 0;
-    uint64_t kinds = st->khave[seat][1];
-    for (uint32_t r = rng_below(rng, (uint32_t)distinct); r; r--) kinds &= kinds - 1;
-    int first = cfg->first_id[__builtin_ctzll(kinds)], i = 0;
-    while (h[i] < first) i++; /* card ids run kind by kind: the kind's first card in hand */
+    /* the first card of the r-th kind in hand (hands run kind by kind) */
+    uint32_t r = rng_below(rng, (uint32_t)distinct);
+    int i = 0, prev = cfg->kind_of[h[0]];
+    while (r) {
+        int k = cfg->kind_of[h[++i]];
+        if (k != prev) {
+            prev = k;
+            r--;
+        }
+    }
     Move mv = {MV_PLAY, 0, 1, {h[i]}};
     st_apply(st, cfg, &mv);
     return 1;
