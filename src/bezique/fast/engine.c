@@ -603,8 +603,8 @@ static void finish(State *st, const Config *cfg) {
 
 /* target_check=immediate (HAITIAN.md 6): a side whose game score reaches the target ends the
  * deal at once; returns 1 if it did. */
-static int target_reached(State *st, const Config *cfg) {
-    if (!cfg->target_now || st->phase == PH_OVER) return 0;
+static int target_check(State *st, const Config *cfg) {
+    if (st->phase == PH_OVER) return 0;
     int64_t pts[MAXP];
     st_points(st, cfg, pts);
     for (int s = 0; s < cfg->sides; s++)
@@ -615,6 +615,9 @@ static int target_reached(State *st, const Config *cfg) {
         }
     return 0;
 }
+
+/* the option tested where the call is (most rules never end a deal early) */
+static inline int target_reached(State *st, const Config *cfg) { return cfg->target_now && target_check(st, cfg); }
 
 static void drop_insts(State *st, int cid) {
     int keep = 0;
