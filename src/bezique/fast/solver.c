@@ -104,8 +104,10 @@ static int playable(const Solver *sv, int seat, int *out) {
 }
 
 /* One card of each class of equivalent cards among the kinds `ok` (bits), likely winners first:
-   trumps, then by rank from the ace down, kind order within a rank (the stable sort by (not
-   trump, rank) of the kinds in order).  Their number, written to moves. */
+   following, trumps, then by rank from the ace down, kind order within a rank (the stable sort
+   by (not trump, rank) of the kinds in order); leading, the same with the trumps last (leading
+   a plain ace before a trump proves cut-offs sooner: fewer nodes, the same values).  Their
+   number, written to moves. */
 static int ordered_classes(const Solver *sv, int seat, uint64_t ok, int *moves) {
     if (!(ok & (ok - 1))) {
         moves[0] = __builtin_ctzll(ok);
@@ -127,16 +129,16 @@ static int ordered_classes(const Solver *sv, int seat, uint64_t ok, int *moves) 
         prev = k;
     }
     int n = 0;
-    if (sv->trump >= 0) {
-        uint64_t t = ok & suit_bits(sv->trump);
-        ok ^= t;
+    uint64_t t = sv->trump >= 0 ? ok & suit_bits(sv->trump) : 0;
+    ok ^= t;
+    if (sv->tn) /* following: trumps first (they take the trick); leading: they come last */
         for (; t; t &= t - 1) moves[n++] = __builtin_ctzll(t);
-    }
     /* the ranks held, then each rank's kinds (the wild card is rank 0 of a fifth suit) */
     uint64_t ranks = (ok | ok >> 8 | ok >> 16 | ok >> 24 | ok >> 32) & 0xff;
     for (; ranks; ranks &= ranks - 1)
         for (uint64_t col = ok & (0x0101010101ULL << __builtin_ctzll(ranks)); col; col &= col - 1)
             moves[n++] = __builtin_ctzll(col);
+    for (; t; t &= t - 1) moves[n++] = __builtin_ctzll(t);
     return n;
 }
 
