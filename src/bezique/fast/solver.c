@@ -246,7 +246,8 @@ static double search(Solver *sv, double alpha, double beta) {
                 win_seat = sv->tseat[i];
             }
         if (sv->side_of[win_seat] != sv->side_of[seat]) {
-            /* the other side holds the trick: the cheapest card that takes it first, then the
+            /* the other side holds the trick: the cards that take it first, the highest first
+               (it wins the most points: cut-offs come sooner than with the cheapest), then the
                cheapest of the rest (the list runs from trumps and high ranks down) */
             int w[MAXH], l[MAXH], nw = 0, nl = 0;
             for (int i = 0; i < n; i++) {
@@ -255,7 +256,7 @@ static double search(Solver *sv, double alpha, double beta) {
                 else
                     l[nl++] = moves[i];
             }
-            for (int i = 0; i < nw; i++) moves[i] = w[nw - 1 - i];
+            for (int i = 0; i < nw; i++) moves[i] = w[i];
             for (int i = 0; i < nl; i++) moves[nw + i] = l[nl - 1 - i];
         }
     }
