@@ -27,6 +27,9 @@ PLAY, DECLARE, OVER = "play", "declare", "over"
 # A concrete move: a card id to play | ('meld', meld id, card ids) | ('exchange', card id) | ('pass',)
 Move = int | tuple[Any, ...]
 RngLike = random.Random | int | None
+ShufflePlan = tuple[int, int, list[int], tuple[tuple[int, list[int], int], ...]]
+"""(seat, actions applied, the unseen card ids, (seat, the cards it keeps, how many it is
+dealt) for each other seat that holds unseen cards): see ``Worlds.reshuffle``."""
 
 
 def as_rng(rng: RngLike) -> random.Random:
@@ -53,6 +56,7 @@ class DealBase:
         "_mask",
         "_phase",
         "_pts",
+        "_shuffle_plan",
         "_stage",
         "_stock",
         "_to_move",
@@ -94,6 +98,9 @@ class DealBase:
     _decl_count: int
     _exchanged: bool
     _legal: dict[Action, Move] | None
+    _shuffle_plan: ShufflePlan | None
+    """What :meth:`~bezique.core.worlds.Worlds.reshuffle` worked out for a seat at this point
+    (kept until the next action; a copy starts without it)."""
     _carry: tuple[int, ...]
     """Each side's game score coming into the deal (see ``Deal.carry``)."""
     _game_bezique: bool

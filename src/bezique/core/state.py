@@ -129,6 +129,7 @@ class DealState(Resolver):
         d._decl_count = 0
         d._exchanged = False
         d._legal = None
+        d._shuffle_plan = None
         d._stage = 1
         d._carry = (0,) * rules.sides
         d._game_bezique = False
@@ -324,6 +325,7 @@ class DealState(Resolver):
         d._decl_count = self._decl_count
         d._exchanged = self._exchanged
         d._legal = self._legal
+        d._shuffle_plan = None
         d._carry = self._carry
         d._game_bezique = self._game_bezique
         return d

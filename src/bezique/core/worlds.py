@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
+from functools import partial
+from itertools import repeat, starmap
 from typing import TYPE_CHECKING, Self
 
-from .base import OVER, RngLike, as_rng
+from .base import OVER, RngLike, ShufflePlan, as_rng
 from .cards import (
     ALL_KINDS,
     CODES,
@@ -31,6 +33,9 @@ from .scoring import trick_points
 if TYPE_CHECKING:
     from .observation import Observation
 
+_NO_ARGS = repeat(())
+"""Endless empty argument tuples: ``starmap(f, _NO_ARGS)`` calls ``f()`` for each item asked."""
+
 
 class Worlds(DealIds):
     """Determinization: deals a seat cannot tell from this one."""
@@ -43,9 +48,12 @@ class Worlds(DealIds):
 
         A copy with :meth:`reshuffle` applied: no text is parsed, so a search player that
         holds one world (built once with :meth:`from_observation`) gets each further world
-        for little more than a :meth:`clone`.
+        for little more than a :meth:`clone`.  Call it on that one world each time: what it
+        works out the first time (which cards are unseen, which stay) is kept on the deal
+        until its next action.
         """
         d = self.clone()
+        d._shuffle_plan = self._plan(seat)  # the copy's own cards are the same
         d.reshuffle(seat, rng)
         return d
 
@@ -57,37 +65,49 @@ class Worlds(DealIds):
         The deal forgets its seed and the cards as dealt (:attr:`initial`): they would tell
         the hidden cards of the real deal.
         """
-        n = self.rules.players
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-            raise ValueError(f"no seat {seat!r}: seats are 0 to {n - 1}")
-        M, known, hands = self._mask, self._known, self._hands
-        hidden: list[int] = []
-        for s, h in enumerate(hands):
-            if s != seat:
-                hidden.extend([c for c in h if not M[c] and not known[c]])
-        hidden.extend(self._stock)
+        _, _, hidden, parts = self._plan(seat)
         self.seed = None
         self.initial = None
         if len(hidden) < 2:
             return
         # a uniform shuffle: the cards sorted by a random float each (two equal keys have
-        # odds of about n**2 / 2**54); a fifth fewer instructions than sorting indices by a
-        # list of keys, and far fewer than random.shuffle's loop of _randbelow calls
-        rnd = as_rng(rng).random
-        shuffled = sorted(hidden, key=lambda _: rnd())
+        # odds of about n**2 / 2**54); the key function is a chain of builtins (next over
+        # starmap over rng.random), so no Python frame runs per card, unlike a lambda, and
+        # far fewer instructions than random.shuffle's loop of _randbelow calls
+        shuffled = sorted(hidden, key=partial(next, starmap(as_rng(rng).random, _NO_ARGS)))
         pos = 0
-        for s, h in enumerate(hands):
-            if s == seat:
-                continue
-            kept = [c for c in h if M[c] or known[c]]
-            take = len(h) - len(kept)
-            if take:
-                kept += shuffled[pos : pos + take]
-                pos += take
-                kept.sort()
-                h[:] = kept
-        self._stock[:] = shuffled[pos:]
-        self._legal = None
+        hands = self._hands
+        for s, kept, take in parts:
+            h = kept + shuffled[pos : pos + take]
+            h.sort()
+            hands[s] = h
+            pos += take
+        self._stock = shuffled[pos:]
+        if self._to_move != seat:  # the seat's own legal actions depend on its cards only
+            self._legal = None
+
+    def _plan(self, seat: int) -> ShufflePlan:
+        """Which of this deal's cards ``seat`` has not seen, and which each other seat keeps:
+        worked out once per seat and position (kept on the deal until its next action; a
+        reshuffle leaves both the same)."""
+        plan = self._shuffle_plan
+        if plan is not None and plan[0] == seat and plan[1] == len(self._history):
+            return plan
+        n = self.rules.players
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+            raise ValueError(f"no seat {seat!r}: seats are 0 to {n - 1}")
+        M, known = self._mask, self._known
+        hidden: list[int] = []
+        parts = []
+        for s, h in enumerate(self._hands):
+            if s != seat:
+                unseen = [c for c in h if not M[c] and not known[c]]
+                if unseen:
+                    hidden += unseen
+                    parts.append((s, [c for c in h if M[c] or known[c]], len(unseen)))
+        hidden += self._stock
+        plan = self._shuffle_plan = (seat, len(self._history), hidden, tuple(parts))
+        return plan
 
     @classmethod
     def from_observation(cls, obs: Observation, rng: RngLike = None) -> Self:
