@@ -306,7 +306,7 @@ class DealState(Resolver):
         d.seed = self.seed
         d.initial = self.initial
         d._kinds = self._kinds
-        d._hands = [h[:] for h in self._hands]
+        d._hands = list(map(list.copy, self._hands))  # no frame for a comprehension
         d._mask = self._mask[:]
         d._known = self._known[:]
         d._stock = self._stock[:]
@@ -317,7 +317,7 @@ class DealState(Resolver):
         d._events = self._events[:]
         d._history = self._history[:]
         d._instances = self._instances[:]
-        d._pts = [p[:] for p in self._pts]
+        d._pts = list(map(list.copy, self._pts))
         d._leader = self._leader
         d._to_move = self._to_move
         d._phase = self._phase

@@ -52,9 +52,12 @@ class Worlds(DealIds):
         works out the first time (which cards are unseen, which stay) is kept on the deal
         until its next action.
         """
+        plan = self._shuffle_plan
+        if plan is None or plan[0] is not seat or plan[1] != len(self._history):
+            plan = self._plan(seat)
         d = self.clone()
-        d._shuffle_plan = self._plan(seat)  # the copy's own cards are the same
-        d.reshuffle(seat, rng)
+        d._shuffle_plan = plan  # the copy's cards are the same
+        d._deal_unseen(plan, rng)
         return d
 
     def reshuffle(self, seat: int, rng: RngLike = None) -> None:
@@ -65,16 +68,22 @@ class Worlds(DealIds):
         The deal forgets its seed and the cards as dealt (:attr:`initial`): they would tell
         the hidden cards of the real deal.
         """
-        _, _, hidden, parts = self._plan(seat)
+        self._deal_unseen(self._plan(seat), rng)
+
+    def _deal_unseen(self, plan: ShufflePlan, rng: RngLike) -> None:
+        """:meth:`reshuffle` by a plan from :meth:`_plan`."""
         self.seed = None
         self.initial = None
-        if len(hidden) < 2:
-            return
+        hidden, parts = plan[2], plan[3]
+        if len(hidden) < 2 or (len(parts) == 1 and parts[0][2] == len(hidden)):
+            return  # one place for every unseen card (two hands, stage 2): nothing to draw
+        if not isinstance(rng, random.Random):
+            rng = as_rng(rng)
         # a uniform shuffle: the cards sorted by a random float each (two equal keys have
         # odds of about n**2 / 2**54); the key function is a chain of builtins (next over
         # starmap over rng.random), so no Python frame runs per card, unlike a lambda, and
         # far fewer instructions than random.shuffle's loop of _randbelow calls
-        shuffled = sorted(hidden, key=partial(next, starmap(as_rng(rng).random, _NO_ARGS)))
+        shuffled = sorted(hidden, key=partial(next, starmap(rng.random, _NO_ARGS)))
         pos = 0
         hands = self._hands
         for s, kept, take in parts:
@@ -83,7 +92,7 @@ class Worlds(DealIds):
             hands[s] = h
             pos += take
         self._stock = shuffled[pos:]
-        if self._to_move != seat:  # the seat's own legal actions depend on its cards only
+        if self._to_move != plan[0]:  # the seat's own legal actions depend on its cards only
             self._legal = None
 
     def _plan(self, seat: int) -> ShufflePlan:
@@ -91,7 +100,8 @@ class Worlds(DealIds):
         worked out once per seat and position (kept on the deal until its next action; a
         reshuffle leaves both the same)."""
         plan = self._shuffle_plan
-        if plan is not None and plan[0] == seat and plan[1] == len(self._history):
+        # ``is``: a seat that is the very int the plan was made for (never True for 1)
+        if plan is not None and plan[0] is seat and plan[1] == len(self._history):
             return plan
         n = self.rules.players
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
