@@ -85,3 +85,19 @@ def test_resample_refuses_a_bad_seat(seat: object) -> None:
     with pytest.raises(ValueError, match="no seat"):
         deal.reshuffle(seat, 1)  # type: ignore[arg-type]
     assert deal.position() == before
+
+
+@pytest.mark.parametrize("preset", sorted(Rules.presets()))
+def test_the_kept_ids_are_the_ids_worked_out_afresh(preset: str) -> None:
+    """``legal_ids`` / ``apply_id`` keep each position's ids (quick paths for plays); they
+    equal the general assignment (``_id_pairs``), ascending, along random deals."""
+    rules = Rules.preset(preset)
+    for seed in range(2):
+        deal = Deal.new(rules, seed=seed, dealer=seed % rules.players)
+        rng = random.Random(seed)
+        while not deal.is_over:
+            ids = deal.legal_ids()
+            assert ids == sorted(ids)
+            assert list(deal._ids().items()) == deal._id_pairs()
+            assert deal.clone().legal_ids() == ids
+            deal.apply_id(ids[rng.randrange(len(ids))])

@@ -48,6 +48,7 @@ class DealBase:
         "_game_bezique",
         "_hands",
         "_history",
+        "_id_table",
         "_instances",
         "_kinds",
         "_known",
@@ -98,6 +99,9 @@ class DealBase:
     _decl_count: int
     _exchanged: bool
     _legal: dict[Action, Move] | None
+    _id_table: tuple[dict[Action, Move], dict[int, Action]] | None
+    """The legal actions by id (ascending), with the :attr:`_legal` table they were worked out
+    from: valid while that table is the deal's (see ``DealIds``)."""
     _shuffle_plan: ShufflePlan | None
     """What :meth:`~bezique.core.worlds.Worlds.reshuffle` worked out for a seat at this point
     (kept until the next action; a copy starts without it)."""

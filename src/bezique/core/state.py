@@ -129,6 +129,7 @@ class DealState(Resolver):
         d._decl_count = 0
         d._exchanged = False
         d._legal = None
+        d._id_table = None
         d._shuffle_plan = None
         d._stage = 1
         d._carry = (0,) * rules.sides
@@ -325,6 +326,7 @@ class DealState(Resolver):
         d._decl_count = self._decl_count
         d._exchanged = self._exchanged
         d._legal = self._legal
+        d._id_table = self._id_table  # made from that same legal table
         d._shuffle_plan = None
         d._carry = self._carry
         d._game_bezique = self._game_bezique
