@@ -101,3 +101,28 @@ def test_the_kept_ids_are_the_ids_worked_out_afresh(preset: str) -> None:
             assert list(deal._ids().items()) == deal._id_pairs()
             assert deal.clone().legal_ids() == ids
             deal.apply_id(ids[rng.randrange(len(ids))])
+
+
+def test_copies_set_every_slot_and_share_no_list() -> None:
+    """``clone`` and ``resample`` (which builds its copy apart, with the new hands and stock)
+    write every slot of the state, and the copy owns its lists: playing on in it changes
+    nothing in the deal."""
+    from bezique.core.base import DealBase
+
+    deal = _played("four", 6, 14)
+    seat = deal.to_move
+    assert seat is not None
+    shared_ok = {"rules", "_kinds", "_legal", "_id_table", "_carry", "initial", "_shuffle_plan"}
+    for copy in (deal.clone(), deal.resample(seat, random.Random(1))):
+        for slot in DealBase.__slots__:
+            value = getattr(copy, slot)  # AttributeError: a slot the copy left unset
+            if isinstance(value, list) and slot not in shared_ok:
+                assert value is not getattr(deal, slot), slot
+                for mine, theirs in zip(value, getattr(deal, slot), strict=False):
+                    if isinstance(mine, list):
+                        assert mine is not theirs, slot
+    before = deal.position()
+    world = deal.resample(seat, random.Random(2))
+    while not world.is_over:
+        world.apply(world.legal_actions()[0])
+    assert deal.position() == before

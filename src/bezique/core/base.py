@@ -27,9 +27,10 @@ PLAY, DECLARE, OVER = "play", "declare", "over"
 # A concrete move: a card id to play | ('meld', meld id, card ids) | ('exchange', card id) | ('pass',)
 Move = int | tuple[Any, ...]
 RngLike = random.Random | int | None
-ShufflePlan = tuple[int, int, list[int], tuple[tuple[int, list[int], int], ...]]
+ShufflePlan = tuple[int, int, list[int], tuple[tuple[int, list[int], int], ...], tuple[int, ...]]
 """(seat, actions applied, the unseen card ids, (seat, the cards it keeps, how many it is
-dealt) for each other seat that holds unseen cards): see ``Worlds.reshuffle``."""
+dealt) for each other seat that holds unseen cards, the seats dealt nothing): see
+``Worlds.reshuffle``."""
 
 
 def as_rng(rng: RngLike) -> random.Random:

@@ -55,9 +55,20 @@ class Worlds(DealIds):
         plan = self._shuffle_plan
         if plan is None or plan[0] is not seat or plan[1] != len(self._history):
             plan = self._plan(seat)
-        d = self.clone()
+        dealt = self._redeal(plan, rng)
+        if dealt is None:
+            d = self.clone()
+        else:
+            # the copy takes the new hands and stock as they are (no copy made to be dropped)
+            hands, stock = dealt
+            for s in plan[4]:
+                hands[s] = hands[s][:]
+            d = self._copy(hands, stock)
+            if d._to_move != seat:  # the seat's own legal actions depend on its cards only
+                d._legal = None
         d._shuffle_plan = plan  # the copy's cards are the same
-        d._deal_unseen(plan, rng)
+        d.seed = None
+        d.initial = None
         return d
 
     def reshuffle(self, seat: int, rng: RngLike = None) -> None:
@@ -68,15 +79,22 @@ class Worlds(DealIds):
         The deal forgets its seed and the cards as dealt (:attr:`initial`): they would tell
         the hidden cards of the real deal.
         """
-        self._deal_unseen(self._plan(seat), rng)
-
-    def _deal_unseen(self, plan: ShufflePlan, rng: RngLike) -> None:
-        """:meth:`reshuffle` by a plan from :meth:`_plan`."""
+        plan = self._plan(seat)
         self.seed = None
         self.initial = None
+        dealt = self._redeal(plan, rng)
+        if dealt is not None:
+            self._hands, self._stock = dealt
+            if self._to_move != seat:
+                self._legal = None
+
+    def _redeal(self, plan: ShufflePlan, rng: RngLike) -> tuple[list[list[int]], list[int]] | None:
+        """The hands and stock of a new deal of the unseen cards by a plan from :meth:`_plan`:
+        a new list of hands (new lists for the seats dealt to, this deal's own for the seats
+        in ``plan[4]``) and a new stock; None when there is nothing to draw."""
         hidden, parts = plan[2], plan[3]
         if len(hidden) < 2 or (len(parts) == 1 and parts[0][2] == len(hidden)):
-            return  # one place for every unseen card (two hands, stage 2): nothing to draw
+            return None  # one place for every unseen card (two hands, stage 2)
         if not isinstance(rng, random.Random):
             rng = as_rng(rng)
         # a uniform shuffle: the cards sorted by a random float each (two equal keys have
@@ -84,16 +102,14 @@ class Worlds(DealIds):
         # starmap over rng.random), so no Python frame runs per card, unlike a lambda, and
         # far fewer instructions than random.shuffle's loop of _randbelow calls
         shuffled = sorted(hidden, key=partial(next, starmap(rng.random, _NO_ARGS)))
+        hands = self._hands[:]
         pos = 0
-        hands = self._hands
         for s, kept, take in parts:
-            h = kept + shuffled[pos : pos + take]
+            h = kept + shuffled[pos : pos + take] if kept else shuffled[pos : pos + take]
             h.sort()
             hands[s] = h
             pos += take
-        self._stock = shuffled[pos:]
-        if self._to_move != plan[0]:  # the seat's own legal actions depend on its cards only
-            self._legal = None
+        return hands, shuffled[pos:]
 
     def _plan(self, seat: int) -> ShufflePlan:
         """Which of this deal's cards ``seat`` has not seen, and which each other seat keeps:
@@ -109,14 +125,17 @@ class Worlds(DealIds):
         M, known = self._mask, self._known
         hidden: list[int] = []
         parts = []
+        same = []
         for s, h in enumerate(self._hands):
-            if s != seat:
-                unseen = [c for c in h if not M[c] and not known[c]]
-                if unseen:
-                    hidden += unseen
-                    parts.append((s, [c for c in h if M[c] or known[c]], len(unseen)))
+            unseen = [c for c in h if not M[c] and not known[c]] if s != seat else []
+            if unseen:
+                hidden += unseen
+                parts.append((s, [c for c in h if M[c] or known[c]], len(unseen)))
+            else:
+                same.append(s)
         hidden += self._stock
-        plan = self._shuffle_plan = (seat, len(self._history), hidden, tuple(parts))
+        plan = (seat, len(self._history), hidden, tuple(parts), tuple(same))
+        self._shuffle_plan = plan
         return plan
 
     @classmethod
