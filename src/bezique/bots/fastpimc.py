@@ -70,6 +70,14 @@ class FastPimcBot(Bot):
     overrule_z = 2.5
     """Standard errors of the paired difference by which it must clear those points (about
     one chance in 20 that one of seven equal candidates clears it by luck)."""
+    late_stock = -1
+    """At or below this many cards in the stock the bar is :attr:`late_points` and
+    :attr:`late_z` instead (-1: never): near the end of the stock the playouts are short, the
+    paired spread small and the departures pay."""
+    late_points = 5.0
+    """:attr:`overrule_points` late in the stock (see :attr:`late_stock`)."""
+    late_z = 2.5
+    """:attr:`overrule_z` late in the stock (see :attr:`late_stock`)."""
     futility_z: float | None = 1.0
     """A candidate is dropped when even this many standard errors above its paired gain over
     the heuristic's choice stay below the bar it could clear with every world the budget
@@ -101,6 +109,7 @@ class FastPimcBot(Bot):
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(seed)
         self._salt = seed if seed is not None else random.SystemRandom().getrandbits(32)
+        self._bar = (self.overrule_points, self.overrule_z)
 
     def _rollouts(self, limit: Limit | None) -> tuple[int, float | None]:
         if limit is None:
@@ -143,6 +152,10 @@ class FastPimcBot(Bot):
         index = [order.index(a) for a in actions]
         prior = actions.index(HeuristicBot(self._salt).choose(observation))
         budget, seconds = self._rollouts(limit)
+        late = observation.stock_size <= self.late_stock
+        self._bar = (
+            (self.late_points, self.late_z) if late else (self.overrule_points, self.overrule_z)
+        )
         n = len(actions)
         total = [0.0] * n
         square = [0.0] * n
@@ -242,7 +255,8 @@ class FastPimcBot(Bot):
         for i in active:
             if i != prior:
                 mu, sd, m = _paired(per_world[i], per_world[prior])
-                bar = self.overrule_points + self.overrule_z * sd / math.sqrt(max(m, most_worlds))
+                points, z = self._bar
+                bar = points + z * sd / math.sqrt(max(m, most_worlds))
                 if mu + self.futility_z * sd / math.sqrt(m) < bar:
                     continue
             keep.append(i)
@@ -258,13 +272,14 @@ class FastPimcBot(Bot):
         if prior not in active:  # only where keep_prior is off: the best of the rest
             return max(active, key=lambda i: (means[i], -i))
         base = per_world[prior]
+        points, z = self._bar
         clear = []
         for i in active:
             if i == prior:
                 continue
             mu, sd, m = _paired(per_world[i], base)
-            se = sd / math.sqrt(m) if self.overrule_z else 0.0
-            if mu > self.overrule_points + self.overrule_z * se:
+            se = sd / math.sqrt(m) if z else 0.0
+            if mu > points + z * se:
                 clear.append(i)
         return max(clear, key=lambda i: (means[i], -i)) if clear else prior
 
