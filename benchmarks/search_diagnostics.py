@@ -256,6 +256,7 @@ def compare(
                     if got_b != choice:
                         over_h["b"].append(sums[got_b] - sums[choice])
             deal.apply(choice)
+        print(f"deal {d}: A - B {per_deal[d]:+.1f}", flush=True)
     se_deal = statistics.stdev(per_deal) / math.sqrt(deals) if deals > 1 else math.nan
     print(f"A = {a} {' '.join(a_set)}; B = {b} {' '.join(b_set)}; {asked} decisions, {deals} deals")
     print(f"A - B: {statistics.fmean(per_deal):+.1f} points a deal (standard error {se_deal:.1f})")

@@ -322,6 +322,17 @@ class FastPimcSmartBot(FastPimcBot):
     couple_draws = True
 
 
+class FastPimcLateBot(FastPimcSmartBot):
+    """``pimc-c-smart`` with a lower bar near the end of the stock (12 cards or fewer: 2 points
+    and 1.5 standard errors), where its departures from the heuristic were found to pay (on
+    trial, docs/strength.md)."""
+
+    name = "pimc-c-late"
+    late_stock = 12
+    late_points = 2.0
+    late_z = 1.5
+
+
 class FastPimcV1Bot(FastPimcBot):
     """The first ``pimc-c``, kept for comparison: it plays the candidate with the best mean, the
     heuristic's choice given a 2-point head start, and may drop the heuristic's choice."""
