@@ -210,7 +210,14 @@ def _bot(spec: str, settings: list[str], seed: int) -> tuple[Bot, PlayerSpec]:
 
 
 def compare(
-    a: str, a_set: list[str], b: str, b_set: list[str], deals: int, seed: int, shuffles: int
+    a: str,
+    a_set: list[str],
+    b: str,
+    b_set: list[str],
+    deals: int,
+    seed: int,
+    shuffles: int,
+    max_stock: int = 1000,
 ) -> None:
     """Two bots' choices compared on the same decisions (see the module docstring)."""
     bot_a, spec_a = _bot(a, a_set, 1)
@@ -228,7 +235,7 @@ def compare(
             assert seat is not None
             obs = deal.observation(seat)
             choice = heuristic.choose(obs)
-            if len(obs.legal) > 1 and deal.stage == 1:
+            if len(obs.legal) > 1 and deal.stage == 1 and obs.stock_size <= max_stock:
                 asked += 1
                 t = time.process_time()
                 got_a = bot_a.play(obs, spec_a.limit).action
@@ -287,6 +294,12 @@ def main() -> None:
     parser.add_argument("--b", default="expert-c-smart", help="compare: bot B")
     parser.add_argument("--a-set", nargs="*", default=[], help="compare: A's KEY=VALUE")
     parser.add_argument("--b-set", nargs="*", default=[], help="compare: B's KEY=VALUE")
+    parser.add_argument(
+        "--max-stock",
+        type=int,
+        default=1000,
+        help="compare: only decisions with this stock or less",
+    )
     parser.add_argument("--deals", type=int, default=5)
     parser.add_argument("--decks", type=int, default=60)
     parser.add_argument("--seed", type=int, default=1900)
@@ -314,7 +327,16 @@ def main() -> None:
     elif args.what == "policy":
         policy(args.decks, args.seed, args.policy)
     elif args.what == "compare":
-        compare(args.a, args.a_set, args.b, args.b_set, args.deals, args.seed, args.shuffles)
+        compare(
+            args.a,
+            args.a_set,
+            args.b,
+            args.b_set,
+            args.deals,
+            args.seed,
+            args.shuffles,
+            args.max_stock,
+        )
     else:
         deviation(args.bot, args.deals, args.seed, args.shuffles)
 

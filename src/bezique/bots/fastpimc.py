@@ -101,6 +101,13 @@ class FastPimcBot(Bot):
     (:meth:`FastDeal.pimc <bezique.fast.FastDeal.pimc>`): the candidates of a world then draw
     the same cards, and the paired difference spreads less (median 114 points a world instead
     of 150 over 45 stage-1 positions), each rollout's value unchanged in expectation."""
+    endgame_stock = 0
+    """Where a candidate leaves at most this many cards in the stock (two hands), its value in
+    a world is that world's exact value (``FastDeal.pimc(..., endgame_stock=...)``: alpha-beta
+    over the rest of stage 1, the stage-2 solver at the leaves) instead of a playout; 0: never."""
+    endgame_worlds = 32
+    """Most worlds a move where the end of the stock is solved (each solve costs some 1-5 ms
+    where a playout costs 0.2-0.4 ms)."""
     solver_nodes = 20_000
     """Most solver nodes for one stage-2 position (beyond them the policy plays it out)."""
     fallback_nodes = 6_000
@@ -152,6 +159,8 @@ class FastPimcBot(Bot):
         index = [order.index(a) for a in actions]
         prior = actions.index(HeuristicBot(self._salt).choose(observation))
         budget, seconds = self._rollouts(limit)
+        if self.endgame_stock and world.stock_size <= self.endgame_stock + 1:
+            budget = min(budget, self.endgame_worlds * len(actions))
         late = observation.stock_size <= self.late_stock
         self._bar = (
             (self.late_points, self.late_z) if late else (self.overrule_points, self.overrule_z)
@@ -178,6 +187,7 @@ class FastPimcBot(Bot):
                 self.meld_aware,
                 self.playout_policy,
                 self.couple_draws,
+                self.endgame_stock,
             )
             first += count
             rollouts += count * len(active)
