@@ -31,6 +31,7 @@ with warnings.catch_warnings():  # starlette's note about its httpx transport
 
 from bezique import Action, Deal, Rules
 from bezique.cli import app as cli_app
+from bezique.core.events import EventKind
 from bezique.core.match import Match
 from bezique.core.melds import MELD_BY_NAME, meld_score
 from bezique.core.records import record_match
@@ -130,6 +131,12 @@ def test_a_long_replay_comes_by_pages_of_changes(client: TestClient) -> None:
         for seat in range(2):
             assert sorted(v["hands"][seat] + v["tables"][seat]) == sorted(deal.hand(seat))
             assert v["tables"][seat] == deal.table(seat)
+        # the deal's declarations with named fields, saying what `melds` says in words
+        assert [(e["trick"], e["seat"], e["points"]) for e in v["scoring"]] == [
+            (e.trick, e.seat, e.points) for e in deal.events if e.kind is EventKind.MELD
+        ]
+        named = [[e["seat"], e["kind"], e["meld"], e["cards"], e["points"]] for e in v["scoring"]]
+        assert [[s, f"{k} {m} {' '.join(c)}", p] for s, k, m, c, p in named] == v["melds"]
     assert client.post("/api/replay?deal=999", content=text.encode()).status_code == 400
 
 

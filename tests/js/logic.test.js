@@ -11,9 +11,19 @@ function view(o) {
   return {
     seat: 0, dealer: 1, phase: "play", to_move: 0, stage: 1, trump: "S", turn_up: "9S", stock_size: 10,
     hand: [], hand_sizes: [8, 8], tables: [[], []], known: [[], []], trick: [], tricks: [], events: [],
-    points: [0, 0], legal: [], tricks_total: 16, ...o,
+    scoring: [], points: [0, 0], legal: [], tricks_total: 16, ...o,
   };
 }
+
+/** A scoring event as the server's ``scoring`` carries it (two seats, each its own side).
+ * @param {number} trick @param {number} seat @param {string} kind @param {number} points
+ * @param {{ meld?: string, cards?: string[], how?: string }} [more] */
+function ev(trick, seat, kind, points, more = {}) {
+  return { trick, seat, side: seat, kind, points, meld: "", cards: [], how: "", ...more };
+}
+/** A declaration's event. @param {number} trick @param {number} seat @param {string} meld
+ * @param {string} cards @param {number} points */
+const meld = (trick, seat, meld, cards, points) => ev(trick, seat, "meld", points, { meld, cards: cards.split(" ") });
 const t = (/** @type {string} */ key, /** @type {Record<string, any>} */ p = {}) => `${key}${JSON.stringify(p)}`;
 
 test("seats sit around the table from the viewer's place, a partner opposite", () => {
@@ -37,8 +47,8 @@ test("computers get distinct translated names, people their own", () => {
 test("each declared meld is one group with its points; a card used again is named, not drawn twice", () => {
   const v = view({
     tables: [["KS@marriage+four-kings", "QS@marriage+bezique", "JD@bezique", "KH@four-kings", "KC@four-kings", "KD@four-kings"], []],
-    events: [[2, 0, "meld marriage KS QS", 20], [3, 1, "meld marriage KH QH", 20], [4, 0, "meld bezique QS JD", 40],
-      [6, 0, "meld four-kings KS KH KC KD", 80]],
+    scoring: [meld(2, 0, "marriage", "KS QS", 20), meld(3, 1, "marriage", "KH QH", 20), meld(4, 0, "bezique", "QS JD", 40),
+      meld(6, 0, "four-kings", "KS KH KC KD", 80)],
   });
   const groups = meldGroups(/** @type {any} */ (v), 0);
   assert.deepEqual(groups.map((g) => [g.name, g.points]), [["marriage", 20], ["bezique", 40], ["four-kings", 80]]);
@@ -50,7 +60,7 @@ test("each declared meld is one group with its points; a card used again is name
 test("a double bezique says so; cards played since a meld leave its group", () => {
   const v = view({
     tables: [["QS@bezique+double-bezique", "JD@bezique+double-bezique", "JD@double-bezique"], []],
-    events: [[1, 0, "meld bezique QS JD", 40], [5, 0, "meld double-bezique QS JD QS JD", 500]],
+    scoring: [meld(1, 0, "bezique", "QS JD", 40), meld(5, 0, "double-bezique", "QS JD QS JD", 500)],
   });
   const groups = meldGroups(/** @type {any} */ (v), 0);
   assert.equal(groups[1].name, "double-bezique");
@@ -69,7 +79,7 @@ test("only legal cards are playable, from the hand or from the table", () => {
 test("the log is worked out from the view: tricks, then the declarations after them", () => {
   const v = view({
     tricks: [[0, ["AS", "7S"], 0], [0, ["8H", "TH"], 1]],
-    events: [[1, 0, "meld marriage KD QD", 20], [1, 0, "exchange 7S", 10], [2, 1, "last trick", 10]],
+    scoring: [meld(1, 0, "marriage", "KD QD", 20), ev(1, 0, "exchange", 10, { cards: ["7S"] }), ev(2, 1, "last trick", 10)],
   });
   const lines = logLines(/** @type {any} */ (v), ["Ann", "Bob"], t, (m) => `<${m}>`, (c) => c);
   assert.deepEqual(lines, [
@@ -78,6 +88,27 @@ test("the log is worked out from the view: tricks, then the declarations after t
     'msg.exchanged{"name":"Ann","card":"7S"}',
     'msg.won{"name":"Bob","cards":"8H TH"}',
     'msg.last{"name":"Bob","points":10}',
+  ]);
+});
+
+test("events are read by their named fields, never by their words", () => {
+  // the words (``events``, the text form) say something else: the client must not read them
+  const v = view({
+    tables: [["KD@marriage", "QD@marriage"], []],
+    tricks: [[0, ["AS", "7S"], 0]],
+    events: [[0, 1, "meld bezique QS JD", 40], [1, 1, "exchange 7H", 10]],
+    scoring: [ev(0, 0, "turn-up", 10, { cards: ["7S"] }), meld(1, 0, "marriage", "KD QD", 20),
+      ev(1, 1, "seven", 10, { how: "won", cards: ["7S"] }), ev(1, 1, "carte blanche ends", 0)],
+  });
+  assert.deepEqual(meldGroups(/** @type {any} */ (v), 0).map((g) => [g.name, g.points, g.cards.map((c) => c.ref)]),
+    [["marriage", 20, ["KD@marriage", "QD@marriage"]]]);
+  assert.deepEqual(meldGroups(/** @type {any} */ (v), 1), []);
+  const lines = logLines(/** @type {any} */ (v), ["Ann", "Bob"], t, (m) => `<${m}>`, (c) => c);
+  assert.deepEqual(lines, [
+    'msg.scored{"name":"Ann","points":10}',
+    'msg.won{"name":"Ann","cards":"AS 7S"}',
+    'msg.declared{"name":"Ann","meld":"<marriage>","points":20}',
+    'msg.scored{"name":"Bob","points":10}', // a seven won; the 0-point event says nothing
   ]);
 });
 

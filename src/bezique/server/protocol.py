@@ -14,9 +14,11 @@ import unicodedata
 from typing import Any, Literal, TypedDict
 
 from ..core.deal import Deal, SideResult
+from ..core.events import ScoreEvent
 from ..core.match import Match, settle
 from ..core.notation import Action, IllegalAction
 from ..core.observation import Observation
+from ..core.rules import Rules
 from ..core.scoring import action_points, declaration_points
 
 VERSION = 1
@@ -213,6 +215,24 @@ def parse_action(text: str) -> Action:
 
 
 # --- server to client ---------------------------------------------------------------------------
+def scoring_event(event: ScoreEvent, rules: Rules) -> dict[str, Any]:
+    """One scoring event with named fields, read from the core's typed value (never from its
+    words): ``trick`` (tricks completed before it), ``seat``, ``side``, ``kind`` (an
+    :class:`~bezique.core.events.EventKind` value), ``points``, ``meld`` (the meld's name, or
+    ``""``), ``cards`` (the cards the event names: shown by a meld, an exchange, the turn-up or
+    a seven, so public) and ``how`` (a seven of trumps: played, won or captured; else ``""``)."""
+    return {
+        "trick": event.trick,
+        "seat": event.seat,
+        "side": rules.side_of(event.seat),
+        "kind": event.kind.value,
+        "points": event.points,
+        "meld": event.meld,
+        "cards": list(event.cards),
+        "how": event.how,
+    }
+
+
 def view(obs: Observation) -> dict[str, Any]:
     """A seat's view of the deal as JSON values: exactly the observation, with each legal
     action's points (a fact of the rules) beside it."""
@@ -233,7 +253,9 @@ def view(obs: Observation) -> dict[str, Any]:
         "known": [list(k) for k in obs.known],
         "trick": [[s, c] for s, c in obs.trick],
         "tricks": [[ld, list(cs), w] for ld, cs, w in obs.tricks],
-        "events": [[t, s, what, p] for t, s, what, p in obs.events],
+        # the text form, as records write it (clients before ``scoring`` read these words)
+        "events": [[e.trick, e.seat, e.what, e.points] for e in obs.events],
+        "scoring": [scoring_event(e, rules) for e in obs.events],
         "points": list(obs.points),
         "history": list(obs.history),
         "legal": [{"action": a, "points": declaration_points(obs, a)} for a in obs.legal],
@@ -345,5 +367,6 @@ __all__ = [
     "parse_action",
     "parse_client",
     "plain_text",
+    "scoring_event",
     "view",
 ]

@@ -2,10 +2,11 @@
 
 Each step carries only what the replay view draws (trump, turn-up, stock, points, each seat's
 concealed and declared cards, the trick on the table, the winner of the last trick and the
-melds declared in the deal), and only what changed since the step
-before: the first step of a page is whole, the others are deltas that the client lays over the
-position before.  An answer therefore grows with the game's length, never with its square (a
-view with the whole trick history in every step made a 34 KiB record a 37 MB answer).
+melds declared in the deal, in words and with named fields), and only what changed since the
+step before: the first step of a page is whole, the others are deltas that the client lays
+over the position before.  An answer therefore grows with the game's length, never with its
+square (a view with the whole trick history in every step made a 34 KiB record a 37 MB
+answer).
 
 The work is bounded too: a record longer than ``MAX_ACTIONS`` is not replayed here, and one
 answer holds whole deals up to ``PAGE_STEPS`` steps (at least one deal); ``next_deal`` says
@@ -19,6 +20,7 @@ from typing import Any
 
 from ..core.events import EventKind
 from ..core.records import GameRecord
+from .protocol import scoring_event
 
 MAX_ACTIONS = 20_000
 """Actions a record may hold to be replayed by the server (a 1,000-point classic match has about
@@ -27,7 +29,18 @@ PAGE_STEPS = 2_000
 """Steps one answer holds at most, in whole deals (a single longer deal is sent whole)."""
 
 
-VIEW_KEYS = ("trump", "turn_up", "stock_size", "points", "hands", "tables", "trick", "won", "melds")
+VIEW_KEYS = (
+    "trump",
+    "turn_up",
+    "stock_size",
+    "points",
+    "hands",
+    "tables",
+    "trick",
+    "won",
+    "melds",
+    "scoring",
+)
 """What a step's view holds (the first step of a page all of it, the others what changed)."""
 
 
@@ -66,8 +79,9 @@ def replay_steps(
     _short_enough(sum(len(d.actions) for d in record.deals))
     if not 0 <= first_deal < deals:
         raise ReplayError(f"no deal {first_deal}: the game has deals 0 to {deals - 1}")
-    players = record.rules.players
-    show_stock = record.rules.show_stock_count
+    rules = record.rules
+    players = rules.players
+    show_stock = rules.show_stock_count
     steps: list[dict[str, Any]] = []
     before: dict[str, Any] = {}
     next_deal: int | None = None
@@ -95,8 +109,13 @@ def replay_steps(
             "tables": tables,
             "trick": [[s, c] for s, c in deal.trick],
             "won": deal.last_trick_winner,
-            # each declaration: seat, "meld NAME CARDS" and its points
+            # each declaration: seat, "meld NAME CARDS" and its points (the text form, as
+            # clients before ``scoring`` read it)
             "melds": [[e.seat, e.what, e.points] for e in deal.events if e.kind is EventKind.MELD],
+            # the same declarations with named fields, as in a view's ``scoring`` (only the
+            # declarations: they are all the replay draws, and each step that adds one sends
+            # the list again)
+            "scoring": [scoring_event(e, rules) for e in deal.events if e.kind is EventKind.MELD],
         }
         changed = {k: v for k, v in now.items() if k not in before or before[k] != v}
         before = now

@@ -293,7 +293,7 @@ function showReplay(data, page, deal, ply) {
       trickTitle = t("lasttrick", { name: esc(nm[v.won] ?? "") });
     }
     const trick = cards.map(([seat, c]) => `<figure>${card(c)}<figcaption>${esc(nm[seat] ?? "")}</figcaption></figure>`).join("");
-    const melded = { ...v, events: (v.melds || []).map((/** @type {[number, string, number]} */ [seat, what, points]) => [0, seat, what, points]) };
+    const melded = { ...v, scoring: v.scoring || [] };
     const icon = (/** @type {string} */ id, /** @type {string} */ sym, /** @type {string} */ key) => `<button id="${id}" title="${t(key)}" aria-label="${t(key)}"><span aria-hidden="true">${sym}</span> <span class="iconlabel">${t(key)}</span></button>`;
     app.innerHTML = `<section class="panel replay"><h1>${t("replay.title")} · ${esc(data.rules)}</h1>
       <div class="buttons">${icon("r-first", "⏮", "replay.first")}${icon("r-prev", "◀", "replay.prev")}

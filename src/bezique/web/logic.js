@@ -7,11 +7,15 @@
  * @typedef {{ code: string, rules: string, players: number, sides: number, partnerships: boolean,
  *   status: string, host: number, hints: boolean, seats: SeatInfo[] }} TableInfo
  * @typedef {{ action: string, points: number|null }} Legal
+ * @typedef {{ trick: number, seat: number, side: number, kind: string, points: number, meld: string,
+ *   cards: string[], how: string }} ScoreEvent  one scoring event with named fields (the view's
+ *   ``scoring``); ``kind`` is "meld", "exchange", "turn-up", "seven", "last trick", ...
  * @typedef {{ seat: number|null, dealer: number, phase: string, to_move: number|null, stage: number,
  *   trump: string|null, turn_up: string|null, stock_size: number|null, hand: string[],
  *   hand_sizes: number[], tables: string[][], known: string[][], trick: Array<[number, string]>,
- *   tricks: Array<[number, string[], number]>, events: Array<[number, number, string, number]>,
- *   points: number[], legal: Legal[], tricks_total: number, history?: string[] }} View
+ *   tricks: Array<[number, string[], number]>, events?: Array<[number, number, string, number]>,
+ *   scoring: ScoreEvent[], points: number[], legal: Legal[], tricks_total: number,
+ *   history?: string[] }} View
  * @typedef {(key: string, params?: Record<string, string|number>) => string} Translate
  */
 
@@ -59,11 +63,11 @@ export function meldGroups(v, seat) {
   /** @type {string[]} */
   const shown = [];
   const out = [];
-  for (const [, who, what, points] of v.events) {
-    if (who !== seat || !what.startsWith("meld ")) continue;
-    const [, name, ...cards] = what.split(/\s+/);
-    const group = { name, points, cards: /** @type {Array<{ code: string, ref: string, again: boolean }>} */ ([]) };
-    for (const code of cards) {
+  for (const e of v.scoring) {
+    if (e.seat !== seat || e.kind !== "meld") continue;
+    const name = e.meld;
+    const group = { name, points: e.points, cards: /** @type {Array<{ code: string, ref: string, again: boolean }>} */ ([]) };
+    for (const code of e.cards) {
       // a card named with its melds (CODE@meld+meld) belongs to one of them; a bare code to any
       const i = free.findIndex((r) => r.split("@")[0] === code && (!r.includes("@") || r.split("@")[1].split("+").includes(name)));
       if (i >= 0) {
@@ -105,15 +109,14 @@ export function playAction(v, code, fromTable) {
 export function logLines(v, names, t, meldName, label) {
   /** @type {string[]} */
   const out = [];
-  const events = v.events.slice();
+  const events = v.scoring.slice();
   const flush = (/** @type {number} */ upto) => {
-    while (events.length && events[0][0] <= upto) {
-      const [, seat, what, points] = /** @type {[number, number, string, number]} */ (events.shift());
-      const parts = what.split(/\s+/);
-      const name = names[seat] ?? "";
-      if (parts[0] === "meld") out.push(t("msg.declared", { name, meld: meldName(parts[1]), points }));
-      else if (parts[0] === "exchange") out.push(t("msg.exchanged", { name, card: label(parts[1]) }));
-      else if (what === "last trick") out.push(t("msg.last", { name, points }));
+    while (events.length && events[0].trick <= upto) {
+      const e = /** @type {ScoreEvent} */ (events.shift());
+      const name = names[e.seat] ?? "", points = e.points;
+      if (e.kind === "meld") out.push(t("msg.declared", { name, meld: meldName(e.meld), points }));
+      else if (e.kind === "exchange") out.push(t("msg.exchanged", { name, card: label(e.cards[0]) }));
+      else if (e.kind === "last trick") out.push(t("msg.last", { name, points }));
       else if (points) out.push(t("msg.scored", { name, points }));
     }
   };
