@@ -14,7 +14,15 @@ heuristic player's stage-1 rules of thumb in C (:attr:`FastPimcBot.playout_polic
 *coupled draws* (:attr:`FastPimcBot.couple_draws`): in a world each seat draws from its own
 pile of the stock whoever wins a trick, so that two candidates whose tricks go otherwise still
 draw the same cards.  It is not yet shown stronger than ``pimc-c`` (docs/strength.md), so
-``pimc-c`` keeps the plain policy.
+``pimc-c`` keeps the plain policy.  ``pimc-c-late`` (:class:`FastPimcLateBot`) is
+``pimc-c-smart`` with a lower bar late in the stock (:attr:`FastPimcBot.late_stock`), also on
+trial.
+
+Near the end of the stock a world's value may be its exact value instead of a playout
+(:attr:`FastPimcBot.endgame_stock`, ``fast/endgame.c``).  It is off in every named bot: against
+the heuristic it did worse than the ``smart`` playouts (docs/strength.md, session 6), which
+play the rest of the deal as the heuristic would, where the exact value assumes an opponent who
+sees every card.
 
 Worlds come in batches.  After each batch the candidates whose paired difference with the
 leader is clearly negative (:attr:`FastPimcBot.prune_z` standard errors) are dropped, so the
@@ -341,6 +349,15 @@ class FastPimcLateBot(FastPimcSmartBot):
     late_stock = 12
     late_points = 2.0
     late_z = 1.5
+
+
+class FastPimcModelBot(FastPimcLateBot):
+    """``pimc-c-late`` whose playouts make no uniform moves (:attr:`FastPimcBot.explore` 0):
+    each playout plays the rest of stage 1 as the heuristic player's rules of thumb would, a
+    model of the opponent and of the player's own later moves (on trial, docs/strength.md)."""
+
+    name = "pimc-c-model"
+    explore = 0.0
 
 
 class FastPimcV1Bot(FastPimcBot):

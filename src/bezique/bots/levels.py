@@ -92,6 +92,12 @@ CANDIDATES: dict[str, Level] = {
             Limit(iterations=EXPERT_LATE_ROLLOUTS),
             "pimc-c-late (smart playouts, a lower bar late in the stock), 8,000 rollouts",
         ),
+        Level(
+            "expert-c-model",
+            "pimc-c-model",
+            Limit(iterations=EXPERT_LATE_ROLLOUTS),
+            "pimc-c-model (expert-c-late, playouts without random moves), 8,000 rollouts",
+        ),
     )
 }
 """The compiled search at the budgets meant for ``hard`` and ``expert``, playable by name for

@@ -11,7 +11,13 @@ from collections.abc import Callable
 from importlib.metadata import entry_points
 
 from .base import Bot
-from .fastpimc import FastPimcBot, FastPimcLateBot, FastPimcSmartBot, FastPimcV1Bot
+from .fastpimc import (
+    FastPimcBot,
+    FastPimcLateBot,
+    FastPimcModelBot,
+    FastPimcSmartBot,
+    FastPimcV1Bot,
+)
 from .heuristic import HeuristicBot
 from .ismcts import IsmctsBot
 from .levels import CANDIDATES, LEVELS, Level, LevelBot
@@ -99,6 +105,11 @@ register(
     "pimc-c-late",
     FastPimcLateBot,
     "pimc-c-smart with a lower bar to overrule the heuristic late in the stock (on trial)",
+)
+register(
+    "pimc-c-model",
+    FastPimcModelBot,
+    "pimc-c-late with playouts that make no random moves: a model of the heuristic (on trial)",
 )
 register(
     "pimc-c-v1",
