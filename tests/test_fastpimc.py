@@ -174,6 +174,29 @@ def test_the_heuristic_is_overruled_only_by_a_clear_and_large_gain() -> None:
     assert v1._overrule([0, 3], worlds, means, 0) == 3  # type: ignore[attr-defined]
 
 
+def test_the_late_bar_is_lower_only_near_the_end_of_the_stock() -> None:
+    """``pimc-c-late`` (and ``pimc-c-model``) keep ``pimc-c``'s bar while more than 12 cards
+    are in the stock, and below it overrule the heuristic on a smaller gain."""
+    from bezique.bots.fastpimc import FastPimcBot
+
+    plain = FastPimcBot(1)
+    for name in ("pimc-c-late", "pimc-c-model"):
+        bot = make(name, 1)
+        assert bot.bar_for(13) == plain.bar_for(13) == (5.0, 2.5)  # type: ignore[attr-defined]
+        assert bot.bar_for(12) == (2.0, 1.5)  # type: ignore[attr-defined]
+    assert plain.bar_for(0) == (5.0, 2.5)
+    bot = make("pimc-c-late", 1)
+    base = noisy(0.0, 40.0, 400, 7)
+    ahead = [v + 4.0 + d for v, d in zip(base, noisy(0.0, 10.0, 400, 8), strict=True)]
+    worlds = [base, ahead]
+    means = [sum(w) / len(w) for w in worlds]
+    bot._bar = bot.bar_for(20)  # type: ignore[attr-defined]
+    assert bot._overrule([0, 1], worlds, means, 0) == 0  # type: ignore[attr-defined]
+    bot._bar = bot.bar_for(8)  # type: ignore[attr-defined]
+    assert bot._overrule([0, 1], worlds, means, 0) == 1  # type: ignore[attr-defined]
+    assert make("pimc-c-model", 1).explore == 0.0  # type: ignore[attr-defined]
+
+
 def test_candidates_that_cannot_clear_the_bar_are_dropped() -> None:
     from bezique.bots.fastpimc import FastPimcBot
 

@@ -169,10 +169,7 @@ class FastPimcBot(Bot):
         budget, seconds = self._rollouts(limit)
         if self.endgame_stock and world.stock_size <= self.endgame_stock + 1:
             budget = min(budget, self.endgame_worlds * len(actions))
-        late = observation.stock_size <= self.late_stock
-        self._bar = (
-            (self.late_points, self.late_z) if late else (self.overrule_points, self.overrule_z)
-        )
+        self._bar = self.bar_for(observation.stock_size)
         n = len(actions)
         total = [0.0] * n
         square = [0.0] * n
@@ -233,6 +230,14 @@ class FastPimcBot(Bot):
             "reason": self._reason(known, first, solved, rollouts, best, prior, actions),
         }
         return PlayResult(actions[best], info)
+
+    def bar_for(self, stock_size: int) -> tuple[float, float]:
+        """The bar to overrule the heuristic with this many cards in the stock: points and
+        standard errors (:attr:`late_points` and :attr:`late_z` at or below
+        :attr:`late_stock`)."""
+        if stock_size <= self.late_stock:
+            return self.late_points, self.late_z
+        return self.overrule_points, self.overrule_z
 
     def _prune(
         self, active: list[int], per_world: list[list[float]], worlds: int, prior: int
