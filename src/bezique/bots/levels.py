@@ -101,7 +101,8 @@ CANDIDATES: dict[str, Level] = {
     )
 }
 """The compiled search at the budgets meant for ``hard`` and ``expert``, playable by name for
-measurement (``expert-c-smart``: the version on trial, at the same budget); they become the levels once an arena at size shows them stronger."""
+measurement (``expert-c-smart``, ``expert-c-late`` and ``expert-c-model``: versions on trial); they
+become the levels once an arena at size shows them stronger."""
 
 
 class LevelBot(Bot):
