@@ -17,13 +17,13 @@ void rng_seed(Rng *r, uint64_t seed) {
     for (int i = 0; i < 4; i++) r->s[i] = splitmix(&seed);
 }
 
-int active_order(const Config *cfg, int dealer, int first, int *out) {
-    int n = 0, s = first, skip = cfg->sits_out ? dealer : -1;
-    for (int i = 0; i < cfg->players; i++) {
-        if (s != skip) out[n++] = s;
-        if (++s == cfg->players) s = 0;
-    }
-    return n;
+void st_recount_kinds(State *st, const Config *cfg) {
+    memset(st->kcount, 0, sizeof st->kcount);
+    memset(st->krank, 0, sizeof st->krank);
+    memset(st->kdistinct, 0, sizeof st->kdistinct);
+    memset(st->khave, 0, sizeof st->khave);
+    for (int s = 0; s < MAXP; s++)
+        for (int i = 0; i < st->hn[s]; i++) kinds_add(st, s, KIND(cfg, st->hand[s][i]));
 }
 
 /* --- carte blanche (RULES.md 2.1, 2.5) ----------------------------------------------------- */
@@ -115,7 +115,7 @@ void st_start(State *st, const Config *cfg, int dealer, uint16_t hands[MAXP][MAX
     int n = cfg->players;
     for (int s = 0; s < n; s++) {
         st->hn[s] = 0;
-        for (int i = 0; i < hn[s]; i++) hand_insert(st, s, hands[s][i]);
+        for (int i = 0; i < hn[s]; i++) hand_insert(st, cfg, s, hands[s][i]);
     }
     st->nstock = (int16_t)nstock;
     for (int i = 0; i < nstock; i++) st->stock[nstock - 1 - i] = stock_draw_order[i];

@@ -131,24 +131,26 @@ static int play_moves(const State *st, const Config *cfg, int seat, Move *out, i
        anything and would make the compiler reload every value) */
     uint16_t pick[MAXH];
     const Mask *mask = st->mask;
-    int np2 = 0;
-    for (int i = 0; i < np;) {
-        int k = KIND(cfg, cards[i]), j = i + 1, start = np2;
-        while (j < np && KIND(cfg, cards[j]) == k) j++;
-        for (int a = i; a < j; a++) {
-            uint16_t c = cards[a];
-            Mask m = mask[c];
-            int dup = 0;
-            for (int b = start; b < np2 && !dup; b++) dup = mask_eq(mask[pick[b]], m);
-            if (dup) continue;
-            int at = np2++;
-            while (at > start && mask_lt(m, mask[pick[at - 1]])) {
-                pick[at] = pick[at - 1];
-                at--;
-            }
-            pick[at] = c;
+    int np2 = 0, start = 0, prev = -1;
+    for (int i = 0; i < np; i++) {
+        uint16_t c = cards[i];
+        int k = KIND(cfg, c);
+        if (k != prev) { /* a kind's first card starts its actions */
+            prev = k;
+            start = np2;
+            pick[np2++] = c;
+            continue;
         }
-        i = j;
+        Mask m = mask[c];
+        int dup = 0;
+        for (int b = start; b < np2 && !dup; b++) dup = mask_eq(mask[pick[b]], m);
+        if (dup) continue;
+        int at = np2++;
+        while (at > start && mask_lt(m, mask[pick[at - 1]])) {
+            pick[at] = pick[at - 1];
+            at--;
+        }
+        pick[at] = c;
     }
     if (np2 > max) return -1;
     for (n = 0; n < np2; n++) {
@@ -178,6 +180,22 @@ static void make_groups(const State *st, const Config *cfg, int seat, Groups *gs
     memset(gs->ng, 0, sizeof gs->ng);
     const uint16_t *hand = st->hand[seat];
     int hn = st->hn[seat];
+    if (!st->ntable[seat]) { /* nothing declared: one group a kind, every mask 0 */
+        Group *g = NULL;
+        for (int i = 0, prev = -1; i < hn; i++) {
+            int k = KIND(cfg, hand[i]);
+            if (k != prev) {
+                prev = k;
+                gs->first[k] = (uint8_t)total;
+                gs->ng[k] = 1;
+                g = &gs->g[total++];
+                g->m.lo = g->m.hi = 0;
+                g->n = 0;
+            }
+            g->ids[g->n++] = hand[i];
+        }
+        return;
+    }
     for (int i = 0; i < hn;) {
         int k = KIND(cfg, hand[i]), j = i;
         while (j < hn && KIND(cfg, hand[j]) == k) j++;
@@ -383,7 +401,7 @@ static int enumerate_melds(const State *st, const Config *cfg, int seat, const P
 }
 
 /* Whether a hand holds the cards a plan item needs (have[j]: the kinds held j times or more). */
-static inline int plan_held(const PlanItem *it, const uint64_t *have, const int *by_rank) {
+static inline int plan_held(const PlanItem *it, const uint64_t *have, const uint8_t *by_rank) {
     if ((have[1] & it->quick) != it->quick) return 0;
     for (int a = 0; a < it->nneeds; a++)
         if ((have[it->need_n[a]] & it->need_kinds[a]) != it->need_kinds[a]) return 0;
@@ -400,18 +418,11 @@ int declare_moves(const State *st, const Config *cfg, int seat, Move *out, int m
     /* min_tricks_before_declaring: no meld yet, though the seven may be exchanged where
        exchange_before_min_tricks allows it */
     int may_meld = !cfg->min_tricks || st->won[seat] >= cfg->min_tricks;
-    uint64_t have[10] = {0}; /* have[j]: the kinds held at least j times */
-    int by_rank[8] = {0}, prev = -1, run = 0, pi = trump < 0 ? 4 : trump;
-    const uint64_t *by_kind = cfg->plan_by_kind[pi];
-    uint64_t cand = 0; /* plan items (bits) whose kind of the index is held */
-    for (int i = 0; i < hn; i++) {
-        int k = KIND(cfg, hand[i]);
-        run = k == prev ? run + 1 : 1;
-        prev = k;
-        if (run < 10) have[run] |= 1ULL << k; /* the wild card's bit 32 is named by no need */
-        by_rank[k & 7]++;
-        cand |= by_kind[k];
-    }
+    /* have[j]: the kinds held at least j times; by_rank: the cards of each rank (State keeps
+       both as cards come and go) */
+    const uint64_t *have = st->khave[seat];
+    const uint8_t *by_rank = st->krank[seat];
+    int pi = trump < 0 ? 4 : trump;
     if (room && may_meld) {
         /* a wild card may fill any gap: no pre-check (hands sort it last) */
         int any = hn && KIND(cfg, hand[hn - 1]) == WILD_KIND;
@@ -420,9 +431,23 @@ int declare_moves(const State *st, const Config *cfg, int seat, Move *out, int m
         if (any) {
             for (int p = 0; p < cfg->nplan[pi]; p++) possible[np++] = &cfg->plan[pi][p];
         } else if (cfg->plan_indexed[pi]) {
-            cand |= cfg->plan_always[pi];
-            for (int r = 0; r < 8; r++)
-                if (by_rank[r] >= cfg->plan_rank_min[pi][r]) cand |= cfg->plan_by_rank[pi][r];
+            /* plan items (bits) whose kind of the index is held */
+            const uint64_t(*by_byte)[256] = cfg->plan_by_byte[pi];
+            uint64_t ks = have[1], cand = cfg->plan_always[pi];
+            cand |= by_byte[0][ks & 255] | by_byte[1][ks >> 8 & 255] | by_byte[2][ks >> 16 & 255] |
+                    by_byte[3][ks >> 24 & 255];
+            if (ks >> WILD_KIND & 1) cand |= cfg->plan_by_kind[pi][WILD_KIND];
+            /* the ranks held at least plan_rank_min times, all eight at once: each byte of
+               (counts + 128) - least keeps its high bit where the count reaches the least */
+            uint64_t counts, hi = 0x8080808080808080ULL;
+            memcpy(&counts, by_rank, sizeof counts);
+            for (uint64_t ok = ((counts | hi) - cfg->plan_rank_least[pi]) & hi; ok; ok &= ok - 1) {
+                int r = __builtin_ctzll(ok) >> 3;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+                r = 7 - r;
+#endif
+                cand |= cfg->plan_by_rank[pi][r];
+            }
             for (; cand; cand &= cand - 1) { /* the items of the index, in plan order */
                 const PlanItem *it = &cfg->plan[pi][__builtin_ctzll(cand)];
                 if (plan_held(it, have, by_rank)) possible[np++] = it;
@@ -435,11 +460,14 @@ int declare_moves(const State *st, const Config *cfg, int seat, Move *out, int m
             /* a meld is new only if it takes a card not declared yet or one broken off this
                meld (the test of "fresh" in enumerate_melds): items with no such card are left out
                before the cards are grouped */
-            uint64_t bare = 0, ghosts = 0;
-            for (int i = 0; i < hn; i++) {
-                Mask m = st->mask[hand[i]];
-                if (!HAS_MASK(m)) bare |= 1ULL << KIND(cfg, hand[i]);
-                ghosts |= m.hi;
+            uint64_t bare = have[1], ghosts = 0; /* nothing declared: every kind is bare */
+            if (st->ntable[seat]) {
+                bare = 0;
+                for (int i = 0; i < hn; i++) {
+                    Mask m = st->mask[hand[i]];
+                    if (!HAS_MASK(m)) bare |= 1ULL << KIND(cfg, hand[i]);
+                    ghosts |= m.hi;
+                }
             }
             int keep = 0;
             for (int p = 0; p < np; p++)
@@ -451,9 +479,11 @@ int declare_moves(const State *st, const Config *cfg, int seat, Move *out, int m
             if (n < 0) return -1;
         }
     }
-    if (cfg->exch_rank >= 0 && (cfg->exch_rank != RANK_SEVEN || cfg->seven_pts) && st->turn_up >= 0 &&
-        trump >= 0 && !st->exched && (may_meld || cfg->exch_before) && (room || !cfg->exch_counts) &&
-        KIND(cfg, st->turn_up) != trump * 8 + cfg->exch_rank && (have[1] >> (trump * 8 + cfg->exch_rank) & 1)) {
+    /* the card held is the rarest condition: tested first */
+    if (cfg->exch_rank >= 0 && trump >= 0 && (have[1] >> (trump * 8 + cfg->exch_rank) & 1) &&
+        (cfg->exch_rank != RANK_SEVEN || cfg->seven_pts) && st->turn_up >= 0 && !st->exched &&
+        (may_meld || cfg->exch_before) && (room || !cfg->exch_counts) &&
+        KIND(cfg, st->turn_up) != trump * 8 + cfg->exch_rank) {
         int card = trump * 8 + cfg->exch_rank;
         for (int i = 0; i < hn; i++)
             if (KIND(cfg, hand[i]) == card && !HAS_MASK(st->mask[hand[i]])) {
@@ -573,8 +603,8 @@ static void finish(State *st, const Config *cfg) {
 
 /* target_check=immediate (HAITIAN.md 6): a side whose game score reaches the target ends the
  * deal at once; returns 1 if it did. */
-static int target_reached(State *st, const Config *cfg) {
-    if (!cfg->target_now || st->phase == PH_OVER) return 0;
+static int target_check(State *st, const Config *cfg) {
+    if (st->phase == PH_OVER) return 0;
     int64_t pts[MAXP];
     st_points(st, cfg, pts);
     for (int s = 0; s < cfg->sides; s++)
@@ -585,6 +615,9 @@ static int target_reached(State *st, const Config *cfg) {
         }
     return 0;
 }
+
+/* the option tested where the call is (most rules never end a deal early) */
+static inline int target_reached(State *st, const Config *cfg) { return cfg->target_now && target_check(st, cfg); }
 
 static void drop_insts(State *st, int cid) {
     int keep = 0;
@@ -617,7 +650,7 @@ static void forget_like_copy(State *st, const Config *cfg, int seat, int cid, co
 
 static void play_card(State *st, const Config *cfg, int cid) {
     int seat = st->to_move;
-    hand_remove(st, seat, cid);
+    hand_remove(st, cfg, seat, cid);
     if (!HAS_MASK(st->mask[cid])) forget_like_copy(st, cfg, seat, cid, NULL);
     int k = KIND(cfg, cid);
     if ((k & 7) == RANK_SEVEN && st->stage == 1 && cfg->second_seven == 1 && cfg->seven_pts && st->trump >= 0 &&
@@ -751,9 +784,9 @@ static void meld(State *st, const Config *cfg, const Move *mv) {
 
 static void exchange(State *st, const Config *cfg, int cid) {
     int seat = st->to_move, up = st->turn_up;
-    hand_remove(st, seat, cid);
+    hand_remove(st, cfg, seat, cid);
     forget_like_copy(st, cfg, seat, cid, NULL);
-    hand_insert(st, seat, up);
+    hand_insert(st, cfg, seat, up);
     st->known[up] = 1;
     st->turn_up = (int16_t)cid;
     st->exched = 1;
@@ -780,7 +813,7 @@ static void draw(State *st, const Config *cfg) {
         } else {
             break;
         }
-        hand_insert(st, seat, c);
+        hand_insert(st, cfg, seat, c);
         drawn[seat] = c;
     }
     st->phase = PH_PLAY;

@@ -18,6 +18,7 @@
 #define MAXMOVES 4096 /* legal actions in one position */
 #define MAXINST 256   /* live melds (re-forming) */
 #define MAXPLAN 512   /* ways to form a meld under one trump */
+#define KHAVE 10      /* State.khave: kinds held at least 1 .. KHAVE-1 times */
 
 enum { PH_PLAY = 0, PH_DECLARE = 1, PH_OVER = 2 };
 enum { MV_PLAY = 0, MV_MELD = 1, MV_EXCH = 2, MV_PARTNER = 3, MV_PASS = 4 };
@@ -88,6 +89,8 @@ typedef struct {
     int plan_indexed[5];
     uint64_t plan_by_kind[5][NK], plan_by_rank[5][8], plan_always[5];
     uint8_t plan_rank_min[5][8];
+    uint64_t plan_by_byte[5][4][256]; /* plan_by_kind OR-ed over the kinds of one suit held */
+    uint64_t plan_rank_least[5]; /* plan_rank_min, 8 bytes below 128 in one word (declare_moves) */
 } Config;
 
 typedef struct {
@@ -113,6 +116,14 @@ typedef struct {
     uint8_t views;       /* 1: the seats' views are read, so the known marks of like copies are
                             kept exact; 0 in batch play (simulate, playouts): only points count */
     uint8_t game_bez;    /* a bezique came in an earlier deal of this game (first_bezique spent) */
+    /* the kinds each hand holds, kept as cards come and go (hand_insert, hand_remove; worked out
+       again by st_recount_kinds after hands are set from outside): copies of each kind, the
+       kinds held at least j times (khave[seat][j], j < KHAVE; a wild card is bit 32), the
+       cards of each rank (the wild card counted with the aces), and the distinct kinds */
+    uint8_t kcount[MAXP][NK];
+    uint8_t krank[MAXP][8];
+    uint8_t kdistinct[MAXP];
+    uint64_t khave[MAXP][KHAVE];
     uint16_t hand[MAXP][MAXH];
     uint16_t stock[MAXC]; /* drawn from the end */
     uint8_t known[MAXC];
@@ -176,5 +187,7 @@ static inline int st_beats(int k, int best, int trump, int lead_wins) {
 void st_touch(State *st);
 /* Count the declared cards of each hand again (after masks were set from outside). */
 void st_recount(State *st);
+/* Count the kinds each hand holds again (after hands were set from outside). */
+void st_recount_kinds(State *st, const Config *cfg);
 
 #endif

@@ -14,28 +14,60 @@ static inline void score(State *st, const Config *cfg, int seat, int part, int64
     st->pts[side_of(cfg, seat)][part] += pts;
 }
 
-static inline void hand_insert(State *st, int seat, int c) {
-    int n = st->hn[seat], i = n;
-    uint16_t *h = st->hand[seat];
-    while (i > 0 && h[i - 1] > c) {
-        h[i] = h[i - 1];
-        i--;
-    }
-    h[i] = (uint16_t)c;
-    st->hn[seat] = (uint8_t)(n + 1);
+/* The counts of the kinds a hand holds (State.kcount and the rest) as a card of kind k comes or
+ * goes. */
+static inline void kinds_add(State *st, int seat, int k) {
+    int c = ++st->kcount[seat][k];
+    if (c == 1) st->kdistinct[seat]++;
+    if (c < KHAVE) st->khave[seat][c] |= 1ULL << k;
+    st->krank[seat][k & 7]++;
 }
 
-static inline void hand_remove(State *st, int seat, int c) {
-    int n = st->hn[seat], i = 0;
-    uint16_t *h = st->hand[seat];
-    while (i < n && h[i] != c) i++;
-    if (i == n) return;
-    for (; i < n - 1; i++) h[i] = h[i + 1];
-    st->hn[seat] = (uint8_t)(n - 1);
+static inline void kinds_sub(State *st, int seat, int k) {
+    int c = st->kcount[seat][k]--;
+    if (c == 1) st->kdistinct[seat]--;
+    if (c < KHAVE) st->khave[seat][c] &= ~(1ULL << k);
+    st->krank[seat][k & 7]--;
+}
+
+/* Hands stay sorted by card id.  The shifts are written as pointer loops (a loop of indexes
+ * becomes a call to memmove, dear for the few cards a hand holds). */
+static inline void hand_insert(State *st, const Config *cfg, int seat, int c) {
+    uint16_t *h = st->hand[seat], *p = h + st->hn[seat];
+    while (p != h && p[-1] > c) {
+        *p = p[-1];
+        p--;
+    }
+    *p = (uint16_t)c;
+    st->hn[seat]++;
+    kinds_add(st, seat, KIND(cfg, c));
+}
+
+static inline void hand_remove(State *st, const Config *cfg, int seat, int c) {
+    uint16_t *h = st->hand[seat], *end = h + st->hn[seat], *p = h;
+    while (p != end && *p != c) p++;
+    if (p == end) return;
+    /* the cards after it move down one place: carried along from the end, which is not the
+       shape of a memmove */
+    uint16_t carry = *--end;
+    while (end != p) {
+        uint16_t t = *--end;
+        *end = carry;
+        carry = t;
+    }
+    st->hn[seat]--;
+    kinds_sub(st, seat, KIND(cfg, c));
 }
 
 /* The seats that take part, clockwise from first (the dealer left out when he sits out). */
-int active_order(const Config *cfg, int dealer, int first, int *out);
+static inline int active_order(const Config *cfg, int dealer, int first, int *out) {
+    int n = 0, s = first, skip = cfg->sits_out ? dealer : -1, players = cfg->players;
+    for (int i = 0; i < players; i++) {
+        if (s != skip) out[n++] = s;
+        if (++s == players) s = 0;
+    }
+    return n;
+}
 /* Carte blanche where it is due (deal.c): drawn is the card each seat drew, NULL after the deal. */
 void carte_blanche(State *st, const Config *cfg, const int *order, int norder, const int *drawn);
 

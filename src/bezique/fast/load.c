@@ -174,6 +174,7 @@ PyObject *Core_load(PyObject *cls, PyObject *args) {
         }
     }
     st_recount(st);
+    st_recount_kinds(st, cfg);
     st_touch(st);
     return (PyObject *)self;
 bad:

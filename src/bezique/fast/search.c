@@ -15,21 +15,26 @@ PyObject *config_type(void);
 const Config *config_of(PyObject *o);
 
 /* The uniform random choice where every card may be played and none is declared: one
-   action per distinct kind, as st_moves lists them, without building the list. */
+   action per distinct kind, as st_moves lists them (the first card of each kind, kinds in
+   order), without building the list: the number of kinds is kept in State. */
 static int random_plain_play(State *st, const Config *cfg, Rng *rng) {
     int seat = st->to_move;
     if (st->phase != PH_PLAY || st->ntable[seat] || (st->tn && (st->stage != 1 || cfg->s1_follow))) return 0;
     const uint16_t *h = st->hand[seat];
-    int hn = st->hn[seat], distinct = 0, prev = -1;
+    int hn = st->hn[seat], distinct = st->kdistinct[seat];
     if (cfg->wild_last && st->stage == 2 && hn && cfg->kind_of[h[hn - 1]] == WILD_KIND) return 0;
-    uint16_t first[MAXH]; /* the first card of each kind: the card st_moves would list */
-    for (int i = 0; i < hn; i++) {
-        int k = cfg->kind_of[h[i]];
-        if (k != prev) first[distinct++] = h[i];
-        prev = k;
-    }
     if (!distinct) return 0;
-    Move mv = {MV_PLAY, 0, 1, {first[rng_below(rng, (uint32_t)distinct)]}};
+    /* the first card of the r-th kind in hand (hands run kind by kind) */
+    uint32_t r = rng_below(rng, (uint32_t)distinct);
+    int i = 0, prev = cfg->kind_of[h[0]];
+    while (r) {
+        int k = cfg->kind_of[h[++i]];
+        if (k != prev) {
+            prev = k;
+            r--;
+        }
+    }
+    Move mv = {MV_PLAY, 0, 1, {h[i]}};
     st_apply(st, cfg, &mv);
     return 1;
 }
@@ -552,6 +557,7 @@ static void determinize_state(State *st, const Config *cfg, int seat, Rng *rng) 
             }
             st->hand[s][j] = c;
         }
+    st_recount_kinds(st, cfg);
     st_touch(st);
 }
 

@@ -2,6 +2,7 @@
  * tricks left, the stage-2 duties applied, equivalent cards tried once, positions at the start
  * of a trick in a transposition table with bounds).  Values are the margin of the tricks left
  * for one side, as the Python solver counts them. */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,14 +26,14 @@ typedef struct {
     double per_kind[NK]; /* per_rank by card kind, a wild card worth nothing */
     double seven_bonus;  /* second_seven_scores=capture: each seven of trumps, to the taker */
     int hn[MAXP];
-    uint8_t cnt[MAXP][NK]; /* copies of each kind held */
+    int cnt[MAXP][NK];     /* copies of each kind held (not bytes: a byte store could alias any field) */
     uint64_t pres[MAXP];   /* kinds held, as bits: a hand's distinct kinds in order */
     uint64_t hash;         /* of the hands (zobrist), kept as cards come and go */
     double held_pts;       /* the points of every card in the hands */
     int held;              /* cards in the hands */
     int bounded;           /* no points are negative, so the bound of search() holds */
     int leader, tn, tseat[MAXP], tcard[MAXP];
-    long nodes, max_nodes;
+    long nodes, limit; /* limit: the most nodes allowed (max_nodes, or no limit) */
     int aborted;
     uint32_t gen;
     TTEntry *tt;
@@ -62,17 +63,17 @@ static int to_move(const Solver *sv) {
 
 static inline uint64_t suit_bits(int s) { return 0xffULL << (s * 8); }
 
-/* Those of the kinds `ks` (bits) that beat `best`. */
+/* Those of the kinds `ks` (bits, all of one suit and no wild card) that beat `best`: worked
+   out on the bits as st_beats decides it card by card. */
 static uint64_t beating(const Solver *sv, uint64_t ks, int best) {
-    uint64_t out = 0;
-    for (; ks; ks &= ks - 1)
-        if (beats(sv, __builtin_ctzll(ks), best)) out |= ks & -ks;
-    return out;
+    int s = __builtin_ctzll(ks) >> 3;
+    if (s == best >> 3) return ks & ((1ULL << best) - 1); /* the same suit: the higher ranks */
+    return s == sv->trump || (best == WILD_KIND && !sv->lead_wins) ? ks : 0;
 }
 
-/* Distinct kinds the seat may play (stage-2 duties), in kind order; worked out on the bits of
-   the kinds it holds. */
-static int playable(const Solver *sv, int seat, int *out) {
+/* The kinds the seat may play (stage-2 duties), as bits; worked out on the bits of the kinds it
+   holds. */
+static uint64_t playable_bits(const Solver *sv, int seat) {
     uint64_t held = sv->pres[seat], ok = held;
     if (sv->tn) {
         int led = sv->tcard[0] >> 3, best = sv->tcard[0];
@@ -92,38 +93,50 @@ static int playable(const Solver *sv, int seat, int *out) {
         uint64_t rest = ok & ~(1ULL << WILD_KIND);
         if (rest) ok = rest;
     }
+    return ok;
+}
+
+/* Distinct kinds the seat may play, in kind order. */
+static int playable(const Solver *sv, int seat, int *out) {
     int n = 0;
-    for (; ok; ok &= ok - 1) out[n++] = __builtin_ctzll(ok);
+    for (uint64_t ok = playable_bits(sv, seat); ok; ok &= ok - 1) out[n++] = __builtin_ctzll(ok);
     return n;
 }
 
-/* One card of each class of equivalent cards, likely winners first (trumps, high ranks). */
-static int ordered_classes(const Solver *sv, int seat, int *moves, int n) {
-    if (n > 1) {
-        uint64_t present = 0;
-        for (int s = 0; s < sv->n; s++)
-            if (s != seat) present |= sv->pres[s];
-        for (int i = 0; i < sv->tn; i++) present |= 1ULL << sv->tcard[i];
-        int m = 1, prev = moves[0];
-        for (int i = 1; i < n; i++) {
-            int k = moves[i];
-            uint64_t between = (1ULL << k) - (1ULL << (prev + 1));
-            int same = k >> 3 == prev >> 3 && k != WILD_KIND && sv->per_kind[k] == sv->per_kind[prev] &&
-                       !(sv->seven_bonus != 0.0 && (k & 7) == 7) && !(present & between);
-            if (!same) moves[m++] = k;
-            prev = k;
-        }
-        n = m;
+/* One card of each class of equivalent cards among the kinds `ok` (bits), likely winners first:
+   trumps, then by rank from the ace down, kind order within a rank (the stable sort by (not
+   trump, rank) of the kinds in order).  Their number, written to moves. */
+static int ordered_classes(const Solver *sv, int seat, uint64_t ok, int *moves) {
+    if (!(ok & (ok - 1))) {
+        moves[0] = __builtin_ctzll(ok);
+        return ok != 0;
     }
-    /* stable sort by (not trump, rank) */
-    for (int i = 1; i < n; i++) {
-        int k = moves[i], j = i, key = ((k >> 3) != sv->trump) * 8 + (k & 7);
-        while (j > 0 && (((moves[j - 1] >> 3) != sv->trump) * 8 + (moves[j - 1] & 7)) > key) {
-            moves[j] = moves[j - 1];
-            j--;
-        }
-        moves[j] = k;
+    uint64_t present = 0;
+    for (int s = 0; s < sv->n; s++)
+        if (s != seat) present |= sv->pres[s];
+    for (int i = 0; i < sv->tn; i++) present |= 1ULL << sv->tcard[i];
+    /* a kind is like the one before it (in kind order) of the same suit and points, with no
+       card between them left anywhere (a seven of trumps that scores apart excepted) */
+    int prev = __builtin_ctzll(ok);
+    for (uint64_t rest = ok & (ok - 1); rest; rest &= rest - 1) {
+        int k = __builtin_ctzll(rest);
+        uint64_t between = (1ULL << k) - (2ULL << prev);
+        if (k >> 3 == prev >> 3 && k != WILD_KIND && sv->per_kind[k] == sv->per_kind[prev] &&
+            !(sv->seven_bonus != 0.0 && (k & 7) == 7) && !(present & between))
+            ok &= ~(1ULL << k);
+        prev = k;
     }
+    int n = 0;
+    if (sv->trump >= 0) {
+        uint64_t t = ok & suit_bits(sv->trump);
+        ok ^= t;
+        for (; t; t &= t - 1) moves[n++] = __builtin_ctzll(t);
+    }
+    /* the ranks held, then each rank's kinds (the wild card is rank 0 of a fifth suit) */
+    uint64_t ranks = (ok | ok >> 8 | ok >> 16 | ok >> 24 | ok >> 32) & 0xff;
+    for (; ranks; ranks &= ranks - 1)
+        for (uint64_t col = ok & (0x0101010101ULL << __builtin_ctzll(ranks)); col; col &= col - 1)
+            moves[n++] = __builtin_ctzll(col);
     return n;
 }
 
@@ -187,8 +200,7 @@ static double play(Solver *sv, int seat, int k, double alpha, double beta) {
 
 static double search(Solver *sv, double alpha, double beta) {
     if (sv->aborted) return 0.0;
-    sv->nodes++;
-    if (sv->max_nodes > 0 && sv->nodes > sv->max_nodes) {
+    if (++sv->nodes > sv->limit) {
         sv->aborted = 1;
         return 0.0;
     }
@@ -216,8 +228,7 @@ static double search(Solver *sv, double alpha, double beta) {
     }
     int seat = to_move(sv), moves[MAXH];
     int maximize = sv->side_of[seat] == sv->root_side;
-    int n = playable(sv, seat, moves);
-    n = ordered_classes(sv, seat, moves, n);
+    int n = ordered_classes(sv, seat, playable_bits(sv, seat), moves);
     if (e && e->key == key && e->gen == sv->gen && e->best >= 0)
         for (int i = 1; i < n; i++)
             if (moves[i] == e->best) { /* the move that was best here before, first */
@@ -326,7 +337,7 @@ static int solver_init(Solver *sv, const State *st, const Config *cfg, const dou
         sv->tseat[i] = st->tseat[i];
         sv->tcard[i] = cfg->kind_of[st->tcard[i]];
     }
-    sv->max_nodes = max_nodes;
+    sv->limit = max_nodes > 0 ? max_nodes : LONG_MAX;
     return 0;
 }
 
@@ -351,8 +362,7 @@ int solve_stage2(const State *st, const Config *cfg, const double *per_rank, dou
     if (rc < 0) return rc;
     int seat = to_move(&sv), all[MAXH], cls[MAXH];
     int n = playable(&sv, seat, all);
-    memcpy(cls, all, sizeof all);
-    int nc = ordered_classes(&sv, seat, cls, n);
+    int nc = ordered_classes(&sv, seat, playable_bits(&sv, seat), cls);
     double cls_value[MAXH];
     for (int i = 0; i < nc; i++) {
         cls_value[i] = play(&sv, seat, cls[i], -INFINITY, INFINITY);
