@@ -20,6 +20,7 @@ SOURCES = [
     "notation.c",
     "search.c",
     "solver.c",
+    "endgame.c",
     "config.c",
     "load.c",
     "encode.c",

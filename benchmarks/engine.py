@@ -10,7 +10,8 @@ of starting Python), which a busy machine does not disturb.  ``--resample`` prin
 preset, the cost of one determinized world over every position of some random deals: rebuilt
 from the seat's observation (``Deal.from_observation``) and reshuffled at the id level
 (``Deal.resample``), with their ratio; with ``--instructions``, in machine instructions per
-world (callgrind) rather than µs.  ``--cpu`` times by the process's CPU time instead of the wall
+world (callgrind) rather than µs.  ``--ids`` compares random deals played by action ids
+(``legal_ids``/``apply_id``) with the same by ``Action``.  ``--cpu`` times by the process's CPU time instead of the wall
 clock (in ``--before`` runs, each child's own), for a machine busy with other work.
 
 Each figure is the best of several batches in this one run, so a busy machine shows up as a
@@ -63,6 +64,27 @@ def random_deals(rules: Rules, count: int, seed: int) -> tuple[float, int, int]:
             plays += action.verb == "play"
             deal.apply(action)
     return seconds, actions, plays
+
+
+def by_ids_or_actions(rules: Rules, count: int, rounds: int = 3) -> tuple[float, float]:
+    """µs per action of random deals played by ``legal_actions``/``apply`` and by
+    ``legal_ids``/``apply_id`` (the same seeds; each the best of ``rounds``, interleaved)."""
+    best = [float("inf"), float("inf")]
+    for _ in range(rounds):
+        for by_id in (False, True):
+            actions = 0
+            start = CLOCK()
+            for i in range(count):
+                deal = Deal.new(rules, seed=i, dealer=i % rules.players)
+                rng = random.Random(i)
+                while not deal.is_over:
+                    if by_id:
+                        deal.apply_id(rng.choice(deal.legal_ids()))
+                    else:
+                        deal.apply(rng.choice(deal.legal_actions()))
+                    actions += 1
+            best[by_id] = min(best[by_id], (CLOCK() - start) / actions * 1e6)
+    return best[0], best[1]
 
 
 def per_call(fn: object, repeat: int) -> float:
@@ -136,12 +158,20 @@ WORLD_METHODS: dict[str, Callable[[Deal, int, Observation, random.Random], objec
 """The ways to get a world that ``--resample`` compares (``none``: the baseline)."""
 
 
+WORLDS_A_POSITION = 5
+"""Worlds made at each position under callgrind, as many as one timed reading makes: a search
+player draws many worlds from one position, and ``deal.resample`` keeps what it works out
+there for the next world."""
+
+
 def worlds_only(preset: str, method: str) -> None:
-    """Make one world by ``method`` at every position (the child run under callgrind)."""
+    """Make :data:`WORLDS_A_POSITION` worlds by ``method`` at every position (the child run
+    under callgrind)."""
     rng = random.Random(1)
     make = WORLD_METHODS[method]
     for deal, seat, obs in positions(Rules.preset(preset)):
-        make(deal, seat, obs, rng)
+        for _ in range(WORLDS_A_POSITION):
+            make(deal, seat, obs, rng)
 
 
 def resample_instructions(preset: str) -> tuple[float, float, float, float]:
@@ -158,6 +188,7 @@ def resample_instructions(preset: str) -> tuple[float, float, float, float]:
                 text=True,
             )
         counts[method] = int(run.stderr.rpartition("Collected : ")[2].split()[0])
+    n *= WORLDS_A_POSITION
     a, b, c, d = ((counts[m] - counts["none"]) / n for m in list(WORLD_METHODS)[1:])
     return a, b, c, d
 
@@ -169,7 +200,8 @@ def resample_costs(rules: Rules, deals: int = 4) -> tuple[float, float, float, f
     by the id-level ``deal.resample``; and a bare ``clone`` (each the best of 3, interleaved)."""
     worlds = positions(rules, deals)
     rng = random.Random(1)
-    reps = 5  # calls a reading: a CPU-time reading is a system call, long beside a clone
+    reps = WORLDS_A_POSITION  # calls a reading: a CPU-time reading is a system call, long
+    # beside a clone
     total = [0.0, 0.0, 0.0, 0.0]
     for deal, seat, obs in worlds:
         best = [float("inf")] * 4
@@ -286,6 +318,7 @@ def main() -> None:
     parser.add_argument(
         "--cpu", action="store_true", help="time by this process's CPU time, not wall time"
     )
+    parser.add_argument("--ids", action="store_true", help="random deals by action ids vs Actions")
     parser.add_argument("--rates", action="store_true", help=argparse.SUPPRESS)  # child of --before
     parser.add_argument("--play-only", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--world-only", choices=list(WORLD_METHODS), help=argparse.SUPPRESS)
@@ -296,6 +329,12 @@ def main() -> None:
     presets = args.preset or Rules.presets()
     if args.play_only:
         play_only(presets, args.deals)
+        return
+    if args.ids:
+        print(f"{'preset':<12} {'µs/action':>10} {'by id':>8} {'id/action':>9}")
+        for name in presets:
+            by_action, by_id = by_ids_or_actions(Rules.preset(name), max(args.deals // 10, 5))
+            print(f"{name:<12} {by_action:>10.1f} {by_id:>8.1f} {by_id / by_action:>8.2f}x")
         return
     if args.rates:
         print(json.dumps(deals_rate(presets, args.deals)))

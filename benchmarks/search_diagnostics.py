@@ -18,6 +18,15 @@ and stage 2 solved exactly in C; the mean gain of the bot's moves, with its stan
     python benchmarks/search_diagnostics.py noise --deals 3 --playouts smart --explore 0 0.03 0.1
     python benchmarks/search_diagnostics.py policy --decks 60 --seed 7000 --policy meld-exact
     python benchmarks/search_diagnostics.py deviation --bot pimc-c --deals 10 --seed 600
+    python benchmarks/search_diagnostics.py compare --a expert-c --b expert-c-smart \\
+        --b-set overrule_z=1.5 --deals 10 --seed 2100
+
+``compare``: two bots (``NAME`` or ``NAME:iterations=N``, attributes of the search bot set with
+``--a-set``/``--b-set KEY=VALUE``) asked at every stage-1 decision of heuristic self-play;
+wherever they choose differently, both moves (and the heuristic's) are played on the real deal
+as in ``deviation``, with the same reshuffled stocks: A's gain over B a deal with its standard
+error (paired: the decisions where they agree count zero), each one's gain over the heuristic,
+and each one's CPU seconds a decision.
 """
 
 from __future__ import annotations
@@ -26,9 +35,11 @@ import argparse
 import math
 import random
 import statistics
+import time
 
 from bezique import Deal, Rules, fast
-from bezique.bots import make
+from bezique.arena.runner import PlayerSpec
+from bezique.bots import Bot, make
 from bezique.core.notation import Action
 
 RULES = Rules.preset("classic")
@@ -177,10 +188,118 @@ def deviation(bot: str, deals: int, seed: int, shuffles: int) -> None:
             )
 
 
+def _bot(spec: str, settings: list[str], seed: int) -> tuple[Bot, PlayerSpec]:
+    """A bot from ``NAME[:budget]`` with attributes of its search set from ``KEY=VALUE``."""
+    parsed = PlayerSpec.parse(spec)
+    bot = make(parsed.name, seed)
+    inner = getattr(bot, "bot", bot)  # a level wraps the search bot
+    for item in settings:
+        key, _, value = item.partition("=")
+        if not hasattr(inner, key):
+            raise SystemExit(f"{parsed.name} has no setting {key!r}")
+        old = getattr(inner, key)
+        new: object = value if isinstance(old, str) else float(value)
+        if value == "None":
+            new = None
+        elif isinstance(old, bool):
+            new = value.lower() in ("1", "true", "yes")
+        elif isinstance(old, int) and not isinstance(old, bool):
+            new = int(value)
+        setattr(inner, key, new)
+    return bot, parsed
+
+
+def compare(
+    a: str,
+    a_set: list[str],
+    b: str,
+    b_set: list[str],
+    deals: int,
+    seed: int,
+    shuffles: int,
+    max_stock: int = 1000,
+) -> None:
+    """Two bots' choices compared on the same decisions (see the module docstring)."""
+    bot_a, spec_a = _bot(a, a_set, 1)
+    bot_b, spec_b = _bot(b, b_set, 1)
+    diff: dict[str, list[float]] = {"early": [], "late": []}
+    over_h: dict[str, list[float]] = {"a": [], "b": []}
+    cpu: dict[str, list[float]] = {"a": [], "b": []}
+    per_deal = [0.0] * deals
+    asked = 0
+    for d in range(deals):
+        deal = Deal.new(RULES, seed=seed + d)
+        heuristic = make("heuristic", 1)
+        while not deal.is_over:
+            seat = deal.to_move
+            assert seat is not None
+            obs = deal.observation(seat)
+            choice = heuristic.choose(obs)
+            if len(obs.legal) > 1 and deal.stage == 1 and obs.stock_size <= max_stock:
+                asked += 1
+                t = time.process_time()
+                got_a = bot_a.play(obs, spec_a.limit).action
+                cpu["a"].append(time.process_time() - t)
+                t = time.process_time()
+                got_b = bot_b.play(obs, spec_b.limit).action
+                cpu["b"].append(time.process_time() - t)
+                if got_a != got_b or got_a != choice:
+                    side = RULES.side_of(seat)
+                    rng = random.Random(seed * 7919 + d * 131 + obs.stock_size)
+                    moves = list(dict.fromkeys([choice, got_a, got_b]))
+                    sums = dict.fromkeys(moves, 0.0)
+                    for _ in range(shuffles):
+                        world = deal.clone()
+                        rng.shuffle(world._stock)  # the stock alone: both players are blind to it
+                        world._legal = None
+                        for m in moves:
+                            sums[m] += _played_on(world, m, side) / shuffles
+                    if got_a != got_b:
+                        gain = sums[got_a] - sums[got_b]
+                        diff["late" if obs.stock_size <= 12 else "early"].append(gain)
+                        per_deal[d] += gain
+                    if got_a != choice:
+                        over_h["a"].append(sums[got_a] - sums[choice])
+                    if got_b != choice:
+                        over_h["b"].append(sums[got_b] - sums[choice])
+            deal.apply(choice)
+        print(f"deal {d}: A - B {per_deal[d]:+.1f}", flush=True)
+    se_deal = statistics.stdev(per_deal) / math.sqrt(deals) if deals > 1 else math.nan
+    print(f"A = {a} {' '.join(a_set)}; B = {b} {' '.join(b_set)}; {asked} decisions, {deals} deals")
+    print(f"A - B: {statistics.fmean(per_deal):+.1f} points a deal (standard error {se_deal:.1f})")
+    for name, got in (*diff.items(), ("all", diff["early"] + diff["late"])):
+        if got:
+            se = statistics.stdev(got) / math.sqrt(len(got)) if len(got) > 1 else math.nan
+            print(
+                f"  {name}: {len(got)} decisions differ, A's mean gain {statistics.fmean(got):+.1f} ({se:.1f})"
+            )
+    for who in ("a", "b"):
+        got = over_h[who]
+        se = statistics.stdev(got) / math.sqrt(len(got)) if len(got) > 1 else math.nan
+        mean = statistics.fmean(got) if got else 0.0
+        times = sorted(cpu[who])
+        print(
+            f"  {who.upper()} over the heuristic: {len(got)} departures, mean {mean:+.1f} ({se:.1f}), "
+            f"{sum(got) / deals:+.1f} a deal; CPU s a decision median "
+            f"{statistics.median(times):.3f}, p95 {times[int(0.95 * (len(times) - 1))]:.3f}, "
+            f"mean {statistics.fmean(times):.3f}"
+        )
+
+
 def main() -> None:
     """Parse the arguments and run one diagnostic."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=["noise", "policy", "deviation"])
+    parser.add_argument("what", choices=["noise", "policy", "deviation", "compare"])
+    parser.add_argument("--a", default="expert-c", help="compare: bot A (NAME[:budget])")
+    parser.add_argument("--b", default="expert-c-smart", help="compare: bot B")
+    parser.add_argument("--a-set", nargs="*", default=[], help="compare: A's KEY=VALUE")
+    parser.add_argument("--b-set", nargs="*", default=[], help="compare: B's KEY=VALUE")
+    parser.add_argument(
+        "--max-stock",
+        type=int,
+        default=1000,
+        help="compare: only decisions with this stock or less",
+    )
     parser.add_argument("--deals", type=int, default=5)
     parser.add_argument("--decks", type=int, default=60)
     parser.add_argument("--seed", type=int, default=1900)
@@ -207,6 +326,17 @@ def main() -> None:
         )
     elif args.what == "policy":
         policy(args.decks, args.seed, args.policy)
+    elif args.what == "compare":
+        compare(
+            args.a,
+            args.a_set,
+            args.b,
+            args.b_set,
+            args.deals,
+            args.seed,
+            args.shuffles,
+            args.max_stock,
+        )
     else:
         deviation(args.bot, args.deals, args.seed, args.shuffles)
 

@@ -171,7 +171,11 @@ def opponents_hidden(deal: Deal, seat: int | None) -> Counter[str]:
     return out
 
 
-_CONSTANT_SLOTS = frozenset({"_legal", "_kinds", "rules", "initial", "seed", "dealer"})
+# constants, and caches the deal works out from its state (legal moves, their ids, the
+# resample's plan): none is state of its own
+_CONSTANT_SLOTS = frozenset(
+    {"_legal", "_id_table", "_shuffle_plan", "_kinds", "rules", "initial", "seed", "dealer"}
+)
 
 
 def snapshot(deal: Deal) -> tuple[Any, ...]:

@@ -93,11 +93,14 @@ def test_the_worlds_check_catches_a_resample_that_keeps_the_hands(
     assert seat is not None
     assert conformance.check_resample_worlds(deal, seat, random.Random(1)) >= 2
 
-    def lazy(self: Deal, seat: int, rng: random.Random | None = None) -> None:
-        (rng or random.Random(0)).shuffle(self._stock)
-        self._legal = None
+    def lazy(
+        self: Deal, plan: object, rng: random.Random | None = None
+    ) -> tuple[list[list[int]], list[int]]:
+        stock = self._stock[:]
+        (rng or random.Random(0)).shuffle(stock)
+        return self._hands[:], stock
 
-    monkeypatch.setattr(Deal, "reshuffle", lazy)
+    monkeypatch.setattr(Deal, "_redeal", lazy)  # how resample and reshuffle deal
     with pytest.raises(AssertionError, match="resample reached"):
         conformance.check_resample_worlds(deal, seat, random.Random(1), most=200)
 

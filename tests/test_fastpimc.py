@@ -14,6 +14,7 @@ import pytest
 
 from bezique import Deal, Rules, fast
 from bezique.bots import Limit, make
+from bezique.bots.playout import utility
 from bezique.bots.solver import exact_values, play_action
 
 pytestmark = pytest.mark.skipif(not fast.available(), reason="the compiled engine is not built")
@@ -173,6 +174,29 @@ def test_the_heuristic_is_overruled_only_by_a_clear_and_large_gain() -> None:
     assert v1._overrule([0, 3], worlds, means, 0) == 3  # type: ignore[attr-defined]
 
 
+def test_the_late_bar_is_lower_only_near_the_end_of_the_stock() -> None:
+    """``pimc-c-late`` (and ``pimc-c-model``) keep ``pimc-c``'s bar while more than 12 cards
+    are in the stock, and below it overrule the heuristic on a smaller gain."""
+    from bezique.bots.fastpimc import FastPimcBot
+
+    plain = FastPimcBot(1)
+    for name in ("pimc-c-late", "pimc-c-model"):
+        bot = make(name, 1)
+        assert bot.bar_for(13) == plain.bar_for(13) == (5.0, 2.5)  # type: ignore[attr-defined]
+        assert bot.bar_for(12) == (2.0, 1.5)  # type: ignore[attr-defined]
+    assert plain.bar_for(0) == (5.0, 2.5)
+    bot = make("pimc-c-late", 1)
+    base = noisy(0.0, 40.0, 400, 7)
+    ahead = [v + 4.0 + d for v, d in zip(base, noisy(0.0, 10.0, 400, 8), strict=True)]
+    worlds = [base, ahead]
+    means = [sum(w) / len(w) for w in worlds]
+    bot._bar = bot.bar_for(20)  # type: ignore[attr-defined]
+    assert bot._overrule([0, 1], worlds, means, 0) == 0  # type: ignore[attr-defined]
+    bot._bar = bot.bar_for(8)  # type: ignore[attr-defined]
+    assert bot._overrule([0, 1], worlds, means, 0) == 1  # type: ignore[attr-defined]
+    assert make("pimc-c-model", 1).explore == 0.0  # type: ignore[attr-defined]
+
+
 def test_candidates_that_cannot_clear_the_bar_are_dropped() -> None:
     from bezique.bots.fastpimc import FastPimcBot
 
@@ -253,3 +277,56 @@ def test_coupled_draws_keep_the_values_and_tie_the_candidates() -> None:
     d = [a - b for a, b in zip(one_free, one_tied, strict=True)]
     se = statistics.stdev(d) / math.sqrt(len(d))
     assert abs(statistics.fmean(d)) < 3.5 * se
+
+
+def _exact(deal: Deal, side: int) -> float:
+    """The margin for ``side`` with best play by both seats, every card known: a plain minimax
+    over the reference engine's actions to the first trick of stage 2, then the reference
+    stage-2 solver."""
+    if deal.is_over:
+        return utility(deal, side)
+    seat = deal.to_move
+    assert seat is not None
+    pick = max if deal.rules.side_of(seat) == side else min
+    if deal.stage == 2 and deal.phase == "play":
+        sol, offset = exact_values(deal, side)
+        return pick(sol.values.values()) + offset
+    values = []
+    for action in deal.legal_actions():
+        child = deal.clone()
+        child.apply(action)
+        values.append(_exact(child, side))
+    return pick(values)
+
+
+def test_the_end_of_the_stock_is_solved_exactly_in_each_world() -> None:
+    """With ``endgame_stock`` a move that leaves at most that many cards in the stock is valued
+    by the exact value of each world (the stage-1 plays, declarations and draws left, then
+    stage 2; RULES.md section 4): the same as a minimax through the reference engine on the
+    world the engine dealt, where the playouts of the default policy value it otherwise."""
+    rules = Rules.preset("classic")
+    deal = Deal.new(rules, seed=8)
+    heuristic = make("heuristic", 1)
+    checked = differ = 0
+    while not deal.is_over and deal.stage == 1:
+        seat = deal.to_move
+        assert seat is not None
+        f = fast.FastDeal.from_deal(deal)
+        # the last trick of the stock (its lead, then its follow): the plays, the winner's
+        # declaration and the draws are left in stage 1
+        if f.stock_size <= 2 and deal.phase == "play" and len(deal.legal_actions()) > 1:
+            side = rules.side_of(seat)
+            actions = f.legal_actions()
+            n = len(actions)
+            values, solved, _ = f.pimc(seat, side, list(range(n)), 0, 1, 11, endgame_stock=2)
+            assert solved == n
+            plain, _, _ = f.pimc(seat, side, list(range(n)), 0, 1, 11)
+            world = f.determinize(seat, (11 * 0x9E3779B97F4A7C15) % (1 << 64)).to_deal()
+            for i, a in enumerate(actions):
+                child = world.clone()
+                child.apply(a)
+                assert values[i] == pytest.approx(_exact(child, side))
+            checked += 1
+            differ += values != plain
+        deal.apply(heuristic.choose(deal.observation(seat)))
+    assert checked == 2 and differ >= 1

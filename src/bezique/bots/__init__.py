@@ -27,6 +27,8 @@ pimc-c-v1  the first pimc-c, which played the best mean (kept for comparison)
 beginner, easy, medium, hard, expert: the levels for people (:mod:`.levels`)
 hard-c, expert-c: the compiled search at the hard and expert budgets, for measurement
 pimc-c-smart, expert-c-smart: pimc-c with the heuristic's rules in its playouts (on trial)
+pimc-c-late, expert-c-late: pimc-c-smart with a lower bar late in the stock (on trial)
+pimc-c-model, expert-c-model: pimc-c-late, its playouts without random moves (on trial)
 =========  ============================================================================
 
 :func:`hint` gives the expert's choice with the value of every legal action.  The ``oracle``

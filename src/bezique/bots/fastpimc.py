@@ -14,7 +14,15 @@ heuristic player's stage-1 rules of thumb in C (:attr:`FastPimcBot.playout_polic
 *coupled draws* (:attr:`FastPimcBot.couple_draws`): in a world each seat draws from its own
 pile of the stock whoever wins a trick, so that two candidates whose tricks go otherwise still
 draw the same cards.  It is not yet shown stronger than ``pimc-c`` (docs/strength.md), so
-``pimc-c`` keeps the plain policy.
+``pimc-c`` keeps the plain policy.  ``pimc-c-late`` (:class:`FastPimcLateBot`) is
+``pimc-c-smart`` with a lower bar late in the stock (:attr:`FastPimcBot.late_stock`), also on
+trial.
+
+Near the end of the stock a world's value may be its exact value instead of a playout
+(:attr:`FastPimcBot.endgame_stock`, ``fast/endgame.c``).  It is off in every named bot: against
+the heuristic it did worse than the ``smart`` playouts (docs/strength.md, session 6), which
+play the rest of the deal as the heuristic would, where the exact value assumes an opponent who
+sees every card.
 
 Worlds come in batches.  After each batch the candidates whose paired difference with the
 leader is clearly negative (:attr:`FastPimcBot.prune_z` standard errors) are dropped, so the
@@ -70,6 +78,14 @@ class FastPimcBot(Bot):
     overrule_z = 2.5
     """Standard errors of the paired difference by which it must clear those points (about
     one chance in 20 that one of seven equal candidates clears it by luck)."""
+    late_stock = -1
+    """At or below this many cards in the stock the bar is :attr:`late_points` and
+    :attr:`late_z` instead (-1: never): near the end of the stock the playouts are short, the
+    paired spread small and the departures pay."""
+    late_points = 5.0
+    """:attr:`overrule_points` late in the stock (see :attr:`late_stock`)."""
+    late_z = 2.5
+    """:attr:`overrule_z` late in the stock (see :attr:`late_stock`)."""
     futility_z: float | None = 1.0
     """A candidate is dropped when even this many standard errors above its paired gain over
     the heuristic's choice stay below the bar it could clear with every world the budget
@@ -93,6 +109,13 @@ class FastPimcBot(Bot):
     (:meth:`FastDeal.pimc <bezique.fast.FastDeal.pimc>`): the candidates of a world then draw
     the same cards, and the paired difference spreads less (median 114 points a world instead
     of 150 over 45 stage-1 positions), each rollout's value unchanged in expectation."""
+    endgame_stock = 0
+    """Where a candidate leaves at most this many cards in the stock (two hands), its value in
+    a world is that world's exact value (``FastDeal.pimc(..., endgame_stock=...)``: alpha-beta
+    over the rest of stage 1, the stage-2 solver at the leaves) instead of a playout; 0: never."""
+    endgame_worlds = 32
+    """Most worlds a move where the end of the stock is solved (each solve costs some 1-5 ms
+    where a playout costs 0.2-0.4 ms)."""
     solver_nodes = 20_000
     """Most solver nodes for one stage-2 position (beyond them the policy plays it out)."""
     fallback_nodes = 6_000
@@ -101,6 +124,7 @@ class FastPimcBot(Bot):
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(seed)
         self._salt = seed if seed is not None else random.SystemRandom().getrandbits(32)
+        self._bar = (self.overrule_points, self.overrule_z)
 
     def _rollouts(self, limit: Limit | None) -> tuple[int, float | None]:
         if limit is None:
@@ -143,6 +167,9 @@ class FastPimcBot(Bot):
         index = [order.index(a) for a in actions]
         prior = actions.index(HeuristicBot(self._salt).choose(observation))
         budget, seconds = self._rollouts(limit)
+        if self.endgame_stock and world.stock_size <= self.endgame_stock + 1:
+            budget = min(budget, self.endgame_worlds * len(actions))
+        self._bar = self.bar_for(observation.stock_size)
         n = len(actions)
         total = [0.0] * n
         square = [0.0] * n
@@ -165,6 +192,7 @@ class FastPimcBot(Bot):
                 self.meld_aware,
                 self.playout_policy,
                 self.couple_draws,
+                self.endgame_stock,
             )
             first += count
             rollouts += count * len(active)
@@ -202,6 +230,14 @@ class FastPimcBot(Bot):
             "reason": self._reason(known, first, solved, rollouts, best, prior, actions),
         }
         return PlayResult(actions[best], info)
+
+    def bar_for(self, stock_size: int) -> tuple[float, float]:
+        """The bar to overrule the heuristic with this many cards in the stock: points and
+        standard errors (:attr:`late_points` and :attr:`late_z` at or below
+        :attr:`late_stock`)."""
+        if stock_size <= self.late_stock:
+            return self.late_points, self.late_z
+        return self.overrule_points, self.overrule_z
 
     def _prune(
         self, active: list[int], per_world: list[list[float]], worlds: int, prior: int
@@ -242,7 +278,8 @@ class FastPimcBot(Bot):
         for i in active:
             if i != prior:
                 mu, sd, m = _paired(per_world[i], per_world[prior])
-                bar = self.overrule_points + self.overrule_z * sd / math.sqrt(max(m, most_worlds))
+                points, z = self._bar
+                bar = points + z * sd / math.sqrt(max(m, most_worlds))
                 if mu + self.futility_z * sd / math.sqrt(m) < bar:
                     continue
             keep.append(i)
@@ -258,13 +295,14 @@ class FastPimcBot(Bot):
         if prior not in active:  # only where keep_prior is off: the best of the rest
             return max(active, key=lambda i: (means[i], -i))
         base = per_world[prior]
+        points, z = self._bar
         clear = []
         for i in active:
             if i == prior:
                 continue
             mu, sd, m = _paired(per_world[i], base)
-            se = sd / math.sqrt(m) if self.overrule_z else 0.0
-            if mu > self.overrule_points + self.overrule_z * se:
+            se = sd / math.sqrt(m) if z else 0.0
+            if mu > points + z * se:
                 clear.append(i)
         return max(clear, key=lambda i: (means[i], -i)) if clear else prior
 
@@ -305,6 +343,26 @@ class FastPimcSmartBot(FastPimcBot):
     name = "pimc-c-smart"
     playout_policy = "smart"
     couple_draws = True
+
+
+class FastPimcLateBot(FastPimcSmartBot):
+    """``pimc-c-smart`` with a lower bar near the end of the stock (12 cards or fewer: 2 points
+    and 1.5 standard errors), where its departures from the heuristic were found to pay (on
+    trial, docs/strength.md)."""
+
+    name = "pimc-c-late"
+    late_stock = 12
+    late_points = 2.0
+    late_z = 1.5
+
+
+class FastPimcModelBot(FastPimcLateBot):
+    """``pimc-c-late`` whose playouts make no uniform moves (:attr:`FastPimcBot.explore` 0):
+    each playout plays the rest of stage 1 as the heuristic player's rules of thumb would, a
+    model of the opponent and of the player's own later moves (on trial, docs/strength.md)."""
+
+    name = "pimc-c-model"
+    explore = 0.0
 
 
 class FastPimcV1Bot(FastPimcBot):

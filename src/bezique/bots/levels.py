@@ -38,6 +38,9 @@ HARD_ROLLOUTS = 1_200
 """Most rollouts a move for ``hard-c`` (at most 0.1 s a move, median)."""
 EXPERT_ROLLOUTS = 4_000
 """Most rollouts a move for ``expert-c`` (at most 0.3 s a move, median)."""
+EXPERT_LATE_ROLLOUTS = 8_000
+"""Most rollouts a move for ``expert-c-late`` (the version on trial; at most 0.3 s a move,
+median: early in the stock its searches stop long before it)."""
 
 
 @dataclass(frozen=True)
@@ -83,10 +86,23 @@ CANDIDATES: dict[str, Level] = {
             Limit(iterations=EXPERT_ROLLOUTS),
             "pimc-c-smart (smart playouts, coupled draws) at expert-c's budget",
         ),
+        Level(
+            "expert-c-late",
+            "pimc-c-late",
+            Limit(iterations=EXPERT_LATE_ROLLOUTS),
+            "pimc-c-late (smart playouts, a lower bar late in the stock), 8,000 rollouts",
+        ),
+        Level(
+            "expert-c-model",
+            "pimc-c-model",
+            Limit(iterations=EXPERT_LATE_ROLLOUTS),
+            "pimc-c-model (expert-c-late, playouts without random moves), 8,000 rollouts",
+        ),
     )
 }
 """The compiled search at the budgets meant for ``hard`` and ``expert``, playable by name for
-measurement (``expert-c-smart``: the version on trial, at the same budget); they become the levels once an arena at size shows them stronger."""
+measurement (``expert-c-smart``, ``expert-c-late`` and ``expert-c-model``: versions on trial); they
+become the levels once an arena at size shows them stronger."""
 
 
 class LevelBot(Bot):

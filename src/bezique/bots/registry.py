@@ -11,7 +11,13 @@ from collections.abc import Callable
 from importlib.metadata import entry_points
 
 from .base import Bot
-from .fastpimc import FastPimcBot, FastPimcSmartBot, FastPimcV1Bot
+from .fastpimc import (
+    FastPimcBot,
+    FastPimcLateBot,
+    FastPimcModelBot,
+    FastPimcSmartBot,
+    FastPimcV1Bot,
+)
 from .heuristic import HeuristicBot
 from .ismcts import IsmctsBot
 from .levels import CANDIDATES, LEVELS, Level, LevelBot
@@ -94,6 +100,16 @@ register(
     "pimc-c-smart",
     FastPimcSmartBot,
     "pimc-c with playouts by the heuristic's rules of thumb and coupled draws (on trial)",
+)
+register(
+    "pimc-c-late",
+    FastPimcLateBot,
+    "pimc-c-smart with a lower bar to overrule the heuristic late in the stock (on trial)",
+)
+register(
+    "pimc-c-model",
+    FastPimcModelBot,
+    "pimc-c-late with playouts that make no random moves: a model of the heuristic (on trial)",
 )
 register(
     "pimc-c-v1",

@@ -27,6 +27,10 @@ PLAY, DECLARE, OVER = "play", "declare", "over"
 # A concrete move: a card id to play | ('meld', meld id, card ids) | ('exchange', card id) | ('pass',)
 Move = int | tuple[Any, ...]
 RngLike = random.Random | int | None
+ShufflePlan = tuple[int, int, list[int], tuple[tuple[int, list[int], int], ...], tuple[int, ...]]
+"""(seat, actions applied, the unseen card ids, (seat, the cards it keeps, how many it is
+dealt) for each other seat that holds unseen cards, the seats dealt nothing): see
+``Worlds.reshuffle``."""
 
 
 def as_rng(rng: RngLike) -> random.Random:
@@ -45,6 +49,7 @@ class DealBase:
         "_game_bezique",
         "_hands",
         "_history",
+        "_id_table",
         "_instances",
         "_kinds",
         "_known",
@@ -53,6 +58,7 @@ class DealBase:
         "_mask",
         "_phase",
         "_pts",
+        "_shuffle_plan",
         "_stage",
         "_stock",
         "_to_move",
@@ -94,6 +100,12 @@ class DealBase:
     _decl_count: int
     _exchanged: bool
     _legal: dict[Action, Move] | None
+    _id_table: tuple[dict[Action, Move], dict[int, Action]] | None
+    """The legal actions by id (ascending), with the :attr:`_legal` table they were worked out
+    from: valid while that table is the deal's (see ``DealIds``)."""
+    _shuffle_plan: ShufflePlan | None
+    """What :meth:`~bezique.core.worlds.Worlds.reshuffle` worked out for a seat at this point
+    (kept until the next action; a copy starts without it)."""
     _carry: tuple[int, ...]
     """Each side's game score coming into the deal (see ``Deal.carry``)."""
     _game_bezique: bool

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
+from functools import partial
+from itertools import repeat, starmap
 from typing import TYPE_CHECKING, Self
 
-from .base import OVER, RngLike, as_rng
+from .base import OVER, RngLike, ShufflePlan, as_rng
 from .cards import (
     ALL_KINDS,
     CODES,
@@ -31,6 +33,9 @@ from .scoring import trick_points
 if TYPE_CHECKING:
     from .observation import Observation
 
+_NO_ARGS = repeat(())
+"""Endless empty argument tuples: ``starmap(f, _NO_ARGS)`` calls ``f()`` for each item asked."""
+
 
 class Worlds(DealIds):
     """Determinization: deals a seat cannot tell from this one."""
@@ -43,10 +48,27 @@ class Worlds(DealIds):
 
         A copy with :meth:`reshuffle` applied: no text is parsed, so a search player that
         holds one world (built once with :meth:`from_observation`) gets each further world
-        for little more than a :meth:`clone`.
+        for little more than a :meth:`clone`.  Call it on that one world each time: what it
+        works out the first time (which cards are unseen, which stay) is kept on the deal
+        until its next action.
         """
-        d = self.clone()
-        d.reshuffle(seat, rng)
+        plan = self._shuffle_plan
+        if plan is None or plan[0] is not seat or plan[1] != len(self._history):
+            plan = self._plan(seat)
+        dealt = self._redeal(plan, rng)
+        if dealt is None:
+            d = self.clone()
+        else:
+            # the copy takes the new hands and stock as they are (no copy made to be dropped)
+            hands, stock = dealt
+            for s in plan[4]:
+                hands[s] = hands[s][:]
+            d = self._copy(hands, stock)
+            if d._to_move != seat:  # the seat's own legal actions depend on its cards only
+                d._legal = None
+        d._shuffle_plan = plan  # the copy's cards are the same
+        d.seed = None
+        d.initial = None
         return d
 
     def reshuffle(self, seat: int, rng: RngLike = None) -> None:
@@ -57,37 +79,64 @@ class Worlds(DealIds):
         The deal forgets its seed and the cards as dealt (:attr:`initial`): they would tell
         the hidden cards of the real deal.
         """
+        plan = self._plan(seat)
+        self.seed = None
+        self.initial = None
+        dealt = self._redeal(plan, rng)
+        if dealt is not None:
+            self._hands, self._stock = dealt
+            if self._to_move != seat:
+                self._legal = None
+
+    def _redeal(self, plan: ShufflePlan, rng: RngLike) -> tuple[list[list[int]], list[int]] | None:
+        """The hands and stock of a new deal of the unseen cards by a plan from :meth:`_plan`:
+        a new list of hands (new lists for the seats dealt to, this deal's own for the seats
+        in ``plan[4]``) and a new stock; None when there is nothing to draw."""
+        hidden, parts = plan[2], plan[3]
+        if len(hidden) < 2 or (len(parts) == 1 and parts[0][2] == len(hidden)):
+            return None  # one place for every unseen card (two hands, stage 2)
+        if not isinstance(rng, random.Random):
+            rng = as_rng(rng)
+        # a uniform shuffle: the cards sorted by a random float each (two equal keys have
+        # odds of about n**2 / 2**54); the key function is a chain of builtins (next over
+        # starmap over rng.random), so no Python frame runs per card, unlike a lambda, and
+        # far fewer instructions than random.shuffle's loop of _randbelow calls
+        shuffled = sorted(hidden, key=partial(next, starmap(rng.random, _NO_ARGS)))
+        hands = self._hands[:]
+        pos = 0
+        for s, kept, take in parts:
+            h = kept + shuffled[pos : pos + take] if kept else shuffled[pos : pos + take]
+            h.sort()
+            hands[s] = h
+            pos += take
+        return hands, shuffled[pos:]
+
+    def _plan(self, seat: int) -> ShufflePlan:
+        """Which of this deal's cards ``seat`` has not seen, and which each other seat keeps:
+        worked out once per seat and position (kept on the deal until its next action; a
+        reshuffle leaves both the same)."""
+        plan = self._shuffle_plan
+        # ``is``: a seat that is the very int the plan was made for (never True for 1)
+        if plan is not None and plan[0] is seat and plan[1] == len(self._history):
+            return plan
         n = self.rules.players
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
             raise ValueError(f"no seat {seat!r}: seats are 0 to {n - 1}")
-        M, known, hands = self._mask, self._known, self._hands
+        M, known = self._mask, self._known
         hidden: list[int] = []
-        for s, h in enumerate(hands):
-            if s != seat:
-                hidden.extend([c for c in h if not M[c] and not known[c]])
-        hidden.extend(self._stock)
-        self.seed = None
-        self.initial = None
-        if len(hidden) < 2:
-            return
-        # a uniform shuffle: the cards sorted by a random float each (two equal keys have
-        # odds of about n**2 / 2**54); a fifth fewer instructions than sorting indices by a
-        # list of keys, and far fewer than random.shuffle's loop of _randbelow calls
-        rnd = as_rng(rng).random
-        shuffled = sorted(hidden, key=lambda _: rnd())
-        pos = 0
-        for s, h in enumerate(hands):
-            if s == seat:
-                continue
-            kept = [c for c in h if M[c] or known[c]]
-            take = len(h) - len(kept)
-            if take:
-                kept += shuffled[pos : pos + take]
-                pos += take
-                kept.sort()
-                h[:] = kept
-        self._stock[:] = shuffled[pos:]
-        self._legal = None
+        parts = []
+        same = []
+        for s, h in enumerate(self._hands):
+            unseen = [c for c in h if not M[c] and not known[c]] if s != seat else []
+            if unseen:
+                hidden += unseen
+                parts.append((s, [c for c in h if M[c] or known[c]], len(unseen)))
+            else:
+                same.append(s)
+        hidden += self._stock
+        plan = (seat, len(self._history), hidden, tuple(parts), tuple(same))
+        self._shuffle_plan = plan
+        return plan
 
     @classmethod
     def from_observation(cls, obs: Observation, rng: RngLike = None) -> Self:

@@ -427,6 +427,7 @@ class FastDeal:
         meld_aware: bool = False,
         policy: str | None = None,
         couple_draws: bool = False,
+        endgame_stock: int = 0,
     ) -> tuple[list[float], int, int]:
         """PIMC rollouts inside C, for the search players (:mod:`bezique.bots.fastpimc`).
 
@@ -441,7 +442,12 @@ class FastDeal:
         ``policy`` (``'heuristic'``, ``'meld'`` or ``'smart'``) names the playout policy
         instead.  ``couple_draws`` (two-handed stage 1): each seat draws from its own pile of the
         world's stock, whoever wins a trick, so that the moves of a world draw the same cards
-        (each rollout alone still sees a uniformly shuffled stock)."""
+        (each rollout alone still sees a uniformly shuffled stock).  ``endgame_stock`` (two
+        hands): where a move leaves at most this many cards in the stock, the world's exact value
+        instead of a playout (``endgame.c``: alpha-beta over the rest of stage 1, the stage-2
+        solver at the leaves; a playout where that search is too big); 0: never."""
+        if not 0 <= endgame_stock < 1 << 20:
+            raise ValueError(f"endgame_stock must be 0 or more, not {endgame_stock}")
         styles = {"heuristic": 0, "meld": 1, "smart": 2}
         if policy is not None and policy not in styles:
             raise ValueError(f"unknown playout policy {policy!r}: one of {', '.join(styles)}")
@@ -455,7 +461,7 @@ class FastDeal:
             seed & ((1 << 64) - 1),
             explore,
             solver_nodes,
-            style | (4 if couple_draws else 0),
+            style | (4 if couple_draws else 0) | (endgame_stock << 4),
         )
 
 

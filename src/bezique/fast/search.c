@@ -583,7 +583,7 @@ PyObject *search_methods_determinize(PyObject *self, PyObject *args) {
 
 /* The search players' utility for side (bezique.bots.playout.utility): its points less the
    mean of the other sides', where tricks count a tenth when they only settle (Rubicon). */
-static double state_utility(const State *st, const Config *cfg, int side) {
+double state_utility(const State *st, const Config *cfg, int side) {
     double v[MAXP], total = 0.0;
     for (int s = 0; s < cfg->sides; s++) {
         const int64_t *p = st->pts[s];
@@ -708,7 +708,9 @@ PyObject *search_methods_pimc(PyObject *self, PyObject *args) {
         if (k < 0 || k >= nlegal) return PyErr_Format(PyExc_ValueError, "no legal action %ld", k);
         idx[i] = (int)k;
     }
-    int policy = style & 3, couple = (style & 4) != 0; /* style: policy | 4 (coupled draws) */
+    /* style: policy | 4 (coupled draws) | 16 * the stock at or below which the end is solved
+       exactly in each world (endgame.c; 0: never) */
+    int policy = style & 3, couple = (style & 4) != 0, tail = style >> 4;
     State *world = malloc(sizeof(State)), *st = malloc(sizeof(State));
     Piles *piles = malloc(sizeof(Piles));
     PyObject *out = PyList_New((Py_ssize_t)worlds * m);
@@ -747,7 +749,12 @@ PyObject *search_methods_pimc(PyObject *self, PyObject *args) {
             Rng prng;
             rng_seed(&prng, pseed); /* common random numbers: the same luck for every action */
             int done = 0;
-            double v = rollout(st, cfg, side, &prng, explore, max_nodes, policy, piles, &done, &nodes);
+            double v;
+            if (tail && st->stage == 1 && st->nstock <= tail && max_nodes > 0 &&
+                endgame_value(st, cfg, side, max_nodes, ENDGAME_POSITIONS, &v, &nodes) == 0)
+                done = 1;
+            else
+                v = rollout(st, cfg, side, &prng, explore, max_nodes, policy, piles, &done, &nodes);
             solved += done;
             PyList_SET_ITEM(out, (Py_ssize_t)w * m + i, PyFloat_FromDouble(v));
         }

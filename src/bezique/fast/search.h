@@ -23,4 +23,18 @@ int solve_stage2(const State *st, const Config *cfg, const double *per_rank, dou
 int solve_stage2_value(const State *st, const Config *cfg, const double *per_rank, double per_trick, int side,
                        long max_nodes, double *value, long *nodes);
 
+/* The search players' utility for side: its points less the mean of the other sides' (search.c). */
+double state_utility(const State *st, const Config *cfg, int side);
+
+/* Most stage-1 positions endgame_value visits for one world and candidate. */
+#define ENDGAME_POSITIONS 20000L
+
+/* The exact value for side of a two-handed deal near the end of the stock, every card known
+   (endgame.c): alpha-beta over the stage-1 moves left, the stage-2 solver (at most leaf_nodes
+   nodes a position) at every line's first stage-2 trick.  0 and *value; -1 where it gives up
+   (other rules, more than max_positions positions, a solver past its limit); -2 without memory.
+   Its solver nodes are added to *nodes. */
+int endgame_value(const State *st, const Config *cfg, int side, long leaf_nodes, long max_positions, double *value,
+                  long *nodes);
+
 #endif
