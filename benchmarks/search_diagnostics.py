@@ -36,13 +36,35 @@ import math
 import random
 import statistics
 import time
+from collections.abc import Iterator
 
-from bezique import Deal, Rules, fast
+from bezique import Deal, Observation, Rules, fast
 from bezique.arena.runner import PlayerSpec
 from bezique.bots import Bot, make
 from bezique.core.notation import Action
 
 RULES = Rules.preset("classic")
+
+
+def _heuristic_turns(deal: Deal) -> Iterator[tuple[int, Observation, Action]]:
+    """Each turn of heuristic self-play on ``deal``: the seat, its observation and the
+    heuristic's choice, which is played once the caller has looked at the turn."""
+    heuristic = make("heuristic", 1)
+    while not deal.is_over:
+        seat = deal.to_move
+        assert seat is not None
+        obs = deal.observation(seat)
+        choice = heuristic.choose(obs)
+        yield seat, obs, choice
+        deal.apply(choice)
+
+
+def _stock_shuffled(deal: Deal, rng: random.Random) -> Deal:
+    """A copy of ``deal`` with its stock alone reshuffled: both players are blind to it."""
+    world = deal.clone()
+    rng.shuffle(world._stock)
+    world._legal = None
+    return world
 
 
 def noise(
@@ -61,12 +83,7 @@ def noise(
         found[e] = {"agree": [], "clear": [], "sd": []}
     for d in range(deals):
         deal = Deal.new(RULES, seed=seed + d)
-        heuristic = make("heuristic", 1)
-        while not deal.is_over:
-            seat = deal.to_move
-            assert seat is not None
-            obs = deal.observation(seat)
-            choice = heuristic.choose(obs)
+        for seat, obs, choice in _heuristic_turns(deal):
             if len(obs.legal) > 1 and deal.stage == 1 and rng.random() < 0.2:
                 world = fast.FastDeal.from_deal(Deal.from_observation(obs, random.Random(1)))
                 order = world.legal_actions()
@@ -93,7 +110,6 @@ def noise(
                     got["clear"].append(any(mus[i] > 5 + 2.5 * ses[i] for i in range(m) if i != h))
                     spread = [statistics.stdev(x) for i, x in enumerate(diffs) if i != h]
                     got["sd"].append(statistics.median(spread))
-            deal.apply(choice)
     for explore, got in found.items():
         print(
             f"explore {explore}: {len(got['sd'])} positions; best mean = the heuristic's choice "
@@ -159,12 +175,7 @@ def deviation(bot: str, deals: int, seed: int, shuffles: int) -> None:
     gains: dict[str, list[float]] = {"early": [], "late": []}
     for d in range(deals):
         deal = Deal.new(RULES, seed=seed + d)
-        heuristic = make("heuristic", 1)
-        while not deal.is_over:
-            seat = deal.to_move
-            assert seat is not None
-            obs = deal.observation(seat)
-            choice = heuristic.choose(obs)
+        for seat, obs, choice in _heuristic_turns(deal):
             if len(obs.legal) > 1 and deal.stage == 1:
                 mine = make(bot, 1).choose(obs)
                 if mine != choice:
@@ -172,12 +183,9 @@ def deviation(bot: str, deals: int, seed: int, shuffles: int) -> None:
                     rng = random.Random(seed * 7919 + d * 131 + obs.stock_size)
                     one = []
                     for _ in range(shuffles):
-                        world = deal.clone()
-                        rng.shuffle(world._stock)  # the stock alone: both players are blind to it
-                        world._legal = None
+                        world = _stock_shuffled(deal, rng)
                         one.append(_played_on(world, mine, side) - _played_on(world, choice, side))
                     gains["late" if obs.stock_size <= 12 else "early"].append(statistics.fmean(one))
-            deal.apply(choice)
     every = gains["early"] + gains["late"]
     for name, got in (*gains.items(), ("all", every)):
         if len(got) > 1:
@@ -229,12 +237,7 @@ def compare(
     asked = 0
     for d in range(deals):
         deal = Deal.new(RULES, seed=seed + d)
-        heuristic = make("heuristic", 1)
-        while not deal.is_over:
-            seat = deal.to_move
-            assert seat is not None
-            obs = deal.observation(seat)
-            choice = heuristic.choose(obs)
+        for seat, obs, choice in _heuristic_turns(deal):
             if len(obs.legal) > 1 and deal.stage == 1 and obs.stock_size <= max_stock:
                 asked += 1
                 t = time.process_time()
@@ -249,9 +252,7 @@ def compare(
                     moves = list(dict.fromkeys([choice, got_a, got_b]))
                     sums = dict.fromkeys(moves, 0.0)
                     for _ in range(shuffles):
-                        world = deal.clone()
-                        rng.shuffle(world._stock)  # the stock alone: both players are blind to it
-                        world._legal = None
+                        world = _stock_shuffled(deal, rng)
                         for m in moves:
                             sums[m] += _played_on(world, m, side) / shuffles
                     if got_a != got_b:
@@ -262,7 +263,6 @@ def compare(
                         over_h["a"].append(sums[got_a] - sums[choice])
                     if got_b != choice:
                         over_h["b"].append(sums[got_b] - sums[choice])
-            deal.apply(choice)
         print(f"deal {d}: A - B {per_deal[d]:+.1f}", flush=True)
     se_deal = statistics.stdev(per_deal) / math.sqrt(deals) if deals > 1 else math.nan
     print(f"A = {a} {' '.join(a_set)}; B = {b} {' '.join(b_set)}; {asked} decisions, {deals} deals")
