@@ -301,41 +301,12 @@ class DealState(Resolver):
 
     def clone(self) -> Self:
         """An independent copy (cheap: the search players call it constantly)."""
-        # written out in full, as :meth:`_copy` is (a call less: clones are many)
-        d = self.__class__.__new__(self.__class__)
-        d.rules = self.rules
-        d.dealer = self.dealer
-        d.seed = self.seed
-        d.initial = self.initial
-        d._kinds = self._kinds
-        d._hands = list(map(list.copy, self._hands))  # no frame for a comprehension
-        d._mask = self._mask[:]
-        d._known = self._known[:]
-        d._stock = self._stock[:]
-        d._turn_up = self._turn_up
-        d._trump = self._trump
-        d._trick = self._trick[:]
-        d._tricks = self._tricks[:]
-        d._events = self._events[:]
-        d._history = self._history[:]
-        d._instances = self._instances[:]
-        d._pts = list(map(list.copy, self._pts))
-        d._leader = self._leader
-        d._to_move = self._to_move
-        d._phase = self._phase
-        d._stage = self._stage
-        d._decl_count = self._decl_count
-        d._exchanged = self._exchanged
-        d._legal = self._legal
-        d._id_table = self._id_table  # made from that same legal table
-        d._shuffle_plan = None
-        d._carry = self._carry
-        d._game_bezique = self._game_bezique
-        return d
+        return self._copy(list(map(list.copy, self._hands)), self._stock[:])
 
     def _copy(self, hands: list[list[int]], stock: list[int]) -> Self:
-        """A copy with these hands and stock (new lists, the copy's own), all else copied
-        (what :meth:`clone` does; tests/test_worlds.py checks that both set every slot)."""
+        """A copy with these hands and stock (new lists, the copy's own), all else copied:
+        :meth:`clone` with the deal's own hands and stock, and the resample with new ones
+        (tests/test_worlds.py checks that every slot is set)."""
         d = self.__class__.__new__(self.__class__)
         d.rules = self.rules
         d.dealer = self.dealer
