@@ -648,9 +648,13 @@ static void forget_like_copy(State *st, const Config *cfg, int seat, int cid, co
     }
 }
 
-static void play_card(State *st, const Config *cfg, int cid) {
+/* The mover plays card cid (at place at of the hand; -1: not known). */
+static inline void play_card(State *st, const Config *cfg, int cid, int at) {
     int seat = st->to_move;
-    hand_remove(st, cfg, seat, cid);
+    if (at >= 0)
+        hand_remove_at(st, cfg, seat, at);
+    else
+        hand_remove(st, cfg, seat, cid);
     if (!HAS_MASK(st->mask[cid])) forget_like_copy(st, cfg, seat, cid, NULL);
     int k = KIND(cfg, cid);
     if ((k & 7) == RANK_SEVEN && st->stage == 1 && cfg->second_seven == 1 && cfg->seven_pts && st->trump >= 0 &&
@@ -845,7 +849,7 @@ void st_apply(State *st, const Config *cfg, const Move *mv) {
     dcache.gen = 0;
     switch (mv->type) {
     case MV_PLAY:
-        play_card(st, cfg, mv->ids[0]);
+        play_card(st, cfg, mv->ids[0], -1);
         break;
     case MV_MELD:
         meld(st, cfg, mv);
@@ -860,6 +864,15 @@ void st_apply(State *st, const Config *cfg, const Move *mv) {
     default:
         draw(st, cfg);
     }
+    st->gen = g;
+    if (dcache.pending && st->phase == PH_DECLARE) dcache.gen = g;
+}
+
+void st_play_at(State *st, const Config *cfg, int at) {
+    uint64_t g = next_gen();
+    dcache.pending = 0;
+    dcache.gen = 0;
+    play_card(st, cfg, st->hand[st->to_move][at], at);
     st->gen = g;
     if (dcache.pending && st->phase == PH_DECLARE) dcache.gen = g;
 }

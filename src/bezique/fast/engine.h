@@ -19,6 +19,7 @@
 #define MAXINST 256   /* live melds (re-forming) */
 #define MAXPLAN 512   /* ways to form a meld under one trump */
 #define KHAVE 10      /* State.khave: kinds held at least 1 .. KHAVE-1 times */
+#define HAND_PAD 16   /* room past a hand's MAXH cards, for moving its cards in blocks */
 
 enum { PH_PLAY = 0, PH_DECLARE = 1, PH_OVER = 2 };
 enum { MV_PLAY = 0, MV_MELD = 1, MV_EXCH = 2, MV_PARTNER = 3, MV_PASS = 4 };
@@ -124,7 +125,7 @@ typedef struct {
     uint8_t krank[MAXP][8];
     uint8_t kdistinct[MAXP];
     uint64_t khave[MAXP][KHAVE];
-    uint16_t hand[MAXP][MAXH];
+    uint16_t hand[MAXP][MAXH + HAND_PAD];
     uint16_t stock[MAXC]; /* drawn from the end */
     uint8_t known[MAXC];
     uint8_t played[NK];
@@ -173,6 +174,8 @@ void st_start(State *st, const Config *cfg, int dealer, uint16_t hands[MAXP][MAX
 /* The legal actions (-1: more than max). */
 int st_moves(const State *st, const Config *cfg, Move *out, int max);
 void st_apply(State *st, const Config *cfg, const Move *mv);
+/* st_apply of the play of the card at place at of the mover's hand (batch play knows the place). */
+void st_play_at(State *st, const Config *cfg, int at);
 /* Points per side as the reference's Deal.points shows them. */
 void st_points(const State *st, const Config *cfg, int64_t *out);
 /* The text of an action in notation; returns its length. */

@@ -2,6 +2,8 @@
 #ifndef BEZIQUE_FAST_ENGINE_INT_H
 #define BEZIQUE_FAST_ENGINE_INT_H
 
+#include <string.h>
+
 #include "engine.h"
 
 /* --- small helpers ------------------------------------------------------------------------ */
@@ -30,8 +32,10 @@ static inline void kinds_sub(State *st, int seat, int k) {
     st->krank[seat][k & 7]--;
 }
 
-/* Hands stay sorted by card id.  The shifts are written as pointer loops (a loop of indexes
- * becomes a call to memmove, dear for the few cards a hand holds). */
+/* Hands stay sorted by card id.  A card comes in by a pointer loop (a loop of indexes becomes a
+ * call to memmove, dear for the few cards a hand holds); the cards after one that leaves move
+ * down in one block of HAND_PAD where there are no more than that (a hand's row has room for
+ * it; what lies past the hand's end moves along unread), else one by one. */
 static inline void hand_insert(State *st, const Config *cfg, int seat, int c) {
     uint16_t *h = st->hand[seat], *p = h + st->hn[seat];
     while (p != h && p[-1] > c) {
@@ -43,20 +47,25 @@ static inline void hand_insert(State *st, const Config *cfg, int seat, int c) {
     kinds_add(st, seat, KIND(cfg, c));
 }
 
-static inline void hand_remove(State *st, const Config *cfg, int seat, int c) {
-    uint16_t *h = st->hand[seat], *end = h + st->hn[seat], *p = h;
-    while (p != end && *p != c) p++;
-    if (p == end) return;
-    /* the cards after it move down one place: carried along from the end, which is not the
-       shape of a memmove */
-    uint16_t carry = *--end;
-    while (end != p) {
-        uint16_t t = *--end;
-        *end = carry;
-        carry = t;
+/* The card at place i of seat's hand leaves it. */
+static inline void hand_remove_at(State *st, const Config *cfg, int seat, int i) {
+    uint16_t *h = st->hand[seat] + i;
+    int c = *h, after = st->hn[seat] - i - 1;
+    if (after <= HAND_PAD) {
+        uint16_t block[HAND_PAD];
+        memcpy(block, h + 1, sizeof block);
+        memcpy(h, block, sizeof block);
+    } else {
+        for (int j = 0; j < after; j++) h[j] = h[j + 1];
     }
     st->hn[seat]--;
     kinds_sub(st, seat, KIND(cfg, c));
+}
+
+static inline void hand_remove(State *st, const Config *cfg, int seat, int c) {
+    const uint16_t *h = st->hand[seat], *end = h + st->hn[seat], *p = h;
+    while (p != end && *p != c) p++;
+    if (p != end) hand_remove_at(st, cfg, seat, (int)(p - h));
 }
 
 /* The seats that take part, clockwise from first (the dealer left out when he sits out). */

@@ -34,8 +34,7 @@ static int random_plain_play(State *st, const Config *cfg, Rng *rng) {
             r--;
         }
     }
-    Move mv = {MV_PLAY, 0, 1, {h[i]}};
-    st_apply(st, cfg, &mv);
+    st_play_at(st, cfg, i);
     return 1;
 }
 
