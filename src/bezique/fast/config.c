@@ -100,7 +100,7 @@ static void index_plan(Config *c, int t) {
     memset(c->plan_by_rank[t], 0, sizeof c->plan_by_rank[t]);
     memset(c->plan_rank_min[t], 0xff, sizeof c->plan_rank_min[t]);
     c->plan_always[t] = 0;
-    memset(c->plan_by_byte[t], 0, sizeof c->plan_by_byte[t]);
+    memset(c->plan_sub_byte[t], 0, sizeof c->plan_sub_byte[t]);
     if (!c->plan_indexed[t]) return;
     for (int p = 0; p < c->nplan[t]; p++) {
         const PlanItem *it = &c->plan[t][p];
@@ -120,10 +120,20 @@ static void index_plan(Config *c, int t) {
     uint8_t least[8]; /* plan_rank_min as bytes below 128 (127: no item), read as one word */
     for (int r = 0; r < 8; r++) least[r] = c->plan_rank_min[t][r] < 127 ? c->plan_rank_min[t][r] : 127;
     memcpy(&c->plan_rank_least[t], least, sizeof least);
-    for (int b = 0; b < 4; b++) /* the kinds of one suit at a time (a byte of the kinds held) */
-        for (int v = 1; v < 256; v++)
-            for (int j = 0; j < 8; j++)
-                if (v >> j & 1) c->plan_by_byte[t][b][v] |= c->plan_by_kind[t][b * 8 + j];
+    /* the kinds of one suit at a time (a byte of the kinds held): the items whose kinds of that
+       suit are all among them */
+    c->plan_need_wild[t] = c->plan_rank_only[t] = 0;
+    for (int p = 0; p < c->nplan[t]; p++) {
+        const PlanItem *it = &c->plan[t][p];
+        uint64_t bit = 1ULL << p;
+        if (it->quick >> 32) c->plan_need_wild[t] |= bit;
+        if (!it->quick && it->nrank) c->plan_rank_only[t] |= bit;
+        for (int b = 0; b < 4; b++) {
+            unsigned need = (unsigned)(it->quick >> (b * 8) & 255);
+            for (unsigned v = 0; v < 256; v++)
+                if ((v & need) == need) c->plan_sub_byte[t][b][v] |= bit;
+        }
+    }
 }
 
 static int Config_init(ConfigObject *self, PyObject *args, PyObject *kw) {

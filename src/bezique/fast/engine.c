@@ -431,12 +431,13 @@ int declare_moves(const State *st, const Config *cfg, int seat, Move *out, int m
         if (any) {
             for (int p = 0; p < cfg->nplan[pi]; p++) possible[np++] = &cfg->plan[pi][p];
         } else if (cfg->plan_indexed[pi]) {
-            /* plan items (bits) whose kind of the index is held */
-            const uint64_t(*by_byte)[256] = cfg->plan_by_byte[pi];
-            uint64_t ks = have[1], cand = cfg->plan_always[pi];
-            cand |= by_byte[0][ks & 255] | by_byte[1][ks >> 8 & 255] | by_byte[2][ks >> 16 & 255] |
-                    by_byte[3][ks >> 24 & 255];
-            if (ks >> WILD_KIND & 1) cand |= cfg->plan_by_kind[pi][WILD_KIND];
+            /* plan items (bits) whose needed kinds are all held, those found by rank left to
+               the test below */
+            const uint64_t(*sub)[256] = cfg->plan_sub_byte[pi];
+            uint64_t ks = have[1];
+            uint64_t cand = sub[0][ks & 255] & sub[1][ks >> 8 & 255] & sub[2][ks >> 16 & 255] &
+                            sub[3][ks >> 24 & 255] & ~cfg->plan_rank_only[pi];
+            if (!(ks >> WILD_KIND & 1)) cand &= ~cfg->plan_need_wild[pi];
             /* the ranks held at least plan_rank_min times, all eight at once: each byte of
                (counts + 128) - least keeps its high bit where the count reaches the least */
             uint64_t counts, hi = 0x8080808080808080ULL;

@@ -90,7 +90,10 @@ typedef struct {
     int plan_indexed[5];
     uint64_t plan_by_kind[5][NK], plan_by_rank[5][8], plan_always[5];
     uint8_t plan_rank_min[5][8];
-    uint64_t plan_by_byte[5][4][256]; /* plan_by_kind OR-ed over the kinds of one suit held */
+    /* the items whose needed kinds (PlanItem.quick) of one suit are all among a byte of kinds
+       held, so that an AND over the four suits leaves the items whose kinds are all held; those
+       that need a wild card; those found by rank alone (plan_by_rank) */
+    uint64_t plan_sub_byte[5][4][256], plan_need_wild[5], plan_rank_only[5];
     uint64_t plan_rank_least[5]; /* plan_rank_min, 8 bytes below 128 in one word (declare_moves) */
 } Config;
 
