@@ -14,25 +14,58 @@ PyObject *config_type(void);
 
 const Config *config_of(PyObject *o);
 
-/* The uniform random choice where every card may be played and none is declared: one
-   action per distinct kind, as st_moves lists them (the first card of each kind, kinds in
-   order), without building the list: the number of kinds is kept in State. */
+/* The kinds seat may play, as bits (tricks.follow_duty and the last-resort wild card, as
+   engine.c's playable works them out card by card: every card of a kind is alike there). */
+static uint64_t playable_kinds(const State *st, const Config *cfg, int seat) {
+    uint64_t held = st->khave[seat][1], out = held;
+    if (st->tn && (st->stage != 1 || cfg->s1_follow)) {
+        int best = cfg->kind_of[st->tcard[0]], led = best >> 3, trump = st->trump, lw = cfg->lead_wins;
+        uint64_t same = led < 4 ? held & 0xffULL << (led * 8) : 0; /* a wild card led: no suit */
+        if (st->stage == 1) {
+            out = same ? same : held;
+        } else {
+            for (int i = 1; i < st->tn; i++)
+                if (st_beats(cfg->kind_of[st->tcard[i]], best, trump, lw)) best = cfg->kind_of[st->tcard[i]];
+            uint64_t trumps = trump >= 0 && cfg->s2_trump ? held & 0xffULL << (trump * 8) : 0;
+            uint64_t must = same ? same : trumps, beat = 0;
+            if (must && cfg->s2_head)
+                for (uint64_t m = must; m; m &= m - 1)
+                    if (st_beats(__builtin_ctzll(m), best, trump, lw)) beat |= m & -m;
+            /* following: the cards that beat, else any of the suit; trumping: the trumps that
+               beat, else (with a duty to head) any card */
+            out = beat ? beat : same ? same : trumps && !cfg->s2_head ? trumps : held;
+        }
+    }
+    if (cfg->wild_last && st->stage == 2 && (out >> WILD_KIND & 1) && (out & ~(1ULL << WILD_KIND)))
+        out &= ~(1ULL << WILD_KIND);
+    return out;
+}
+
+/* The uniform random choice where no card in hand is declared: one action per kind it may play,
+   as st_moves lists them (the first card of each kind, kinds in order: card ids run kind by
+   kind), without building the list. */
 static int random_plain_play(State *st, const Config *cfg, Rng *rng) {
     int seat = st->to_move;
-    if (st->phase != PH_PLAY || st->ntable[seat] || (st->tn && (st->stage != 1 || cfg->s1_follow))) return 0;
+    if (st->phase != PH_PLAY || st->ntable[seat]) return 0;
+    uint64_t kinds = playable_kinds(st, cfg, seat);
     const uint16_t *h = st->hand[seat];
-    int hn = st->hn[seat], distinct = st->kdistinct[seat];
-    if (cfg->wild_last && st->stage == 2 && hn && cfg->kind_of[h[hn - 1]] == WILD_KIND) return 0;
-    if (!distinct) return 0;
-    /* the first card of the r-th kind in hand (hands run kind by kind) */
-    uint32_t r = rng_below(rng, (uint32_t)distinct);
-    int i = 0, prev = cfg->kind_of[h[0]];
-    while (r) {
-        int k = cfg->kind_of[h[++i]];
-        if (k != prev) {
-            prev = k;
-            r--;
+    int i = 0;
+    if (kinds == st->khave[seat][1]) { /* any card: the number of kinds is kept in State */
+        if (!kinds) return 0;
+        uint32_t r = rng_below(rng, st->kdistinct[seat]);
+        for (int prev = cfg->kind_of[h[0]]; r;) { /* the first card of the r-th kind in hand */
+            int k = cfg->kind_of[h[++i]];
+            if (k != prev) {
+                prev = k;
+                r--;
+            }
         }
+    } else { /* a duty to follow: the few kinds allowed, as bits */
+        int n = 0;
+        for (uint64_t m = kinds; m; m &= m - 1) n++;
+        for (uint32_t r = rng_below(rng, (uint32_t)n); r; r--) kinds &= kinds - 1;
+        int first = cfg->first_id[__builtin_ctzll(kinds)];
+        while (h[i] < first) i++;
     }
     st_play_at(st, cfg, i);
     return 1;
