@@ -201,6 +201,13 @@ static int Config_init(ConfigObject *self, PyObject *args, PyObject *kw) {
         PyErr_SetString(PyExc_ValueError, "engine limits exceeded (players, packs or hand size)");
         return -1;
     }
+    for (int dealer = 0; dealer < c->players; dealer++)
+        for (int first = 0; first < c->players; first++) {
+            int n = 0;
+            for (int i = 0, seat = first; i < c->players; i++, seat = (seat + 1) % c->players)
+                if (!c->sits_out || seat != dealer) c->seat_order[dealer][first][n++] = (uint8_t)seat;
+            c->nactive = n;
+        }
     Py_buffer buf;
     if (PyObject_GetBuffer(kinds, &buf, PyBUF_SIMPLE) < 0) return -1;
     if (buf.len != c->ncards) {

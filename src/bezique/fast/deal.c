@@ -44,7 +44,7 @@ static void show_blank(State *st, const Config *cfg, int seat) {
     st->cb_state[seat] = 1;
 }
 
-void carte_blanche(State *st, const Config *cfg, const int *order, int norder, const int *drawn) {
+void carte_blanche(State *st, const Config *cfg, const uint8_t *order, int norder, const int *drawn) {
     if (!cfg->cb_repeat) {
         if (!st->cb_any)
             for (int i = 0; i < norder; i++)
@@ -126,9 +126,7 @@ void st_start(State *st, const Config *cfg, int dealer, uint16_t hands[MAXP][MAX
     st->phase = PH_PLAY;
     if (turn_up >= 0) turn_up_bonus(st, cfg, KIND(cfg, turn_up));
     if (cfg->carte_blanche) {
-        int order[MAXP];
-        int no = active_order(cfg, dealer, st->leader, order);
-        carte_blanche(st, cfg, order, no, NULL);
+        carte_blanche(st, cfg, cfg->seat_order[dealer][st->leader], cfg->nactive, NULL);
     }
     st_touch(st);
 }
@@ -145,7 +143,8 @@ void st_new(State *st, const Config *cfg, int dealer, Rng *rng) {
     }
     uint16_t hands[MAXP][MAXH];
     uint8_t hn[MAXP] = {0};
-    int seats[MAXP], ns = active_order(cfg, dealer, (dealer + 1) % cfg->players, seats), pos = 0;
+    const uint8_t *seats = cfg->seat_order[dealer][(dealer + 1) % cfg->players];
+    int ns = cfg->nactive, pos = 0;
     for (int i = 0; i < ns; i++) {
         memcpy(hands[seats[i]], order + pos, (size_t)cfg->hand_size * sizeof(uint16_t));
         hn[seats[i]] = (uint8_t)cfg->hand_size;

@@ -410,75 +410,71 @@ static inline int plan_held(const PlanItem *it, const uint64_t *have, const uint
     return 1;
 }
 
-int declare_moves(const State *st, const Config *cfg, int seat, Move *out, int max) {
-    int n = 0, trump = st->trump;
+/* The plan items (bits, plan_indexed) whose needed kinds are all held, and those needing copies
+ * of a rank held often enough; plan_held then tests each. */
+static inline uint64_t plan_candidates(const Config *cfg, int pi, const uint64_t *have, const uint8_t *by_rank) {
+    const uint64_t(*sub)[256] = cfg->plan_sub_byte[pi];
+    uint64_t ks = have[1];
+    uint64_t cand = sub[0][ks & 255] & sub[1][ks >> 8 & 255] & sub[2][ks >> 16 & 255] & sub[3][ks >> 24 & 255] &
+                    ~cfg->plan_rank_only[pi];
+    if (!(ks >> WILD_KIND & 1)) cand &= ~cfg->plan_need_wild[pi];
+    /* the ranks held at least plan_rank_min times, all eight at once: each byte of
+       (counts + 128) - least keeps its high bit where the count reaches the least */
+    uint64_t counts, hi = 0x8080808080808080ULL;
+    memcpy(&counts, by_rank, sizeof counts);
+    for (uint64_t ok = ((counts | hi) - cfg->plan_rank_least[pi]) & hi; ok; ok &= ok - 1) {
+        int r = __builtin_ctzll(ok) >> 3;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        r = 7 - r;
+#endif
+        cand |= cfg->plan_by_rank[pi][r];
+    }
+    return cand;
+}
+
+/* declare_moves past its first test: melds from the candidate items cand (all == 1: every item
+ * of the plan), then the exchange, partner and pass. */
+static int __attribute__((noinline)) declare_more(const State *st, const Config *cfg, int seat, Move *out, int max,
+                                                  uint64_t cand, int all, int may_meld, int room) {
+    int n = 0, trump = st->trump, pi = trump < 0 ? 4 : trump;
     const uint16_t *hand = st->hand[seat];
     int hn = st->hn[seat];
-    int room = st->decl < cfg->melds_per_trick;
-    /* min_tricks_before_declaring: no meld yet, though the seven may be exchanged where
-       exchange_before_min_tricks allows it */
-    int may_meld = !cfg->min_tricks || st->won[seat] >= cfg->min_tricks;
-    /* have[j]: the kinds held at least j times; by_rank: the cards of each rank (State keeps
-       both as cards come and go) */
     const uint64_t *have = st->khave[seat];
     const uint8_t *by_rank = st->krank[seat];
-    int pi = trump < 0 ? 4 : trump;
-    if (room && may_meld) {
-        /* a wild card may fill any gap: no pre-check (hands sort it last) */
-        int any = hn && KIND(cfg, hand[hn - 1]) == WILD_KIND;
-        const PlanItem *possible[MAXPLAN];
-        int np = 0;
-        if (any) {
-            for (int p = 0; p < cfg->nplan[pi]; p++) possible[np++] = &cfg->plan[pi][p];
-        } else if (cfg->plan_indexed[pi]) {
-            /* plan items (bits) whose needed kinds are all held, those found by rank left to
-               the test below */
-            const uint64_t(*sub)[256] = cfg->plan_sub_byte[pi];
-            uint64_t ks = have[1];
-            uint64_t cand = sub[0][ks & 255] & sub[1][ks >> 8 & 255] & sub[2][ks >> 16 & 255] &
-                            sub[3][ks >> 24 & 255] & ~cfg->plan_rank_only[pi];
-            if (!(ks >> WILD_KIND & 1)) cand &= ~cfg->plan_need_wild[pi];
-            /* the ranks held at least plan_rank_min times, all eight at once: each byte of
-               (counts + 128) - least keeps its high bit where the count reaches the least */
-            uint64_t counts, hi = 0x8080808080808080ULL;
-            memcpy(&counts, by_rank, sizeof counts);
-            for (uint64_t ok = ((counts | hi) - cfg->plan_rank_least[pi]) & hi; ok; ok &= ok - 1) {
-                int r = __builtin_ctzll(ok) >> 3;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-                r = 7 - r;
-#endif
-                cand |= cfg->plan_by_rank[pi][r];
-            }
-            for (; cand; cand &= cand - 1) { /* the items of the index, in plan order */
-                const PlanItem *it = &cfg->plan[pi][__builtin_ctzll(cand)];
-                if (plan_held(it, have, by_rank)) possible[np++] = it;
-            }
-        } else {
-            for (int p = 0; p < cfg->nplan[pi]; p++)
-                if (plan_held(&cfg->plan[pi][p], have, by_rank)) possible[np++] = &cfg->plan[pi][p];
+    const PlanItem *possible[MAXPLAN];
+    int np = 0;
+    if (all) {
+        for (int p = 0; p < cfg->nplan[pi]; p++) possible[np++] = &cfg->plan[pi][p];
+    } else if (cfg->plan_indexed[pi]) {
+        for (; cand; cand &= cand - 1) { /* the items of the index, in plan order */
+            const PlanItem *it = &cfg->plan[pi][__builtin_ctzll(cand)];
+            if (plan_held(it, have, by_rank)) possible[np++] = it;
         }
-        if (np && !any) {
-            /* a meld is new only if it takes a card not declared yet or one broken off this
-               meld (the test of "fresh" in enumerate_melds): items with no such card are left out
-               before the cards are grouped */
-            uint64_t bare = have[1], ghosts = 0; /* nothing declared: every kind is bare */
-            if (st->ntable[seat]) {
-                bare = 0;
-                for (int i = 0; i < hn; i++) {
-                    Mask m = st->mask[hand[i]];
-                    if (!HAS_MASK(m)) bare |= 1ULL << KIND(cfg, hand[i]);
-                    ghosts |= m.hi;
-                }
+    } else if (room && may_meld) {
+        for (int p = 0; p < cfg->nplan[pi]; p++)
+            if (plan_held(&cfg->plan[pi][p], have, by_rank)) possible[np++] = &cfg->plan[pi][p];
+    }
+    if (np && !all) {
+        /* a meld is new only if it takes a card not declared yet or one broken off this
+           meld (the test of "fresh" in enumerate_melds): items with no such card are left out
+           before the cards are grouped */
+        uint64_t bare = have[1], ghosts = 0; /* nothing declared: every kind is bare */
+        if (st->ntable[seat]) {
+            bare = 0;
+            for (int i = 0; i < hn; i++) {
+                Mask m = st->mask[hand[i]];
+                if (!HAS_MASK(m)) bare |= 1ULL << KIND(cfg, hand[i]);
+                ghosts |= m.hi;
             }
-            int keep = 0;
-            for (int p = 0; p < np; p++)
-                if ((possible[p]->takes & bare) || (ghosts >> possible[p]->meld & 1)) possible[keep++] = possible[p];
-            np = keep;
         }
-        if (np) {
-            n = enumerate_melds(st, cfg, seat, possible, np, out, n, max);
-            if (n < 0) return -1;
-        }
+        int keep = 0;
+        for (int p = 0; p < np; p++)
+            if ((possible[p]->takes & bare) || (ghosts >> possible[p]->meld & 1)) possible[keep++] = possible[p];
+        np = keep;
+    }
+    if (np) {
+        n = enumerate_melds(st, cfg, seat, possible, np, out, n, max);
+        if (n < 0) return -1;
     }
     /* the card held is the rarest condition: tested first */
     if (cfg->exch_rank >= 0 && trump >= 0 && (have[1] >> (trump * 8 + cfg->exch_rank) & 1) &&
@@ -509,6 +505,35 @@ int declare_moves(const State *st, const Config *cfg, int seat, Move *out, int m
         out[n++].n = 0;
     }
     return n;
+}
+
+
+int declare_moves(const State *st, const Config *cfg, int seat, Move *out, int max) {
+    int trump = st->trump, pi = trump < 0 ? 4 : trump;
+    int room = st->decl < cfg->melds_per_trick;
+    /* min_tricks_before_declaring: no meld yet, though the seven may be exchanged where
+       exchange_before_min_tricks allows it */
+    int may_meld = !cfg->min_tricks || st->won[seat] >= cfg->min_tricks;
+    /* have[j]: the kinds held at least j times; by_rank: the cards of each rank (State keeps
+       both as cards come and go) */
+    const uint64_t *have = st->khave[seat];
+    uint64_t cand = 0;
+    int all = 0;
+    if (room && may_meld) {
+        /* a wild card may fill any gap: no pre-check */
+        if (have[1] >> WILD_KIND & 1)
+            all = 1;
+        else if (!cfg->plan_indexed[pi])
+            return declare_more(st, cfg, seat, out, max, 0, 0, may_meld, room);
+        else
+            cand = plan_candidates(cfg, pi, have, st->krank[seat]);
+    }
+    /* most calls find nothing: no candidate item, no exchange, no partner */
+    int exch = cfg->exch_rank >= 0 && trump >= 0 && st->turn_up >= 0 && (have[1] >> (trump * 8 + cfg->exch_rank) & 1) &&
+               KIND(cfg, st->turn_up) != trump * 8 + cfg->exch_rank;
+    if (cand | all || exch || cfg->partner_or)
+        return declare_more(st, cfg, seat, out, max, cand, all, may_meld, room);
+    return 0;
 }
 
 int st_moves(const State *st, const Config *cfg, Move *out, int max) {
@@ -802,24 +827,33 @@ static void exchange(State *st, const Config *cfg, int cid) {
 }
 
 static void draw(State *st, const Config *cfg) {
-    int winner = st->leader, order[MAXP], drawn[MAXP] = {0};
+    int winner = st->leader, drawn[MAXP] = {0};
     /* the trick's winner draws first, or (draw_order=leader-first) the one who led it */
     int first = cfg->leader_draws && st->last_leader >= 0 ? st->last_leader : winner;
-    int no = active_order(cfg, st->dealer, first, order);
-    for (int i = 0; i < no; i++) {
-        int seat = order[i], c;
-        if (st->nstock) {
-            c = st->stock[--st->nstock];
-            if (!st->nstock && st->turn_up >= 0 && i == 0 && cfg->reveal_last) st->known[c] = 1;
-        } else if (st->turn_up >= 0) {
-            c = st->turn_up;
-            st->turn_up = -1;
-            st->known[c] = 1;
-        } else {
-            break;
+    const uint8_t *order = cfg->seat_order[st->dealer][first];
+    int no = cfg->nactive;
+    if (st->nstock > no) { /* the usual case: a card from the stock each, and more left */
+        for (int i = 0; i < no; i++) {
+            int c = st->stock[--st->nstock];
+            hand_insert(st, cfg, order[i], c);
+            drawn[order[i]] = c;
         }
-        hand_insert(st, cfg, seat, c);
-        drawn[seat] = c;
+    } else {
+        for (int i = 0; i < no; i++) {
+            int seat = order[i], c;
+            if (st->nstock) {
+                c = st->stock[--st->nstock];
+                if (!st->nstock && st->turn_up >= 0 && i == 0 && cfg->reveal_last) st->known[c] = 1;
+            } else if (st->turn_up >= 0) {
+                c = st->turn_up;
+                st->turn_up = -1;
+                st->known[c] = 1;
+            } else {
+                break;
+            }
+            hand_insert(st, cfg, seat, c);
+            drawn[seat] = c;
+        }
     }
     st->phase = PH_PLAY;
     st->to_move = (int8_t)winner;

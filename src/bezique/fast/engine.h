@@ -67,6 +67,10 @@ typedef struct {
     /* seed 001: the leader of a trick draws first after it; the seven of trumps may be
        exchanged before min_tricks allows declaring */
     int leader_draws, exch_before;
+    /* the seats that take part, clockwise from a first seat (the dealer left out when he sits
+       out): seat_order[dealer][first][0 .. nactive-1] */
+    int nactive;
+    uint8_t seat_order[MAXP][MAXP][MAXP];
     /* trump_set_scoring=cumulative (old Russian, RULES.md 2.8): per set meld, the meld of each
        count of its family (-1: none), and what it pays with the largest of them its cards
        have shown already (0: none) */

@@ -68,16 +68,7 @@ static inline void hand_remove(State *st, const Config *cfg, int seat, int c) {
     if (p != end) hand_remove_at(st, cfg, seat, (int)(p - h));
 }
 
-/* The seats that take part, clockwise from first (the dealer left out when he sits out). */
-static inline int active_order(const Config *cfg, int dealer, int first, int *out) {
-    int n = 0, s = first, skip = cfg->sits_out ? dealer : -1, players = cfg->players;
-    for (int i = 0; i < players; i++) {
-        if (s != skip) out[n++] = s;
-        if (++s == players) s = 0;
-    }
-    return n;
-}
 /* Carte blanche where it is due (deal.c): drawn is the card each seat drew, NULL after the deal. */
-void carte_blanche(State *st, const Config *cfg, const int *order, int norder, const int *drawn);
+void carte_blanche(State *st, const Config *cfg, const uint8_t *order, int norder, const int *drawn);
 
 #endif
