@@ -103,7 +103,7 @@ static int playable(const State *st, const Config *cfg, int seat, uint16_t *out)
 static inline int mask_lt(Mask a, Mask b) { return a.hi != b.hi ? a.hi < b.hi : a.lo < b.lo; }
 static inline int mask_eq(Mask a, Mask b) { return a.hi == b.hi && a.lo == b.lo; }
 
-static int play_moves(const State *st, const Config *cfg, int seat, Move *out, int max) {
+int st_play_cards(const State *st, const Config *cfg, int seat, uint16_t *pick) {
     uint16_t buf[MAXH];
     const uint16_t *cards = st->hand[seat];
     int np = st->hn[seat], n = 0;
@@ -118,46 +118,47 @@ static int play_moves(const State *st, const Config *cfg, int seat, Move *out, i
             int k = KIND(cfg, cards[i]);
             if (k == prev) continue;
             prev = k;
-            if (n >= max) return -1;
-            out[n].type = MV_PLAY;
-            out[n].meld = 0;
-            out[n].n = 1;
-            out[n++].ids[0] = cards[i];
+            pick[n++] = cards[i];
         }
         return n;
     }
-    /* cards of one kind are next to each other: one action per (kind, mask), masks in order;
-       worked out in a local list first (a store to a Move, which holds bytes, could alias
-       anything and would make the compiler reload every value) */
-    uint16_t pick[MAXH];
+    /* cards of one kind are next to each other: one action per (kind, mask), masks in order */
     const Mask *mask = st->mask;
-    int np2 = 0, start = 0, prev = -1;
+    int start = 0, prev = -1;
     for (int i = 0; i < np; i++) {
         uint16_t c = cards[i];
         int k = KIND(cfg, c);
         if (k != prev) { /* a kind's first card starts its actions */
             prev = k;
-            start = np2;
-            pick[np2++] = c;
+            start = n;
+            pick[n++] = c;
             continue;
         }
         Mask m = mask[c];
         int dup = 0;
-        for (int b = start; b < np2 && !dup; b++) dup = mask_eq(mask[pick[b]], m);
+        for (int b = start; b < n && !dup; b++) dup = mask_eq(mask[pick[b]], m);
         if (dup) continue;
-        int at = np2++;
+        int at = n++;
         while (at > start && mask_lt(m, mask[pick[at - 1]])) {
             pick[at] = pick[at - 1];
             at--;
         }
         pick[at] = c;
     }
-    if (np2 > max) return -1;
-    for (n = 0; n < np2; n++) {
-        out[n].type = MV_PLAY;
-        out[n].meld = 0;
-        out[n].n = 1;
-        out[n].ids[0] = pick[n];
+    return n;
+}
+
+static int play_moves(const State *st, const Config *cfg, int seat, Move *out, int max) {
+    /* the cards worked out in a local list first (a store to a Move, which holds bytes, could
+       alias anything and would make the compiler reload every value) */
+    uint16_t pick[MAXH];
+    int n = st_play_cards(st, cfg, seat, pick);
+    if (n > max) return -1;
+    for (int i = 0; i < n; i++) {
+        out[i].type = MV_PLAY;
+        out[i].meld = 0;
+        out[i].n = 1;
+        out[i].ids[0] = pick[i];
     }
     return n;
 }

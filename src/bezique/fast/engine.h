@@ -178,6 +178,9 @@ void st_new(State *st, const Config *cfg, int dealer, Rng *rng);
 /* Start a deal from dealt cards (ids): turn-up -1 when the rules have none. */
 void st_start(State *st, const Config *cfg, int dealer, uint16_t hands[MAXP][MAXH],
               const uint8_t *hn, int turn_up, const uint16_t *stock_draw_order, int nstock);
+/* The cards of seat's play actions, in the order st_moves lists them (one a kind, or a kind and
+   history where cards are declared); returns how many (at most MAXH). */
+int st_play_cards(const State *st, const Config *cfg, int seat, uint16_t *pick);
 /* The legal actions (-1: more than max). */
 int st_moves(const State *st, const Config *cfg, Move *out, int max);
 void st_apply(State *st, const Config *cfg, const Move *mv);

@@ -41,15 +41,24 @@ static uint64_t playable_kinds(const State *st, const Config *cfg, int seat) {
     return out;
 }
 
-/* The uniform random choice where no card in hand is declared: one action per kind it may play,
-   as st_moves lists them (the first card of each kind, kinds in order: card ids run kind by
-   kind), without building the list. */
+/* The uniform random choice of a card to play, as st_moves lists the actions, without building
+   them: where no card in hand is declared, one action per kind it may play (the first card of
+   each kind, kinds in order: card ids run kind by kind). */
 static int random_plain_play(State *st, const Config *cfg, Rng *rng) {
     int seat = st->to_move;
-    if (st->phase != PH_PLAY || st->ntable[seat]) return 0;
-    uint64_t kinds = playable_kinds(st, cfg, seat);
+    if (st->phase != PH_PLAY) return 0;
     const uint16_t *h = st->hand[seat];
     int i = 0;
+    if (st->ntable[seat]) { /* declared cards: one action per kind and history */
+        uint16_t pick[MAXH];
+        int n = st_play_cards(st, cfg, seat, pick);
+        if (n <= 0) return 0;
+        int c = pick[rng_below(rng, (uint32_t)n)];
+        while (h[i] != c) i++;
+        st_play_at(st, cfg, i);
+        return 1;
+    }
+    uint64_t kinds = playable_kinds(st, cfg, seat);
     if (kinds == st->khave[seat][1]) { /* any card: the number of kinds is kept in State */
         if (!kinds) return 0;
         uint32_t r = rng_below(rng, st->kdistinct[seat]);
