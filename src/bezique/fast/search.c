@@ -42,14 +42,16 @@ static uint64_t playable_kinds(const State *st, const Config *cfg, int seat) {
 }
 
 /* The uniform random choice of a card to play, as st_moves lists the actions, without building
-   them: where no card in hand is declared, one action per kind it may play (the first card of
-   each kind, kinds in order: card ids run kind by kind). */
+   them: where no card in hand is declared or no kind it may play is held twice, one action per
+   kind (the first card of each kind, kinds in order: card ids run kind by kind). */
 static int random_plain_play(State *st, const Config *cfg, Rng *rng) {
     int seat = st->to_move;
     if (st->phase != PH_PLAY) return 0;
     const uint16_t *h = st->hand[seat];
     int i = 0;
-    if (st->ntable[seat]) { /* declared cards: one action per kind and history */
+    uint64_t kinds = playable_kinds(st, cfg, seat);
+    /* declared cards, and a kind held more than once: one action per kind and history */
+    if (st->ntable[seat] && (kinds & st->khave[seat][2])) {
         uint16_t pick[MAXH];
         int n = st_play_cards(st, cfg, seat, pick);
         if (n <= 0) return 0;
@@ -58,7 +60,6 @@ static int random_plain_play(State *st, const Config *cfg, Rng *rng) {
         st_play_at(st, cfg, i);
         return 1;
     }
-    uint64_t kinds = playable_kinds(st, cfg, seat);
     if (kinds == st->khave[seat][1]) { /* any card: the number of kinds is kept in State */
         if (!kinds) return 0;
         uint32_t r = rng_below(rng, st->kdistinct[seat]);
