@@ -676,7 +676,7 @@ static void forget_like_copy(State *st, const Config *cfg, int seat, int cid, co
 }
 
 /* The mover plays card cid (at place at of the hand; -1: not known). */
-static inline void play_card(State *st, const Config *cfg, int cid, int at) {
+static inline __attribute__((always_inline)) void play_card(State *st, const Config *cfg, int cid, int at) {
     int seat = st->to_move;
     if (at >= 0)
         hand_remove_at(st, cfg, seat, at);
