@@ -682,7 +682,7 @@ static inline __attribute__((always_inline)) void play_card(State *st, const Con
         hand_remove_at(st, cfg, seat, at);
     else
         hand_remove(st, cfg, seat, cid);
-    if (!HAS_MASK(st->mask[cid])) forget_like_copy(st, cfg, seat, cid, NULL);
+    if (st->views && !HAS_MASK(st->mask[cid])) forget_like_copy(st, cfg, seat, cid, NULL);
     int k = KIND(cfg, cid);
     if ((k & 7) == RANK_SEVEN && st->stage == 1 && cfg->second_seven == 1 && cfg->seven_pts && st->trump >= 0 &&
         k == st->trump * 8 + RANK_SEVEN && !HAS_MASK(st->mask[cid]))
@@ -698,11 +698,8 @@ static inline __attribute__((always_inline)) void play_card(State *st, const Con
     st->known[cid] = 0;
     st->tseat[st->tn] = (uint8_t)seat;
     st->tcard[st->tn++] = (uint16_t)cid;
-    int n = cfg->players;
-    if (st->tn < n - cfg->sits_out) {
-        int nxt = (seat + 1) % n;
-        if (nxt == st->dealer && cfg->sits_out) nxt = (nxt + 1) % n;
-        st->to_move = (int8_t)nxt;
+    if (st->tn < cfg->nactive) { /* the next seat that takes part */
+        st->to_move = (int8_t)cfg->seat_order[st->dealer][seat][1];
         return;
     }
     int win_seat = st->tseat[0], best = KIND(cfg, st->tcard[0]), trump = st->trump;
