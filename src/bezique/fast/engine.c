@@ -559,6 +559,12 @@ int st_moves(const State *st, const Config *cfg, Move *out, int max) {
     return 0;
 }
 
+const Move *st_declarations(const State *st, int *n) {
+    if (st->phase != PH_DECLARE || dcache.gen != st->gen || dcache.n <= 0) return NULL;
+    *n = dcache.n;
+    return dcache.moves;
+}
+
 /* --- applying actions --------------------------------------------------------------------- */
 static void draw(State *st, const Config *cfg);
 

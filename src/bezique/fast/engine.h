@@ -184,6 +184,9 @@ int st_play_cards(const State *st, const Config *cfg, int seat, uint16_t *pick);
 /* The legal actions (-1: more than max). */
 int st_moves(const State *st, const Config *cfg, Move *out, int max);
 void st_apply(State *st, const Config *cfg, const Move *mv);
+/* The actions of a declaring state as st_moves lists them, read in place (NULL: work them out
+   with st_moves); valid until the state changes. */
+const Move *st_declarations(const State *st, int *n);
 /* st_apply of the play of the card at place at of the mover's hand (batch play knows the place). */
 void st_play_at(State *st, const Config *cfg, int at);
 /* Points per side as the reference's Deal.points shows them. */

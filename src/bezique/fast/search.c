@@ -41,12 +41,20 @@ static uint64_t playable_kinds(const State *st, const Config *cfg, int seat) {
     return out;
 }
 
-/* The uniform random choice of a card to play, as st_moves lists the actions, without building
-   them: where no card in hand is declared or no kind it may play is held twice, one action per
-   kind (the first card of each kind, kinds in order: card ids run kind by kind). */
+/* The uniform random choice of an action, as st_moves lists them, without building them: a
+   declaration read where the engine keeps them; a card to play: where no card in hand is
+   declared or no kind it may play is held twice, one action per kind (the first card of each
+   kind, kinds in order: card ids run kind by kind). */
 static int random_plain_play(State *st, const Config *cfg, Rng *rng) {
     int seat = st->to_move;
-    if (st->phase != PH_PLAY) return 0;
+    if (st->phase != PH_PLAY) {
+        int n;
+        const Move *decl = st_declarations(st, &n);
+        if (!decl) return 0;
+        Move mv = decl[rng_below(rng, (uint32_t)n)]; /* copied: applying it lists the next ones */
+        st_apply(st, cfg, &mv);
+        return 1;
+    }
     const uint16_t *h = st->hand[seat];
     int i = 0;
     uint64_t kinds = playable_kinds(st, cfg, seat);
