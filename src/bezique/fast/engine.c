@@ -176,7 +176,8 @@ typedef struct {
     Group g[MAXH];
 } Groups;
 
-static void make_groups(const State *st, const Config *cfg, int seat, Groups *gs) {
+/* The groups of the kinds in need (bits; the others are left empty). */
+static void make_groups(const State *st, const Config *cfg, int seat, Groups *gs, uint64_t need) {
     int total = 0;
     memset(gs->ng, 0, sizeof gs->ng);
     const uint16_t *hand = st->hand[seat];
@@ -185,6 +186,7 @@ static void make_groups(const State *st, const Config *cfg, int seat, Groups *gs
         Group *g = NULL;
         for (int i = 0, prev = -1; i < hn; i++) {
             int k = KIND(cfg, hand[i]);
+            if (!(need >> k & 1)) continue;
             if (k != prev) {
                 prev = k;
                 gs->first[k] = (uint8_t)total;
@@ -200,6 +202,10 @@ static void make_groups(const State *st, const Config *cfg, int seat, Groups *gs
     for (int i = 0; i < hn;) {
         int k = KIND(cfg, hand[i]), j = i;
         while (j < hn && KIND(cfg, hand[j]) == k) j++;
+        if (!(need >> k & 1)) {
+            i = j;
+            continue;
+        }
         gs->first[k] = (uint8_t)total;
         for (int a = i; a < j; a++) {
             Mask m = st->mask[hand[a]];
@@ -293,7 +299,9 @@ static int on_marriage(const State *st, const Config *cfg, int seat, Move *mv) {
 static int enumerate_melds(const State *st, const Config *cfg, int seat, const PlanItem **possible, int np,
                            Move *out, int n, int max) {
     Groups gs;
-    make_groups(st, cfg, seat, &gs);
+    uint64_t need = 1ULL << WILD_KIND; /* the kinds the items take, and a wild card */
+    for (int p = 0; p < np; p++) need |= possible[p]->takes;
+    make_groups(st, cfg, seat, &gs, need);
     static SlotWays sws[5];
     for (int p = 0; p < np; p++) {
         const PlanItem *it = possible[p];
