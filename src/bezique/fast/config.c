@@ -121,17 +121,15 @@ static void index_plan(Config *c, int t) {
     for (int r = 0; r < 8; r++) least[r] = c->plan_rank_min[t][r] < 127 ? c->plan_rank_min[t][r] : 127;
     memcpy(&c->plan_rank_least[t], least, sizeof least);
     /* the kinds of one suit at a time (a byte of the kinds held): the items whose kinds of that
-       suit are all among them */
-    c->plan_need_wild[t] = c->plan_rank_only[t] = 0;
+       suit are all among them; never an item that needs a wild card (the hands the index
+       serves hold none) nor one found by rank (plan_by_rank) */
     for (int p = 0; p < c->nplan[t]; p++) {
         const PlanItem *it = &c->plan[t][p];
-        uint64_t bit = 1ULL << p;
-        if (it->quick >> 32) c->plan_need_wild[t] |= bit;
-        if (!it->quick && it->nrank) c->plan_rank_only[t] |= bit;
+        if (it->quick >> 32 || (!it->quick && it->nrank)) continue;
         for (int b = 0; b < 4; b++) {
             unsigned need = (unsigned)(it->quick >> (b * 8) & 255);
             for (unsigned v = 0; v < 256; v++)
-                if ((v & need) == need) c->plan_sub_byte[t][b][v] |= bit;
+                if ((v & need) == need) c->plan_sub_byte[t][b][v] |= 1ULL << p;
         }
     }
 }

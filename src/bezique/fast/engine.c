@@ -420,13 +420,12 @@ static inline int plan_held(const PlanItem *it, const uint64_t *have, const uint
 }
 
 /* The plan items (bits, plan_indexed) whose needed kinds are all held, and those needing copies
- * of a rank held often enough; plan_held then tests each. */
+ * of a rank held often enough; plan_held then tests each.  For a hand without a wild card (one
+ * with a wild card tries every item). */
 static inline uint64_t plan_candidates(const Config *cfg, int pi, const uint64_t *have, const uint8_t *by_rank) {
     const uint64_t(*sub)[256] = cfg->plan_sub_byte[pi];
     uint64_t ks = have[1];
-    uint64_t cand = sub[0][ks & 255] & sub[1][ks >> 8 & 255] & sub[2][ks >> 16 & 255] & sub[3][ks >> 24 & 255] &
-                    ~cfg->plan_rank_only[pi];
-    if (!(ks >> WILD_KIND & 1)) cand &= ~cfg->plan_need_wild[pi];
+    uint64_t cand = sub[0][ks & 255] & sub[1][ks >> 8 & 255] & sub[2][ks >> 16 & 255] & sub[3][ks >> 24 & 255];
     /* the ranks held at least plan_rank_min times, all eight at once: each byte of
        (counts + 128) - least keeps its high bit where the count reaches the least */
     uint64_t counts, hi = 0x8080808080808080ULL;

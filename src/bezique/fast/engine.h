@@ -95,9 +95,9 @@ typedef struct {
     uint64_t plan_by_kind[5][NK], plan_by_rank[5][8], plan_always[5];
     uint8_t plan_rank_min[5][8];
     /* the items whose needed kinds (PlanItem.quick) of one suit are all among a byte of kinds
-       held, so that an AND over the four suits leaves the items whose kinds are all held; those
-       that need a wild card; those found by rank alone (plan_by_rank) */
-    uint64_t plan_sub_byte[5][4][256], plan_need_wild[5], plan_rank_only[5];
+       held, so that an AND over the four suits leaves the items whose kinds are all held (items
+       that need a wild card or are found by rank left out) */
+    uint64_t plan_sub_byte[5][4][256];
     uint64_t plan_rank_least[5]; /* plan_rank_min, 8 bytes below 128 in one word (declare_moves) */
 } Config;
 
