@@ -19,7 +19,7 @@
 #define MAXINST 256   /* live melds (re-forming) */
 #define MAXPLAN 512   /* ways to form a meld under one trump */
 #define KHAVE 10      /* State.khave: kinds held at least 1 .. KHAVE-1 times */
-#define HAND_PAD 16   /* room past a hand's MAXH cards, for moving its cards in blocks */
+#define HAND_PAD 24   /* room past a hand's MAXH cards, for moving its cards in blocks (rows of 64) */
 
 enum { PH_PLAY = 0, PH_DECLARE = 1, PH_OVER = 2 };
 enum { MV_PLAY = 0, MV_MELD = 1, MV_EXCH = 2, MV_PARTNER = 3, MV_PASS = 4 };

@@ -34,8 +34,10 @@ static inline void kinds_sub(State *st, int seat, int k) {
 
 /* Hands stay sorted by card id.  A card comes in by a pointer loop (a loop of indexes becomes a
  * call to memmove, dear for the few cards a hand holds); the cards after one that leaves move
- * down in one block of HAND_PAD where there are no more than that (a hand's row has room for
- * it; what lies past the hand's end moves along unread), else one by one. */
+ * down in one block of HAND_BLOCK where there are no more than that (a hand's row has room for
+ * it, HAND_PAD; what lies past the hand's end moves along unread), else one by one. */
+#define HAND_BLOCK 16
+_Static_assert(HAND_BLOCK <= HAND_PAD, "a hand's row has room for a block past its end");
 static inline void hand_insert(State *st, const Config *cfg, int seat, int c) {
     uint16_t *h = st->hand[seat], *p = h + st->hn[seat];
     while (p != h && p[-1] > c) {
@@ -51,8 +53,8 @@ static inline void hand_insert(State *st, const Config *cfg, int seat, int c) {
 static inline void hand_remove_at(State *st, const Config *cfg, int seat, int i) {
     uint16_t *h = st->hand[seat] + i;
     int c = *h, after = st->hn[seat] - i - 1;
-    if (after <= HAND_PAD) {
-        uint16_t block[HAND_PAD];
+    if (after <= HAND_BLOCK) {
+        uint16_t block[HAND_BLOCK];
         memcpy(block, h + 1, sizeof block);
         memcpy(h, block, sizeof block);
     } else {
