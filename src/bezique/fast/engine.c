@@ -516,7 +516,8 @@ static int __attribute__((noinline)) declare_more(const State *st, const Config 
 }
 
 
-int declare_moves(const State *st, const Config *cfg, int seat, Move *out, int max) {
+/* declare_moves, inlined where a trick ends */
+static inline int declarations(const State *st, const Config *cfg, int seat, Move *out, int max) {
     int trump = st->trump, pi = trump < 0 ? 4 : trump;
     int room = st->decl < cfg->melds_per_trick;
     /* min_tricks_before_declaring: no meld yet, though the seven may be exchanged where
@@ -542,6 +543,10 @@ int declare_moves(const State *st, const Config *cfg, int seat, Move *out, int m
     if (cand | all || exch || cfg->partner_or)
         return declare_more(st, cfg, seat, out, max, cand, all, may_meld, room);
     return 0;
+}
+
+int declare_moves(const State *st, const Config *cfg, int seat, Move *out, int max) {
+    return declarations(st, cfg, seat, out, max);
 }
 
 int st_moves(const State *st, const Config *cfg, Move *out, int max) {
@@ -751,7 +756,7 @@ static inline __attribute__((always_inline)) void play_card(State *st, const Con
         st->exched = 0;
         if ((win_seat != led_by || !cfg->only_beating) &&
             (!cfg->min_tricks || cfg->exch_before || st->won[win_seat] >= cfg->min_tricks)) {
-            int nd = declare_moves(st, cfg, win_seat, dcache.moves, MAXMOVES);
+            int nd = declarations(st, cfg, win_seat, dcache.moves, MAXMOVES);
             if (nd) {
                 dcache.n = nd;
                 dcache.pending = 1;
