@@ -579,6 +579,7 @@ const Move *st_declarations(const State *st, int *n) {
 
 /* --- applying actions --------------------------------------------------------------------- */
 static void draw(State *st, const Config *cfg);
+static inline void draw_cards(State *st, const Config *cfg);
 
 static void continue_declaring(State *st, const Config *cfg) {
     int n = declare_moves(st, cfg, st->to_move, dcache.moves, MAXMOVES);
@@ -764,7 +765,7 @@ static inline __attribute__((always_inline)) void play_card(State *st, const Con
                 return;
             }
         }
-        draw(st, cfg);
+        draw_cards(st, cfg); /* inlined: the usual end of a trick */
     } else if (!st->hn[win_seat]) {
         if (cfg->last_bonus) score(st, cfg, win_seat, PART_LAST, cfg->last_bonus);
         finish(st, cfg);
@@ -842,7 +843,7 @@ static void exchange(State *st, const Config *cfg, int cid) {
     continue_declaring(st, cfg);
 }
 
-static void draw(State *st, const Config *cfg) {
+static inline __attribute__((always_inline)) void draw_cards(State *st, const Config *cfg) {
     int winner = st->leader, drawn[MAXP] = {0};
     /* the trick's winner draws first, or (draw_order=leader-first) the one who led it */
     int first = cfg->leader_draws && st->last_leader >= 0 ? st->last_leader : winner;
@@ -893,6 +894,8 @@ static void draw(State *st, const Config *cfg) {
             }
     }
 }
+
+static void draw(State *st, const Config *cfg) { draw_cards(st, cfg); }
 
 void st_apply(State *st, const Config *cfg, const Move *mv) {
     uint64_t g = next_gen();
