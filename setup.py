@@ -16,6 +16,7 @@ from setuptools.command.build_ext import build_ext
 
 SOURCES = [
     "engine.c",
+    "declare.c",
     "deal.c",
     "notation.c",
     "search.c",

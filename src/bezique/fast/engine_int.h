@@ -1,4 +1,4 @@
-/* Helpers shared by the engine's sources (engine.c, deal.c); not part of the engine's API. */
+/* Helpers shared by the engine's sources (engine.c, declare.c, deal.c); not part of the engine's API. */
 #ifndef BEZIQUE_FAST_ENGINE_INT_H
 #define BEZIQUE_FAST_ENGINE_INT_H
 
@@ -70,6 +70,13 @@ static inline void hand_remove(State *st, const Config *cfg, int seat, int c) {
     if (p != end) hand_remove_at(st, cfg, seat, (int)(p - h));
 }
 
+static inline int mask_lt(Mask a, Mask b) { return a.hi != b.hi ? a.hi < b.hi : a.lo < b.lo; }
+static inline int mask_eq(Mask a, Mask b) { return a.hi == b.hi && a.lo == b.lo; }
+
+/* declare_moves past its first test (declare.c): melds from the candidate plan items cand (bits;
+   all == 1: every item of the plan), then the exchange, partner and pass. */
+int declare_more(const State *st, const Config *cfg, int seat, Move *out, int max, uint64_t cand, int all, int may_meld,
+                 int room);
 /* Carte blanche where it is due (deal.c): drawn is the card each seat drew, NULL after the deal. */
 void carte_blanche(State *st, const Config *cfg, const uint8_t *order, int norder, const int *drawn);
 
