@@ -14,81 +14,6 @@ PyObject *config_type(void);
 
 const Config *config_of(PyObject *o);
 
-/* The kinds seat may play, as bits (tricks.follow_duty and the last-resort wild card, as
-   engine.c's playable works them out card by card: every card of a kind is alike there). */
-static uint64_t playable_kinds(const State *st, const Config *cfg, int seat) {
-    uint64_t held = st->khave[seat][1], out = held;
-    if (st->tn && (st->stage != 1 || cfg->s1_follow)) {
-        int best = cfg->kind_of[st->tcard[0]], led = best >> 3, trump = st->trump, lw = cfg->lead_wins;
-        uint64_t same = led < 4 ? held & 0xffULL << (led * 8) : 0; /* a wild card led: no suit */
-        if (st->stage == 1) {
-            out = same ? same : held;
-        } else {
-            for (int i = 1; i < st->tn; i++)
-                if (st_beats(cfg->kind_of[st->tcard[i]], best, trump, lw)) best = cfg->kind_of[st->tcard[i]];
-            uint64_t trumps = trump >= 0 && cfg->s2_trump ? held & 0xffULL << (trump * 8) : 0;
-            uint64_t must = same ? same : trumps, beat = 0;
-            if (must && cfg->s2_head)
-                for (uint64_t m = must; m; m &= m - 1)
-                    if (st_beats(__builtin_ctzll(m), best, trump, lw)) beat |= m & -m;
-            /* following: the cards that beat, else any of the suit; trumping: the trumps that
-               beat, else (with a duty to head) any card */
-            out = beat ? beat : same ? same : trumps && !cfg->s2_head ? trumps : held;
-        }
-    }
-    if (cfg->wild_last && st->stage == 2 && (out >> WILD_KIND & 1) && (out & ~(1ULL << WILD_KIND)))
-        out &= ~(1ULL << WILD_KIND);
-    return out;
-}
-
-/* The uniform random choice of an action, as st_moves lists them, without building them: a
-   declaration read where the engine keeps them; a card to play: where no card in hand is
-   declared or no kind it may play is held twice, one action per kind (the first card of each
-   kind, kinds in order: card ids run kind by kind). */
-static int random_plain_play(State *st, const Config *cfg, Rng *rng) {
-    int seat = st->to_move;
-    if (st->phase != PH_PLAY) {
-        int n;
-        const Move *decl = st_declarations(st, &n);
-        if (!decl) return 0;
-        Move mv = decl[rng_below(rng, (uint32_t)n)]; /* copied: applying it lists the next ones */
-        st_apply(st, cfg, &mv);
-        return 1;
-    }
-    const uint16_t *h = st->hand[seat];
-    int i = 0;
-    uint64_t kinds = playable_kinds(st, cfg, seat);
-    /* declared cards, and a kind held more than once: one action per kind and history */
-    if (st->ntable[seat] && (kinds & st->khave[seat][2])) {
-        uint16_t pick[MAXH];
-        int n = st_play_cards(st, cfg, seat, pick);
-        if (n <= 0) return 0;
-        int c = pick[rng_below(rng, (uint32_t)n)];
-        while (h[i] != c) i++;
-        st_play_at(st, cfg, i);
-        return 1;
-    }
-    if (kinds == st->khave[seat][1]) { /* any card: the number of kinds is kept in State */
-        if (!kinds) return 0;
-        uint32_t r = rng_below(rng, st->kdistinct[seat]);
-        for (int prev = cfg->kind_of[h[0]]; r;) { /* the first card of the r-th kind in hand */
-            int k = cfg->kind_of[h[++i]];
-            if (k != prev) {
-                prev = k;
-                r--;
-            }
-        }
-    } else { /* a duty to follow: the few kinds allowed, as bits */
-        int n = 0;
-        for (uint64_t m = kinds; m; m &= m - 1) n++;
-        for (uint32_t r = rng_below(rng, (uint32_t)n); r; r--) kinds &= kinds - 1;
-        int first = cfg->first_id[__builtin_ctzll(kinds)];
-        while (h[i] < first) i++;
-    }
-    st_play_at(st, cfg, i);
-    return 1;
-}
-
 /* --- the search players' default policy (bezique.bots.playout.playout_action), ported ---- */
 static const double POWER[8] = {3.0, 2.5, 1.5, 1.2, 1.0, 0.5, 0.25, 0.0};
 #define TRUMP_POWER 4.0
@@ -437,7 +362,7 @@ int play_out(State *st, const Config *cfg, int policy, Rng *rng) {
     static Move moves_buf[MAXMOVES];
     st->views = 0; /* a scratch state played to its end: nobody reads its views */
     while (st->phase != PH_OVER) {
-        if (policy == POLICY_RANDOM && random_plain_play(st, cfg, rng)) continue;
+        if (policy == POLICY_RANDOM && st_random_step(st, cfg, rng)) continue;
         int n = st_moves(st, cfg, moves_buf, MAXMOVES);
         if (n <= 0) return -1;
         st_apply(st, cfg, &moves_buf[policy_pick(st, cfg, moves_buf, n, rng, policy)]);
