@@ -629,7 +629,7 @@ static uint64_t playable_kinds(const State *st, const Config *cfg, int seat) {
    declaration read where the engine keeps them; a card to play: where no card in hand is
    declared or no kind it may play is held twice, one action per kind (the first card of each
    kind, kinds in order: card ids run kind by kind). */
-int st_random_step(State *st, const Config *cfg, Rng *rng) {
+static inline int random_step(State *st, const Config *cfg, Rng *rng) {
     int seat = st->to_move;
     if (st->phase != PH_PLAY) {
         int n;
@@ -671,6 +671,12 @@ int st_random_step(State *st, const Config *cfg, Rng *rng) {
     }
     play_at(st, cfg, i);
     return 1;
+}
+
+int st_random_run(State *st, const Config *cfg, Rng *rng) {
+    int steps = 0;
+    while (st->phase != PH_OVER && random_step(st, cfg, rng)) steps++;
+    return steps;
 }
 
 void st_points(const State *st, const Config *cfg, int64_t *out) {

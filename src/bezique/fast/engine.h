@@ -187,9 +187,10 @@ void st_apply(State *st, const Config *cfg, const Move *mv);
 /* The actions of a declaring state as st_moves lists them, read in place (NULL: work them out
    with st_moves); valid until the state changes. */
 const Move *st_declarations(const State *st, int *n);
-/* One uniformly random action, as a uniform pick among st_moves would choose it from the same
-   random number, applied without listing the actions; 0 (nothing done) where it cannot. */
-int st_random_step(State *st, const Config *cfg, Rng *rng);
+/* Uniformly random actions, each as a uniform pick among st_moves would choose it from the same
+   random number, applied without listing the actions, until the deal ends or an action it
+   cannot take this way; returns how many it applied. */
+int st_random_run(State *st, const Config *cfg, Rng *rng);
 /* Points per side as the reference's Deal.points shows them. */
 void st_points(const State *st, const Config *cfg, int64_t *out);
 /* The text of an action in notation; returns its length. */

@@ -362,7 +362,7 @@ int play_out(State *st, const Config *cfg, int policy, Rng *rng) {
     static Move moves_buf[MAXMOVES];
     st->views = 0; /* a scratch state played to its end: nobody reads its views */
     while (st->phase != PH_OVER) {
-        if (policy == POLICY_RANDOM && st_random_step(st, cfg, rng)) continue;
+        if (policy == POLICY_RANDOM && st_random_run(st, cfg, rng)) continue;
         int n = st_moves(st, cfg, moves_buf, MAXMOVES);
         if (n <= 0) return -1;
         st_apply(st, cfg, &moves_buf[policy_pick(st, cfg, moves_buf, n, rng, policy)]);
