@@ -654,13 +654,11 @@ static inline int random_step(State *st, const Config *cfg, Rng *rng) {
     }
     if (kinds == st->khave[seat][1]) { /* any card: the number of kinds is kept in State */
         if (!kinds) return 0;
-        uint32_t r = rng_below(rng, st->kdistinct[seat]);
-        for (int prev = cfg->kind_of[h[0]]; r;) { /* the first card of the r-th kind in hand */
-            int k = cfg->kind_of[h[++i]];
-            if (k != prev) {
-                prev = k;
-                r--;
-            }
+        /* the first card of the r-th kind in hand: past the copies of the r kinds before it */
+        const uint8_t *count = st->kcount[seat];
+        for (uint32_t r = rng_below(rng, st->kdistinct[seat]); r; r--) {
+            i += count[__builtin_ctzll(kinds)];
+            kinds &= kinds - 1;
         }
     } else { /* a duty to follow: the few kinds allowed, as bits */
         int n = 0;
