@@ -168,6 +168,7 @@ static int Config_init(ConfigObject *self, PyObject *args, PyObject *kw) {
     c->exch_rank = (int)v[i++];
     c->exch_counts = (int)v[i++];
     c->second_seven = (int)v[i++];
+    for (int t = 0; t < 5; t++) c->exch_kind[t] = t < 4 && c->exch_rank >= 0 ? t * 8 + c->exch_rank : -1;
     for (int r = 0; r < 8; r++) c->per_rank[r] = (int)v[i++];
     c->per_trick = (int)v[i++];
     c->immediate = (int)v[i++];

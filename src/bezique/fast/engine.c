@@ -203,8 +203,8 @@ static inline int declarations(const State *st, const Config *cfg, int seat, Mov
             cand = plan_candidates(cfg, pi, have, st->krank[seat]);
     }
     /* most calls find nothing: no candidate item, no exchange, no partner */
-    int exch = cfg->exch_rank >= 0 && trump >= 0 && st->turn_up >= 0 && (have[1] >> (trump * 8 + cfg->exch_rank) & 1) &&
-               KIND(cfg, st->turn_up) != trump * 8 + cfg->exch_rank;
+    int ek = cfg->exch_kind[pi];
+    int exch = ek >= 0 && st->turn_up >= 0 && (have[1] >> ek & 1) && KIND(cfg, st->turn_up) != ek;
     if (cand | all || exch || cfg->partner_or)
         return declare_more(st, cfg, seat, out, max, cand, all, may_meld, room);
     return 0;
@@ -426,6 +426,7 @@ static inline __attribute__((always_inline)) void play_card(State *st, const Con
             if (nd) {
                 dcache.n = nd;
                 dcache.pending = 1;
+                dcache.gen = st->gen; /* play_at gave the state its new gen first; st_apply rekeys it */
                 st->phase = PH_DECLARE;
                 return;
             }
@@ -589,12 +590,9 @@ void st_apply(State *st, const Config *cfg, const Move *mv) {
 
 /* st_apply of the play of the card at place at of the mover's hand (random play knows it). */
 static inline __attribute__((always_inline)) void play_at(State *st, const Config *cfg, int at) {
-    uint64_t g = next_gen();
-    dcache.pending = 0;
+    st->gen = next_gen(); /* first: the end of a trick keys the declarations it lists by it */
     dcache.gen = 0;
     play_card(st, cfg, st->hand[st->to_move][at], at);
-    st->gen = g;
-    if (dcache.pending && st->phase == PH_DECLARE) dcache.gen = g;
 }
 
 /* --- random play (simulate and random playouts) ------------------------------------------ */

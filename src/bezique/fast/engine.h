@@ -54,6 +54,7 @@ typedef struct {
     int min_tricks, melds_per_trick, only_beating, repeat_doubles, partner_or, reforming;
     /* exch_rank -1: none; second_seven 0 declare 1 play 2 win-trick 3 play-always 4 capture */
     int seven_pts, exch_rank, exch_counts, second_seven;
+    int exch_kind[5]; /* per trump (index 4: none) the kind that may be exchanged for the turn-up, or -1 */
     int per_rank[8], per_trick, immediate, last_bonus, settle;
     int carte_blanche, cb_repeat, tdm, seq_bez_jack;
     int first_bez; /* points of the deal's first bezique (0: as any other) */
