@@ -18,6 +18,7 @@ from .fastpimc import (
     FastPimcSmartBot,
     FastPimcV1Bot,
 )
+from .fastismcts import FastIsmctsBot
 from .heuristic import HeuristicBot
 from .ismcts import IsmctsBot
 from .levels import CANDIDATES, LEVELS, Level, LevelBot
@@ -110,6 +111,11 @@ register(
     "pimc-c-model",
     FastPimcModelBot,
     "pimc-c-late with playouts that make no random moves: a model of the heuristic (on trial)",
+)
+register(
+    "ismcts-c",
+    FastIsmctsBot,
+    "IS-MCTS in the compiled engine, the heuristic's move as a PUCT prior (on trial)",
 )
 register(
     "pimc-c-v1",
