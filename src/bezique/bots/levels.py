@@ -46,6 +46,7 @@ EXPERT_ISMCTS_ITERATIONS = 600
 """Most iterations a move for ``expert-c-ismcts`` (``ismcts-c`` on trial; at most 0.3 s a move,
 median, on this machine: docs/strength.md)."""
 
+
 @dataclass(frozen=True)
 class Level:
     """A level of play: the bot it uses and the budget it gives it."""

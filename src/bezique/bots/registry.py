@@ -11,6 +11,7 @@ from collections.abc import Callable
 from importlib.metadata import entry_points
 
 from .base import Bot
+from .fastismcts import FastIsmctsBot
 from .fastpimc import (
     FastPimcBot,
     FastPimcLateBot,
@@ -18,7 +19,6 @@ from .fastpimc import (
     FastPimcSmartBot,
     FastPimcV1Bot,
 )
-from .fastismcts import FastIsmctsBot
 from .heuristic import HeuristicBot
 from .ismcts import IsmctsBot
 from .levels import CANDIDATES, LEVELS, Level, LevelBot
