@@ -30,15 +30,34 @@ from __future__ import annotations
 
 import random
 import time
+from functools import lru_cache
 
 from ..core.deal import Deal
 from ..core.notation import Action
 from ..core.observation import Observation
+from ..core.rules import Rules
 from .base import Bot, InfoDict, Limit, PlayResult, legal_actions, observation_rng_seed
 from .solver import world_is_known
 
 NODES_PER_ITERATION = 40
 """Engine steps one iteration counts for, to read a ``nodes`` budget."""
+
+SCALE_DEALS = 200
+"""Deals of ``'smart'`` self-play that :func:`margin_scale` measures."""
+
+
+@lru_cache(maxsize=32)
+def margin_scale(rules: Rules) -> float:
+    """The standard deviation of the first two sides' margin over :data:`SCALE_DEALS` deals
+    of the compiled ``'smart'`` policy playing itself (seed 0: the same for every player and
+    every run), at least 1 point.  No observation enters it: it depends on the rules only."""
+    from .. import fast
+
+    points = fast.simulate(rules, SCALE_DEALS, seed=0, policy="smart")
+    margins = [float(row[0] - row[1]) for row in points]
+    mean = sum(margins) / len(margins)
+    spread = (sum((m - mean) ** 2 for m in margins) / (len(margins) - 1)) ** 0.5
+    return max(1.0, spread)
 
 
 class FastIsmctsBot(Bot):
@@ -52,9 +71,10 @@ class FastIsmctsBot(Bot):
     """Share of the prior on the heuristic's action (the rest spread evenly over the others)."""
     c_puct = 1.5
     """PUCT constant, in units of the squashed value (a won deal is about +1)."""
-    scale = 250.0
-    """Points of margin that squash to tanh(1) = 0.76: about the spread of a classic deal's
-    margin, so that most margins fall in the near-linear part of tanh."""
+    scale: float | None = None
+    """Points of margin that squash to tanh(1) = 0.76 (None: :func:`margin_scale` of the
+    rules, the spread of a deal's margin, so that most margins fall in the near-linear part of
+    tanh whatever the rules score: about 200 points in classic, 700 in rubicon)."""
     fpu = 0.1
     """An untried action is taken to be worth the mean of its tried siblings less this."""
     explore = 0.1
@@ -68,7 +88,8 @@ class FastIsmctsBot(Bot):
     stop_early = True
     """Stop once no root action can catch up with the most visited one."""
     fallback_nodes = 6_000
-    """The reference-core IS-MCTS's budget where the compiled engine cannot play."""
+    """The reference-core IS-MCTS's budget where the compiled engine cannot play (unless the
+    limit given is in nodes or seconds)."""
 
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(seed)
@@ -95,7 +116,11 @@ class FastIsmctsBot(Bot):
         if not fast.supports(observation.rules):
             from .ismcts import IsmctsBot
 
-            return IsmctsBot(self._salt).play(observation, Limit(nodes=self.fallback_nodes))
+            # a budget in nodes or seconds carries over; one in iterations (the level's) would
+            # be far slower in Python, so the reference search gets its own
+            keep = limit is not None and (limit.nodes is not None or limit.time is not None)
+            budget = limit if keep else Limit(nodes=self.fallback_nodes)
+            return IsmctsBot(self._salt).play(observation, budget)
         return self._search(observation, actions, limit)
 
     def _search(
@@ -122,7 +147,7 @@ class FastIsmctsBot(Bot):
             seed,
             prior_weight=self.prior_weight,
             c_puct=self.c_puct,
-            scale=self.scale,
+            scale=self.scale or margin_scale(observation.rules),
             fpu=self.fpu,
             explore=self.explore,
             solver_nodes=self.solver_nodes,

@@ -5,7 +5,9 @@
  * seen dealt again among the places it cannot see), walks down the tree choosing among the
  * actions legal *in that world* by PUCT, adds one node, finishes the deal with the playout policy
  * (the stage-2 solver from the first trick of stage 2, as the PIMC rollouts do) and credits each
- * node on the path with the value of the side whose move led to it.
+ * node on the path with the value of the side whose move led to it.  With two sides the tree
+ * stops at stage 2: a walk that reaches it below the root ends there with the solver's exact
+ * value of that world (the tree only covers the stock, where the information is hidden).
  *
  * A node is an action as the observer sees it (its key): the type, the meld, and for each card
  * its kind and meld marks, never which copy of a kind it is, so the same concealed play in two
@@ -100,7 +102,7 @@ static int search(const State *root, const Config *cfg, int seat, const Params *
     int32_t path[MAXPATH];
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    int it = 0;
+    int it = 0, exact_leaves = cfg->sides == 2 && p->solver_nodes > 0;
     for (; it < p->iterations; it++) {
         Rng rng;
         rng_seed(&rng, seed * 0x9e3779b97f4a7c15ULL + (uint64_t)it * 0xbf58476d1ce4e5b9ULL);
@@ -109,6 +111,9 @@ static int search(const State *root, const Config *cfg, int seat, const Params *
         determinize_state(st, cfg, seat, &rng);
         int depth = 0, node = 0, first_index = -1, grow = 1;
         while (st->phase != PH_OVER && depth < MAXPATH) {
+            /* stage 2 of two sides below the root: the solver's exact value of the world is the
+               leaf (a tree there would average the exploring moves of both sides into it) */
+            if (exact_leaves && node != 0 && st->stage == 2 && st->phase == PH_PLAY) break;
             int m = st_moves(st, cfg, buf, MAXMOVES);
             if (m <= 0 || (node == 0 && m != n)) goto engine_error;
             int h = node == 0 ? p->prior : policy_choice(st, cfg, buf, m, p->style);
