@@ -57,7 +57,7 @@ def margin_scale(rules: Rules) -> float:
     margins = [float(row[0] - row[1]) for row in points]
     mean = sum(margins) / len(margins)
     spread = (sum((m - mean) ** 2 for m in margins) / (len(margins) - 1)) ** 0.5
-    return max(1.0, spread)
+    return max(1.0, float(spread))
 
 
 class FastIsmctsBot(Bot):
