@@ -42,7 +42,7 @@ EXPERT_LATE_ROLLOUTS = 8_000
 """Most rollouts a move for ``expert-c-late`` (the version on trial; at most 0.3 s a move,
 median: early in the stock its searches stop long before it)."""
 
-EXPERT_ISMCTS_ITERATIONS = 600
+EXPERT_ISMCTS_ITERATIONS = 2000
 """Most iterations a move for ``expert-c-ismcts`` (``ismcts-c`` on trial; at most 0.3 s a move,
 median, on this machine: docs/strength.md)."""
 
