@@ -30,11 +30,11 @@ from __future__ import annotations
 
 import random
 import time
-from functools import lru_cache
 
 from ..core.deal import Deal
 from ..core.notation import Action
 from ..core.observation import Observation
+from ..core.percache import per_rules
 from ..core.rules import Rules
 from .base import Bot, InfoDict, Limit, PlayResult, legal_actions, observation_rng_seed
 from .solver import world_is_known
@@ -46,7 +46,7 @@ SCALE_DEALS = 200
 """Deals of ``'smart'`` self-play that :func:`margin_scale` measures."""
 
 
-@lru_cache(maxsize=32)
+@per_rules
 def margin_scale(rules: Rules) -> float:
     """The standard deviation of the first two sides' margin over :data:`SCALE_DEALS` deals
     of the compiled ``'smart'`` policy playing itself (seed 0: the same for every player and
