@@ -233,6 +233,8 @@ static int search(const State *root, const Config *cfg, int seat, const Params *
             root_kid[i] = -1;
             for (int32_t c = pool[0].child; c >= 0; c = pool[c].sibling)
                 if (pool[c].key == k) root_kid[i] = c;
+            for (int j = 0; j < i && root_kid[i] >= 0; j++) /* two listings of one action: once */
+                if (root_kid[j] == root_kid[i]) root_kid[i] = -1;
             if (root_kid[i] >= 0) {
                 visits[i] += pool[root_kid[i]].visits;
                 sum[i] += pool[root_kid[i]].total;
