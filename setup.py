@@ -22,6 +22,7 @@ SOURCES = [
     "search.c",
     "solver.c",
     "endgame.c",
+    "ismcts.c",
     "config.c",
     "load.c",
     "encode.c",
