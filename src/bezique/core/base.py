@@ -104,7 +104,8 @@ class DealBase:
     _exchanged: bool
     _legal: dict[int, Move] | None
     """The legal moves by action id, in the order ``legal_actions`` lists them (None: not
-    worked out yet for this position)."""
+    worked out yet for this position); melds may first have provisional negative keys until
+    their ids are asked for (``MoveGen._by_id``)."""
     _names: Sequence[Action | None] | dict[int, Action]
     """The action of each id of :attr:`_legal` (set with it): the rules-wide table of
     :attr:`_idt` where every legal action's notation is position-independent, else this

@@ -74,7 +74,7 @@ class Deal(Worlds):
         if seat is not None and seat == self._to_move:
             actions = self.legal_actions()
             legal = tuple(str(a) for a in actions)
-            legal_ids = tuple(self._legal)  # type: ignore[arg-type]  # the same order
+            legal_ids = tuple(self._by_id())  # in the same order
         return Observation(
             rules=self.rules,
             seat=seat,

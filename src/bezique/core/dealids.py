@@ -16,6 +16,9 @@ from .ids import action_ids
 from .notation import Action, IllegalAction
 from .state import DealState
 
+_NO_KEY = -(1 << 40)
+"""A key no legal move has (melds' provisional keys are small negative numbers)."""
+
 
 class DealIds(DealState):
     """Applying actions and integer action ids (:mod:`bezique.core.ids`)."""
@@ -38,7 +41,7 @@ class DealIds(DealState):
             elif not isinstance(action, Action):
                 raise IllegalAction(f"not an action: {action!r}")
         # the rules-wide id of the notation is right wherever that id is legal
-        i = self._idt.static_ids.get(action, -1)
+        i = self._idt.static_ids.get(action, _NO_KEY)
         move = legal.get(i)
         if move is None:
             i, move = self._find(action, legal)
@@ -58,15 +61,22 @@ class DealIds(DealState):
         if self._phase == OVER:
             raise IllegalAction("the deal is over: no more actions")
         i = self._checked_id(action_id)
-        self._step(i, legal[i])
+        self._step(i, self._by_id()[i])
 
     def legal_ids(self) -> list[int]:
         """The ids of the legal actions, ascending (see :mod:`bezique.core.ids`)."""
         legal = self._legal
         if legal is None:
             legal = self._legal = self._compute_legal()
-        # a play's legal moves come in the order of their ids already; declarations do not
-        return list(legal) if self._phase == PLAY else sorted(legal)
+        if self._phase == PLAY:  # a play's legal moves come in the order of their ids
+            return list(legal)
+        return sorted(self._by_id())
+
+    def listed_ids(self) -> list[int]:
+        """The ids of the legal actions in the order :meth:`legal_actions` lists them (the
+        order of an observation's ``legal_ids``): for a search player that keeps its own
+        choices in that order and applies them by id."""
+        return list(self._by_id())
 
     def legal_id_actions(self) -> list[tuple[int, Action]]:
         """The legal actions with their ids, ascending by id."""
@@ -91,7 +101,14 @@ class DealIds(DealState):
             action = Action.parse(action)
         elif not isinstance(action, Action):
             raise IllegalAction(f"not an action: {action!r}")
-        return self._find(action, legal)[0]
+        i = self._find(action, legal)[0]
+        if i < 0:  # a meld's provisional key
+            names = self._names
+            action = names[i]  # type: ignore[assignment]
+            for j in self._by_id():
+                if self._names[j] == action:
+                    return j
+        return i
 
     def _find(self, action: Action, legal: dict[int, Move]) -> tuple[int, Move]:
         """The id and move of a legal action given other than by its rules-wide notation: a
@@ -119,10 +136,7 @@ class DealIds(DealState):
             except TypeError:
                 raise IllegalAction(f"an action id is an int: got {action_id!r}") from None
         assert isinstance(action_id, int)
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = self._compute_legal()
-        if action_id in legal:
+        if action_id in self._by_id():
             return action_id
         ids = action_ids(self.rules)
         if not 0 <= action_id < ids.num_actions:

@@ -74,9 +74,11 @@ class MoveGen(DealBase):
 
     Move generation yields action ids (:mod:`bezique.core.ids`) directly: ``_legal`` maps each
     legal id to its concrete move, in the order :meth:`legal_actions` lists them, and
-    ``_names`` gives each id's :class:`Action` (the rules-wide table of :class:`PlayIds` where
-    every legal action has the same notation in every position, the most common case).  So
-    playing by action and playing by id share one generator and neither converts.
+    ``_names`` gives each id's :class:`Action` (the rules-wide table of
+    :class:`~bezique.core.ids.PlayIds` where every legal action has the same notation in every
+    position, the most common case).  So playing by action and playing by id share one
+    generator and neither converts (a meld's id waits until ids are asked for:
+    :meth:`_by_id`).
     """
 
     __slots__ = ()
@@ -184,9 +186,44 @@ class MoveGen(DealBase):
         return out
 
     def _declare_actions(self, seat: int) -> dict[int, Move]:
-        """The seat's declarations by id (``_names`` set to match); empty if it has none."""
+        """The seat's declarations by id (``_names`` set to match); empty if it has none.
+
+        A meld's id needs the rules' meld table (:func:`action_ids`, milliseconds to build),
+        which play by action never needs: so melds are first keyed by provisional negative
+        numbers, and :meth:`_by_id` gives them their ids when ids are asked for."""
         acts = self._declarations(seat)
-        return self._declaration_ids(acts) if acts else {}
+        if not acts:
+            return {}
+        ids = self._idt
+        out: dict[int, Move] = {}
+        names: dict[int, Action] = {}
+        n = 0
+        for action, move in acts.items():
+            verb = move[0]  # type: ignore[index]
+            if verb == "meld":
+                n -= 1
+                i = n
+            elif verb == "exchange":
+                i = ids.exchange_id  # type: ignore[assignment]
+            else:
+                i = 0 if verb == "pass" else ids.partner_id  # type: ignore[assignment]
+            out[i] = move
+            names[i] = action
+        self._names = names
+        return out
+
+    def _by_id(self) -> dict[int, Move]:
+        """The legal moves keyed by their action ids (melds' provisional keys replaced)."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        if self._phase == PLAY or not legal or min(legal) >= 0:
+            return legal
+        names = self._names
+        legal = self._legal = self._declaration_ids(
+            {names[i]: move for i, move in legal.items()}  # type: ignore[misc]
+        )
+        return legal
 
     def _declarations(self, seat: int) -> dict[Action, Move]:
         """The seat's declarations in listing order: melds, exchange, partner, pass."""
