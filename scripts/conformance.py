@@ -3,19 +3,27 @@
     python scripts/conformance.py --deals 20000            # every preset, 20000 deals each
     python scripts/conformance.py --deals 2000 --variations 500 --jobs 8
     python scripts/conformance.py --rules "classic(carte_blanche=true)" --deals 1000
+    python scripts/conformance.py --journal run.jsonl     # resumable: stop and run again
 
 Prints what was checked and every kind of failure with its first reproduction; the exit status
-is 1 when anything failed.
+is 1 when anything failed.  With ``--journal`` every finished work unit is appended to a file as
+one JSON line; run the same command again (after a stop, a crash or in another session) and the
+units already in the file are counted from it rather than run again, so a run too long for one
+sitting can be finished in several.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import hashlib
 import importlib.util
+import json
 import os
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
+from collections import Counter
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor, as_completed
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -41,6 +49,47 @@ def _chunk(rules_text: str, seeds: range, every: dict[str, int]) -> Any:
     return _suite().check_deals(Rules.from_string(rules_text), seeds, **every)
 
 
+def code_fingerprint() -> str:
+    """A hash of the code a unit's result depends on: the rules core and the suite.  A unit
+    journaled under other code is run again, so a pooled run checks one version of the core."""
+    root = SUITE.parent.parent
+    digest = hashlib.sha256()
+    for path in [*sorted((root / "src" / "bezique" / "core").rglob("*.py")), SUITE]:
+        digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def _unit_key(rules_text: str, seeds: range, every: dict[str, int], code: str) -> str:
+    """What identifies a work unit in the journal: the code, the rules, the seeds, the rates."""
+    return json.dumps([code, rules_text, seeds.start, seeds.stop, every], sort_keys=True)
+
+
+def _stats_to_json(stats: Any) -> dict[str, Any]:
+    return dataclasses.asdict(stats)
+
+
+def _stats_from_json(suite: ModuleType, data: dict[str, Any]) -> Any:
+    data = dict(data)
+    data["failure_counts"] = Counter(data.get("failure_counts", {}))
+    return suite.Stats(**data)
+
+
+def _read_journal(path: Path, suite: ModuleType) -> dict[str, Any]:
+    """Units already done, by key; a torn last line (the run was killed mid-write) is ignored."""
+    done: dict[str, Any] = {}
+    if not path.exists():
+        return done
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            entry = json.loads(line)
+            done[entry["key"]] = _stats_from_json(suite, entry["stats"])
+        except (ValueError, KeyError, TypeError) as e:
+            print(f"journal {path}: line {number} skipped ({e})", file=sys.stderr)
+    return done
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--deals", type=int, default=2000, help="deals per preset")
@@ -53,6 +102,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--chunk", type=int, default=50, help="deals per work unit")
     parser.add_argument("--resample-every", type=int, default=1)
     parser.add_argument("--round-trip-every", type=int, default=4)
+    parser.add_argument(
+        "--journal",
+        type=Path,
+        help="append each finished unit to this file and skip units it already holds",
+    )
     args = parser.parse_args(argv)
     suite = _suite()
     every = {"resample_every": args.resample_every, "round_trip_every": args.round_trip_every}
@@ -62,25 +116,57 @@ def main(argv: list[str] | None = None) -> int:
         variations = args.variations if args.variations is not None else max(1, args.deals // 8)
         plan = [(str(r), args.deals) for _, r in suite.preset_rule_sets()]
         plan += [(str(r), variations) for _, r in suite.variation_rule_sets()]
+    done = _read_journal(args.journal, suite) if args.journal else {}
+    if args.journal and args.journal.exists() and not args.journal.read_bytes().endswith(b"\n"):
+        with args.journal.open("a") as f:
+            f.write("\n")  # end a torn line, so the next entry starts a line of its own
+    code = code_fingerprint()
+    stats = {rules_text: suite.Stats() for rules_text, _ in plan}
+    todo: list[tuple[str, range]] = []
+    reused = 0
+    for index, (rules_text, deals) in enumerate(plan):
+        first = args.first_seed + 1_000_000 * index
+        for s in range(first, first + deals, args.chunk):
+            seeds = range(s, min(s + args.chunk, first + deals))
+            key = _unit_key(rules_text, seeds, every, code)
+            if key in done:
+                stats[rules_text].add(done[key])
+                reused += 1
+            else:
+                todo.append((rules_text, seeds))
+    if args.journal:
+        print(
+            f"journal {args.journal} (code {code}): {reused} units done before, {len(todo)} to run",
+            flush=True,
+        )
+    start = time.time()
+    # one job runs in this process: nothing to pickle, and the suite may be loaded by path
+    pool: Executor = (
+        ThreadPoolExecutor(max_workers=1)
+        if args.jobs == 1
+        else ProcessPoolExecutor(max_workers=args.jobs)
+    )
+    with pool:
+        futures = {pool.submit(_chunk, text, seeds, every): (text, seeds) for text, seeds in todo}
+        for future in as_completed(futures):
+            text, seeds = futures[future]
+            part = future.result()
+            stats[text].add(part)
+            if args.journal:
+                entry = {"key": _unit_key(text, seeds, every, code), "stats": _stats_to_json(part)}
+                with args.journal.open("a") as f:
+                    f.write(json.dumps(entry) + "\n")
     failed = False
     total_deals = 0
-    start = time.time()
-    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        for index, (rules_text, deals) in enumerate(plan):
-            first = args.first_seed + 1_000_000 * index
-            chunks = [
-                range(s, min(s + args.chunk, first + deals))
-                for s in range(first, first + deals, args.chunk)
-            ]
-            stats = suite.Stats()
-            for part in pool.map(_chunk, [rules_text] * len(chunks), chunks, [every] * len(chunks)):
-                stats.add(part)
-            total_deals += stats.deals
-            failed = failed or bool(stats.failures)
-            print(f"== {rules_text} (seeds {first}..{first + deals - 1})")
-            print(stats.report(), flush=True)
+    for index, (rules_text, deals) in enumerate(plan):
+        first = args.first_seed + 1_000_000 * index
+        total_deals += stats[rules_text].deals
+        failed = failed or bool(stats[rules_text].failures)
+        print(f"== {rules_text} (seeds {first}..{first + deals - 1})")
+        print(stats[rules_text].report(), flush=True)
     print(
-        f"{total_deals} deals checked in {time.time() - start:.0f} s; {'FAILED' if failed else 'ok'}"
+        f"{total_deals} deals checked ({reused} units from the journal) in "
+        f"{time.time() - start:.0f} s; {'FAILED' if failed else 'ok'}"
     )
     return 1 if failed else 0
 

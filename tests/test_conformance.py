@@ -198,3 +198,60 @@ def test_strings_round_trip(seed: int, dealer: int, choices: list[int]) -> None:
             break
         legal = deal.legal_actions()
         deal.apply(legal[pick % len(legal)])
+
+
+# --- the resumable runner (scripts/conformance.py --journal) -----------------------------------
+
+
+def _runner_script():  # type: ignore[no-untyped-def]
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "scripts" / "conformance.py"
+    spec = importlib.util.spec_from_file_location("bezique_conformance_script", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_journal_resumes_a_run_and_keeps_its_failures(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """A unit in the journal is counted, not run again; a torn last line (the run was killed
+    mid-write) is skipped and its unit run again; a failure journaled by an earlier sitting still
+    fails the pooled run; a unit journaled under other code is run again."""
+    import json
+
+    script = _runner_script()
+    journal = tmp_path / "run.jsonl"
+    argv = ["--rules", "classic", "--deals", "3", "--chunk", "1", "--jobs", "1"]
+    argv += ["--resample-every", "8", "--round-trip-every", "16", "--journal", str(journal)]
+    assert script.main(argv) == 0
+    first = capsys.readouterr().out
+    assert "0 units done before, 3 to run" in first and "3 deals checked" in first
+    lines = journal.read_text().splitlines()
+    assert len(lines) == 3
+
+    journal.write_text("\n".join(lines[:2]) + "\n" + lines[2][:25])  # torn last line
+    assert script.main(argv) == 0
+    second = capsys.readouterr().out
+    assert "2 units done before, 1 to run" in second and "3 deals checked" in second
+    # the same totals as the first sitting: the journal's stats are the run's stats
+    assert (
+        first.split("== classic")[1].splitlines()[1]
+        == second.split("== classic")[1].splitlines()[1]
+    )
+
+    entries = [
+        json.loads(line) for line in journal.read_text().splitlines() if line != lines[2][:25]
+    ]
+    entries[0]["stats"]["failures"] = {"check_points: _": "AssertionError: planted"}
+    entries[0]["stats"]["failure_counts"] = {"check_points: _": 1}
+    journal.write_text("".join(json.dumps(e) + "\n" for e in entries))
+    assert script.main(argv) == 1
+    third = capsys.readouterr().out
+    assert "3 units done before, 0 to run" in third and "FAILED check_points" in third
+
+    stale = [dict(e, key=e["key"].replace(script.code_fingerprint(), "0" * 16)) for e in entries]
+    journal.write_text("".join(json.dumps(e) + "\n" for e in stale))
+    assert script.main(argv) == 0
+    assert "0 units done before, 3 to run" in capsys.readouterr().out
