@@ -16,7 +16,6 @@ A deal is built in layers, one module each, every one a subclass of the one befo
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from typing import Any
 
 from .events import ScoreEvent
@@ -106,7 +105,7 @@ class DealBase:
     """The legal moves by action id, in the order ``legal_actions`` lists them (None: not
     worked out yet for this position); melds may first have provisional negative keys until
     their ids are asked for (``MoveGen._by_id``)."""
-    _names: Sequence[Action | None] | dict[int, Action]
+    _names: dict[int, Action]
     """The action of each id of :attr:`_legal` (set with it): the rules-wide table of
     :attr:`_idt` where every legal action's notation is position-independent, else this
     position's own."""

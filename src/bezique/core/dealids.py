@@ -14,7 +14,7 @@ import operator
 from .base import OVER, PLAY, Move
 from .ids import action_ids
 from .notation import Action, IllegalAction
-from .state import DealState
+from .state import _PLAY_TEXTS, DealState
 
 _NO_KEY = -(1 << 40)
 """A key no legal move has (melds' provisional keys are small negative numbers)."""
@@ -45,6 +45,11 @@ class DealIds(DealState):
         move = legal.get(i)
         if move is None:
             i, move = self._find(action, legal)
+        elif type(move) is int and not self._mask[move]:  # a concealed card (most actions)
+            self._legal = None
+            self._history.append(_PLAY_TEXTS[self._kinds[move]])
+            self._play(move)
+            return
         self._step(i, move)
 
     def apply_id(self, action_id: int) -> None:
@@ -56,6 +61,11 @@ class DealIds(DealState):
         if type(action_id) is int:  # the common case; a bool is refused below
             move = legal.get(action_id)
             if move is not None:
+                if type(move) is int and not self._mask[move]:  # as in apply
+                    self._legal = None
+                    self._history.append(_PLAY_TEXTS[self._kinds[move]])
+                    self._play(move)
+                    return
                 self._step(action_id, move)
                 return
         if self._phase == OVER:
@@ -82,12 +92,12 @@ class DealIds(DealState):
         """The legal actions with their ids, ascending by id."""
         ids = self.legal_ids()
         names = self._names  # read after the legal moves are worked out: set with them
-        return [(i, names[i]) for i in ids]  # type: ignore[misc]
+        return [(i, names[i]) for i in ids]
 
     def id_action(self, action_id: int) -> Action:
         """The legal action with this id here; :class:`IllegalAction` if there is none."""
         i = self._checked_id(action_id)
-        return self._names[i]  # type: ignore[return-value]
+        return self._names[i]
 
     def action_id(self, action: Action | str) -> int:
         """The id of a legal action (or its notation) here; :class:`IllegalAction` if it is
@@ -104,7 +114,7 @@ class DealIds(DealState):
         i = self._find(action, legal)[0]
         if i < 0:  # a meld's provisional key
             names = self._names
-            action = names[i]  # type: ignore[assignment]
+            action = names[i]
             for j in self._by_id():
                 if self._names[j] == action:
                     return j
@@ -115,7 +125,7 @@ class DealIds(DealState):
         declared copy's play, a declaration, an action written loosely (resolved, or
         :class:`IllegalAction` saying why it is not legal)."""
         names = self._names
-        by_action: dict[Action, int] = {names[i]: i for i in legal}  # type: ignore[misc]
+        by_action: dict[Action, int] = {names[i]: i for i in legal}
         i = by_action.get(action)
         if i is None:
             action = Action.parse(str(action))  # refuses a malformed Action built by hand

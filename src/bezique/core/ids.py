@@ -158,16 +158,16 @@ class PlayIds:
         self.play_kind: tuple[int, ...] = tuple(kind_of)
         """Per id below :attr:`meld_base`, the card kind it plays (``-1`` for pass, exchange
         and partner): what a search player reads instead of the action's notation."""
-        names: list[Action | None] = [None] * nxt
-        names[0] = PASS
+        names: dict[int, Action] = {0: PASS}
         if self.partner_id is not None:
             names[self.partner_id] = PARTNER
         for k in self.kind_ids:
             names[offsets[k]] = Action("play", "", (CODES[k],))
-        self.names: tuple[Action | None, ...] = tuple(names)
-        """The action of each id whose notation is the same in every position (pass, partner,
-        the play of a concealed copy); None for the others."""
-        self.static_ids: dict[Action, int] = {a: i for i, a in enumerate(names) if a is not None}
+        # a dict, not a tuple: map(names.__getitem__, ...) is a fast call on a dict only
+        self.names: dict[int, Action] = names
+        """The action of each id whose notation is the same in every position: pass, partner,
+        the play of a concealed copy."""
+        self.static_ids: dict[Action, int] = {a: i for i, a in names.items()}
         """The id of each action of :attr:`names`: right wherever that id is legal."""
 
 

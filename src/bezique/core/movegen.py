@@ -88,7 +88,7 @@ class MoveGen(DealBase):
         legal = self._legal
         if legal is None:
             legal = self._legal = self._compute_legal()
-        return list(map(self._names.__getitem__, legal))  # type: ignore[arg-type]
+        return list(map(self._names.__getitem__, legal))
 
     def _compute_legal(self) -> dict[int, Move]:
         """The legal moves by id (and ``_names`` set to match)."""
@@ -164,24 +164,25 @@ class MoveGen(DealBase):
             key = M[c] << 6 | K[c]
             if key not in seen:
                 seen[key] = c
-        # a declared copy's id counts its history among the seat's declared copies of its kind
-        histories: dict[int, set[int]] = {}
-        for c in hand:
-            if M[c]:
-                histories.setdefault(K[c], set()).add(M[c])
-        order = {k: sorted(masks) for k, masks in histories.items()}
         # canonical order (suit, rank, history), so that equal observations list equal
-        # actions: the order of the ids too (concealed first, then histories ascending)
+        # actions: the order of the ids too, for a declared copy's id counts its history
+        # among the seat's declared copies of its kind (all playable if one is), ascending
         name = self._namer(seat)
-        offset = ids.play_offset
+        offset, static = ids.play_offset, ids.names
         out = {}
         names: dict[int, Action] = {}
+        prev = i = -1
         for key in sorted(seen, key=lambda key: (key & 63, key)):
             c = seen[key]
             k, m = K[c], M[c]
-            i = offset[k] + (1 + order[k].index(m) if m else 0)
+            if k != prev:  # a kind's first: concealed, else the first history
+                prev = k
+                i = offset[k] + 1 if m else offset[k]
+            else:
+                i += 1
             out[i] = c
-            names[i] = Action("play", "", (name(k, m),))
+            # a concealed copy's action is the rules-wide one (no new Action to build)
+            names[i] = Action("play", "", (name(k, m),)) if m else static[i]
         self._names = names
         return out
 
@@ -194,23 +195,12 @@ class MoveGen(DealBase):
         acts = self._declarations(seat)
         if not acts:
             return {}
-        ids = self._idt
-        out: dict[int, Move] = {}
-        names: dict[int, Action] = {}
-        n = 0
-        for action, move in acts.items():
-            verb = move[0]  # type: ignore[index]
-            if verb == "meld":
-                n -= 1
-                i = n
-            elif verb == "exchange":
-                i = ids.exchange_id  # type: ignore[assignment]
-            else:
-                i = 0 if verb == "pass" else ids.partner_id  # type: ignore[assignment]
-            out[i] = move
-            names[i] = action
+        # pass comes last in the list (``_declarations``), its id 0; the others wait for
+        # their ids (exchange and partner too, one look-up more when applied by action)
+        names: dict[int, Action] = dict(zip(range(-1, -len(acts), -1), acts, strict=False))
+        names[0] = PASS
         self._names = names
-        return out
+        return dict(zip(names, acts.values(), strict=True))
 
     def _by_id(self) -> dict[int, Move]:
         """The legal moves keyed by their action ids (melds' provisional keys replaced)."""
@@ -221,7 +211,7 @@ class MoveGen(DealBase):
             return legal
         names = self._names
         legal = self._legal = self._declaration_ids(
-            {names[i]: move for i, move in legal.items()}  # type: ignore[misc]
+            {names[i]: move for i, move in legal.items()}
         )
         return legal
 
