@@ -110,6 +110,7 @@ class PlayIds:
         "kind_ids",
         "kinds",
         "meld_base",
+        "meld_memo",
         "names",
         "partner_id",
         "pass_id",
@@ -169,6 +170,9 @@ class PlayIds:
         the play of a concealed copy."""
         self.static_ids: dict[Action, int] = {a: i for i, a in names.items()}
         """The id of each action of :attr:`names`: right wherever that id is legal."""
+        self.meld_memo: dict[tuple[int, tuple[int, ...]], int] = {}
+        """Meld ids met so far, by (meld, sorted ``kind << 1 | declared`` of its cards): what
+        the id is made of, so a deal finds a meld's id again without the general way."""
 
 
 @per_rules

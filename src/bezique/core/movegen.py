@@ -209,10 +209,32 @@ class MoveGen(DealBase):
             legal = self._legal = self._compute_legal()
         if self._phase == PLAY or not legal or min(legal) >= 0:
             return legal
+        # the common case in few steps: each meld's id from a memo keyed by its meld and its
+        # cards' kinds and whether each is declared (what its id is made of)
         names = self._names
-        legal = self._legal = self._declaration_ids(
-            {names[i]: move for i, move in legal.items()}
-        )
+        ids = self._idt
+        memo = ids.meld_memo
+        K, M = self._kinds, self._mask
+        out: dict[int, Move] = {}
+        new_names: dict[int, Action] = {}
+        for key, move in legal.items():
+            i = key
+            if key < 0:
+                assert isinstance(move, tuple)
+                if move[0] == "meld":
+                    cards = tuple(sorted([K[c] << 1 | (M[c] != 0) for c in move[2]]))
+                    i = memo.get((move[1], cards), -1)
+                    if i < 0 or i in out:  # not met yet, or two share a meld id
+                        break
+                else:
+                    i = ids.exchange_id if move[0] == "exchange" else ids.partner_id  # type: ignore[assignment]
+            out[i] = move
+            new_names[i] = names[key]
+        else:
+            self._names = new_names
+            legal = self._legal = out
+            return legal
+        legal = self._legal = self._declaration_ids({names[i]: move for i, move in legal.items()})
         return legal
 
     def _declarations(self, seat: int) -> dict[Action, Move]:
@@ -312,6 +334,8 @@ class MoveGen(DealBase):
                 mid = table.meld_key.get(key)
                 if mid is None:
                     raise KeyError(f"'{action}' has no id in the action table of {self.rules}")
+                cards = tuple(sorted([K[c] << 1 | (M[c] != 0) for c in move[2]]))
+                base.meld_memo[move[1], cards] = mid
                 if mid in melds:
                     melds[mid].append(action)
                 else:
