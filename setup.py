@@ -21,6 +21,7 @@ SOURCES = [
     "search.c",
     "solver.c",
     "endgame.c",
+    "ismcts.c",
     "config.c",
     "load.c",
     "encode.c",

@@ -4,7 +4,7 @@ Usage: ``python scripts/fast_memcheck.py [--deals N] [--tool asan|valgrind]``.
 
 The child process plays the differential lockstep test on every supported preset, feeds the
 engine bad input of every kind (ids out of range, malformed text, bad seats), and runs
-``simulate``, playouts, the stage-2 solver and determinization.
+``simulate``, playouts, the stage-2 solver, determinization and the IS-MCTS (``ismcts.c``).
 
 * ``asan`` (default): the extension is compiled again with ``-fsanitize=address,undefined``
   into a temporary copy of the package, and the child runs with the sanitizer runtime
@@ -80,6 +80,27 @@ for players, extra in ((3, {}), (4, {}), (4, {"partnerships": True}),
             fast._engine.Core.load(fast._config(haitian), 0, [[bad]] * players, -1, [], {})
         except (ValueError, OverflowError, KeyError):
             pass
+# IS-MCTS (ismcts.c): stage-1 searches in three presets (the node cap hit in two), a stage-2
+# search, bad input
+for preset, cap in (("classic", 5), ("four", 200_000), ("three", 3)):
+    g = fast.FastDeal.new(Rules.preset(preset), seed=6)
+    for _ in range(7):
+        g.apply_index(0)
+    g.ismcts(g.to_move, 0, 60, seed=1, max_tree_nodes=cap, stop_early=True)
+g = fast.FastDeal.new(Rules.preset("classic"), seed=6)
+while not (g.stage == 2 and g.phase == "play"):
+    g.apply_index(0)
+g.ismcts(g.to_move, 0, 40, seed=2)
+for bad in ({"prior_weight": 2.0}, {"max_tree_nodes": 0}):
+    try:
+        g.ismcts(g.to_move, 0, 10, 1, **bad)
+    except ValueError:
+        pass
+for args in ((g.to_move, 99, 10, 1), (9, 0, 10, 1)):
+    try:
+        g.ismcts(*args)
+    except ValueError:
+        pass
 import numpy as np
 from bezique.envs import Encoding
 for preset in ("haitian", "classic"):

@@ -25,7 +25,17 @@ from bezique.cli import app
 from bezique.core.cards import CODES
 from bezique.core.notation import split_ref
 
-HONEST = ["random", "simple", "heuristic", "pimc", "ismcts", "pimc-c", "pimc-c-v1", "pimc-c-smart"]
+HONEST = [
+    "random",
+    "simple",
+    "heuristic",
+    "pimc",
+    "ismcts",
+    "pimc-c",
+    "pimc-c-v1",
+    "pimc-c-smart",
+    "ismcts-c",
+]
 TINY = Limit(nodes=300)
 
 RULES = [Rules.preset(p) for p in Rules.presets()] + [
@@ -76,7 +86,7 @@ def test_every_bot_plays_legal_actions_in_every_preset(rules: Rules) -> None:
     assert seen >= 3
 
 
-@pytest.mark.parametrize("name", ["pimc", "ismcts", "heuristic", "pimc-c"])
+@pytest.mark.parametrize("name", ["pimc", "ismcts", "heuristic", "pimc-c", "ismcts-c"])
 def test_search_bots_play_whole_deals(name: str) -> None:
     """A whole classic and a whole partnership deal, every seat a search bot: all legal."""
     for rules in (Rules.preset("classic"), Rules.preset("four")):
@@ -104,7 +114,7 @@ def test_same_seed_same_choice(name: str) -> None:
 def test_search_bots_depend_on_their_seed() -> None:
     rules = Rules.preset("classic")
     obs = next(o for _, o in positions(rules, 2, 3) if len(o.legal) >= 5)
-    for name in ("pimc", "ismcts", "pimc-c"):
+    for name in ("pimc", "ismcts", "pimc-c", "ismcts-c"):
         # the searches sample other worlds (the choice may still agree: it is anchored)
         values = {str(make(name, seed).play(obs, TINY).info["scores"]) for seed in range(4)}
         assert len(values) > 1
@@ -240,7 +250,7 @@ def test_known_stage_two_is_played_exactly() -> None:
     assert world_is_known(obs)
     sol, offset = exact_values(deal, rules.side_of(obs.seat or 0))
     best = max(sol.values.values())
-    for name in ("heuristic", "pimc", "ismcts", "expert", "pimc-c", "expert-c"):
+    for name in ("heuristic", "pimc", "ismcts", "expert", "pimc-c", "expert-c", "ismcts-c"):
         result = make(name, 1).play(obs, TINY)
         assert "exact" in result.info.get("reason", "")
         chosen = result.info["scores"][str(result.action)]

@@ -29,6 +29,7 @@ hard-c, expert-c: the compiled search at the hard and expert budgets, for measur
 pimc-c-smart, expert-c-smart: pimc-c with the heuristic's rules in its playouts (on trial)
 pimc-c-late, expert-c-late: pimc-c-smart with a lower bar late in the stock (on trial)
 pimc-c-model, expert-c-model: pimc-c-late, its playouts without random moves (on trial)
+ismcts-c, expert-c-ismcts: IS-MCTS in C, the heuristic's move as a PUCT prior (on trial)
 =========  ============================================================================
 
 :func:`hint` gives the expert's choice with the value of every legal action.  The ``oracle``

@@ -42,6 +42,10 @@ EXPERT_LATE_ROLLOUTS = 8_000
 """Most rollouts a move for ``expert-c-late`` (the version on trial; at most 0.3 s a move,
 median: early in the stock its searches stop long before it)."""
 
+EXPERT_ISMCTS_ITERATIONS = 2000
+"""Most iterations a move for ``expert-c-ismcts`` (``ismcts-c`` on trial; at most 0.3 s a move,
+median, on this machine: docs/strength.md)."""
+
 
 @dataclass(frozen=True)
 class Level:
@@ -98,10 +102,17 @@ CANDIDATES: dict[str, Level] = {
             Limit(iterations=EXPERT_LATE_ROLLOUTS),
             "pimc-c-model (expert-c-late, playouts without random moves), 8,000 rollouts",
         ),
+        Level(
+            "expert-c-ismcts",
+            "ismcts-c",
+            Limit(iterations=EXPERT_ISMCTS_ITERATIONS),
+            "ismcts-c (IS-MCTS in C, the heuristic as a PUCT prior) at expert-c's CPU budget",
+        ),
     )
 }
 """The compiled search at the budgets meant for ``hard`` and ``expert``, playable by name for
-measurement (``expert-c-smart``, ``expert-c-late`` and ``expert-c-model``: versions on trial); they
+measurement (``expert-c-smart``, ``expert-c-late``, ``expert-c-model`` and ``expert-c-ismcts``: versions
+on trial); they
 become the levels once an arena at size shows them stronger."""
 
 

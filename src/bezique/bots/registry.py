@@ -11,6 +11,7 @@ from collections.abc import Callable
 from importlib.metadata import entry_points
 
 from .base import Bot
+from .fastismcts import FastIsmctsBot
 from .fastpimc import (
     FastPimcBot,
     FastPimcLateBot,
@@ -110,6 +111,11 @@ register(
     "pimc-c-model",
     FastPimcModelBot,
     "pimc-c-late with playouts that make no random moves: a model of the heuristic (on trial)",
+)
+register(
+    "ismcts-c",
+    FastIsmctsBot,
+    "IS-MCTS in the compiled engine, the heuristic's move as a PUCT prior (on trial)",
 )
 register(
     "pimc-c-v1",

@@ -21,7 +21,7 @@ back to the reference core.  Without a C compiler at install time the extension 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..core.deal import Deal, SideResult
 from ..core.events import ScoreEvent
@@ -463,6 +463,97 @@ class FastDeal:
             solver_nodes,
             style | (4 if couple_draws else 0) | (endgame_stock << 4),
         )
+
+    def ismcts(
+        self,
+        seat: int,
+        prior: int,
+        iterations: int,
+        seed: int,
+        prior_weight: float = 0.7,
+        c_puct: float = 1.5,
+        scale: float = 250.0,
+        fpu: float = 0.1,
+        explore: float = 0.1,
+        solver_nodes: int = 20_000,
+        policy: str = "smart",
+        max_tree_nodes: int = 200_000,
+        stop_early: bool = False,
+        seconds: float = 0.0,
+    ) -> IsmctsResult:
+        """Single-observer IS-MCTS in C (``ismcts.c``) for ``seat``, the seat to move.
+
+        Each of ``iterations`` iterations deals a world ``seat`` cannot tell from this one
+        (:meth:`determinize`, drawn from ``seed`` and the iteration's number), walks down one tree
+        of actions as ``seat`` sees them (a card by its kind and meld marks, not its copy)
+        choosing by PUCT among the actions legal in that world, adds one node, and plays the
+        deal out with ``policy`` (``'heuristic'``, ``'meld'`` or ``'smart'``; a uniform move with
+        chance ``explore``), finished by the stage-2 solver (at most ``solver_nodes`` nodes; 0:
+        never; two sides only).  The prior gives ``prior_weight`` to the heuristic's action (at
+        the root the legal-action index ``prior``, below it the policy's own choice) and shares
+        the rest evenly: a prior, not a veto (with weight 1 nothing else is tried).  An untried
+        action is taken to be worth the mean of its tried siblings less ``fpu``.
+
+        Values are margins squashed to [-1, 1] by ``tanh(margin / scale)`` (``scale`` points: a
+        classic deal's margins spread a few hundred), so that ``c_puct`` is in the units it has in
+        the literature; :attr:`IsmctsResult.margins` keeps the means in points.  The tree holds
+        at most ``max_tree_nodes`` nodes (past them it stops growing and the playouts go on).
+        ``stop_early``: stop once no root action can catch the most visited one; ``seconds``
+        (0: none): stop after that much time (then the result depends on the clock)."""
+        styles = {"heuristic": 0, "meld": 1, "smart": 2}
+        if policy not in styles:
+            raise ValueError(f"unknown playout policy {policy!r}: one of {', '.join(styles)}")
+        for name, value in (("iterations", iterations), ("max_tree_nodes", max_tree_nodes)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"{name} must be a whole number of at least 1, not {value!r}")
+        if not 0.0 <= prior_weight <= 1.0:
+            raise ValueError(f"prior_weight must be between 0 and 1, not {prior_weight!r}")
+        if not 0.0 <= explore <= 1.0:
+            raise ValueError(f"explore must be between 0 and 1, not {explore!r}")
+        if not c_puct >= 0.0 or not scale > 0.0 or not seconds >= 0.0:
+            raise ValueError(
+                f"c_puct and seconds must be 0 or more and scale above 0: got {c_puct!r}, "
+                f"{seconds!r}, {scale!r}"
+            )
+        if iterations >= 1 << 31 or max_tree_nodes >= 1 << 40:
+            raise ValueError("iterations below 2**31 and max_tree_nodes below 2**40, please")
+        visits, values, margins, done, solved, nodes, used = self._c.ismcts(
+            seat,
+            prior,
+            iterations,
+            seed & ((1 << 64) - 1),
+            prior_weight,
+            c_puct,
+            scale,
+            fpu,
+            explore,
+            solver_nodes,
+            styles[policy],
+            max_tree_nodes,
+            stop_early,
+            seconds,
+        )
+        return IsmctsResult(visits, values, margins, done, solved, nodes, used)
+
+
+class IsmctsResult(NamedTuple):
+    """What :meth:`FastDeal.ismcts` found, per legal action of the root (in
+    :meth:`FastDeal.legal_actions` order) and in all."""
+
+    visits: list[int]
+    """Iterations through each root action (they sum to :attr:`iterations`)."""
+    values: list[float | None]
+    """Mean squashed value in [-1, 1] for the searching side (None: never visited)."""
+    margins: list[float | None]
+    """Mean margin in points for the searching side (None: never visited)."""
+    iterations: int
+    """Iterations run (fewer than asked only with ``stop_early`` or ``seconds``)."""
+    solved: int
+    """Playouts the stage-2 solver finished."""
+    solver_nodes: int
+    """Nodes the solver searched in all."""
+    tree_nodes: int
+    """Nodes of the tree, its root included."""
 
 
 _CODES = [*(r + s for s in "SHDC" for r in "ATKQJ987"), "XX"]

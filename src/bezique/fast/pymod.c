@@ -588,6 +588,7 @@ PyObject *Core_load(PyObject *cls, PyObject *args);
 PyObject *search_methods_pick(PyObject *self, PyObject *args);
 PyObject *search_methods_determinize(PyObject *self, PyObject *args);
 PyObject *search_methods_pimc(PyObject *self, PyObject *args);
+PyObject *search_methods_ismcts(PyObject *self, PyObject *args);
 PyObject *Core_encode(PyObject *self, PyObject *args);
 
 static PyMethodDef Core_methods[] = {
@@ -609,6 +610,7 @@ static PyMethodDef Core_methods[] = {
     {"policy_pick", (PyCFunction)search_methods_pick, METH_VARARGS, "Index of the policy's action."},
     {"determinize", (PyCFunction)search_methods_determinize, METH_VARARGS, "A copy, unseen cards reshuffled."},
     {"pimc", (PyCFunction)search_methods_pimc, METH_VARARGS, "Margins of moves across determinized worlds."},
+    {"ismcts", (PyCFunction)search_methods_ismcts, METH_VARARGS, "IS-MCTS with a PUCT prior: root visits and values."},
     {"hidden", (PyCFunction)Core_hidden, METH_NOARGS, "Concealed unknown cards per seat, and the stock."},
     {"legal_id_texts", (PyCFunction)Core_legal_id_texts, METH_NOARGS, "(id, text) pairs, ascending by id."},
     {"encode", (PyCFunction)Core_encode, METH_VARARGS, "encode(seat, out): the observation tensor."},

@@ -523,7 +523,7 @@ PyObject *search_methods_solve(PyObject *self, PyObject *args) {
 
 /* Deal every card `seat` has not seen (the other seats' concealed cards nobody knows, and the
    stock) again at random among those places. */
-static void determinize_state(State *st, const Config *cfg, int seat, Rng *rng) {
+void determinize_state(State *st, const Config *cfg, int seat, Rng *rng) {
     uint16_t *slot[MAXC], pool[MAXC];
     int n = 0;
     for (int s = 0; s < cfg->players; s++) {
@@ -673,6 +673,22 @@ static double rollout(State *st, const Config *cfg, int side, Rng *rng, double e
         st_apply(st, cfg, &buf[pick]);
     }
     return state_utility(st, cfg, side);
+}
+
+/* The rollout of ismcts.c: no coupled draws; style 0 plain, 1 'meld', 2 'smart'. */
+double search_rollout(State *st, const Config *cfg, int side, Rng *rng, double explore, long max_nodes, int style,
+                      int *solved, long *nodes) {
+    Piles off;
+    off.on = 0;
+    off.n0 = st->nstock;
+    return rollout(st, cfg, side, rng, explore, max_nodes, style, &off, solved, nodes);
+}
+
+/* The playout policy's own choice with no random move and no noise (the prior of ismcts.c). */
+int policy_choice(const State *st, const Config *cfg, const Move *mv, int n, int style) {
+    Rng unused;
+    rng_seed(&unused, 1); /* neither policy draws with explore and noise off */
+    return style >= 2 ? smart_pick(st, cfg, mv, n, &unused, 0.0, 0) : heuristic_pick(st, cfg, mv, n, &unused, 0.0, 0, style);
 }
 
 /* pimc(seat, side, moves, first, worlds, seed, explore, max_nodes[, style]): for worlds first ..

@@ -26,6 +26,21 @@ int solve_stage2_value(const State *st, const Config *cfg, const double *per_ran
 /* The search players' utility for side: its points less the mean of the other sides' (search.c). */
 double state_utility(const State *st, const Config *cfg, int side);
 
+/* Deal every card seat has not seen (other seats' unknown concealed cards, the stock) again at
+   random among those places (search.c). */
+void determinize_state(State *st, const Config *cfg, int seat, Rng *rng);
+
+/* Play on with the default policy (style 0 plain, 1 'meld', 2 'smart'; a uniform move with
+   chance explore), the stage-2 solver finishing from the first trick of stage 2 while it needs
+   at most max_nodes nodes (0: never): the margin for side (*solved set where the solver
+   finished; its nodes added to *nodes).  NAN when an action list overflowed (search.c). */
+double search_rollout(State *st, const Config *cfg, int side, Rng *rng, double explore, long max_nodes, int style,
+                      int *solved, long *nodes);
+
+/* The index of the action the policy of this style (0 plain, 1 'meld', 2 'smart') picks with
+   no random move and no noise (search.c). */
+int policy_choice(const State *st, const Config *cfg, const Move *mv, int n, int style);
+
 /* Most stage-1 positions endgame_value visits for one world and candidate. */
 #define ENDGAME_POSITIONS 20000L
 
