@@ -171,10 +171,20 @@ def opponents_hidden(deal: Deal, seat: int | None) -> Counter[str]:
     return out
 
 
-# constants, and caches the deal works out from its state (legal moves, their ids, the
-# resample's plan): none is state of its own
+# constants, and caches the deal works out from its state (legal moves by id, their actions,
+# the rules' id tables, the resample's plan): none is state of its own
 _CONSTANT_SLOTS = frozenset(
-    {"_legal", "_id_table", "_shuffle_plan", "_kinds", "rules", "initial", "seed", "dealer"}
+    {
+        "_legal",
+        "_names",
+        "_idt",
+        "_shuffle_plan",
+        "_kinds",
+        "rules",
+        "initial",
+        "seed",
+        "dealer",
+    }
 )
 
 

@@ -12,6 +12,7 @@ import pytest
 
 import conformance
 from bezique import Deal, Rules
+from bezique.core.ids import action_ids
 
 
 def _played(preset: str, seed: int, steps: int) -> Deal:
@@ -88,17 +89,20 @@ def test_resample_refuses_a_bad_seat(seat: object) -> None:
 
 
 @pytest.mark.parametrize("preset", sorted(Rules.presets()))
-def test_the_kept_ids_are_the_ids_worked_out_afresh(preset: str) -> None:
-    """``legal_ids`` / ``apply_id`` keep each position's ids (quick paths for plays); they
-    equal the general assignment (``_id_pairs``), ascending, along random deals."""
+def test_the_generated_ids_are_the_ids_worked_out_from_the_text(preset: str) -> None:
+    """Move generation keys the legal moves by id (quick paths for plays); the ids and their
+    actions equal those worked out apart from the legal actions' notation alone
+    (``ActionIds.from_observation``), ascending, along random deals, in a copy too."""
     rules = Rules.preset(preset)
+    table = action_ids(rules)
     for seed in range(2):
         deal = Deal.new(rules, seed=seed, dealer=seed % rules.players)
         rng = random.Random(seed)
         while not deal.is_over:
             ids = deal.legal_ids()
             assert ids == sorted(ids)
-            assert list(deal._ids().items()) == deal._id_pairs()
+            want = table.from_observation(deal.observation(deal.to_move))
+            assert [(i, str(a)) for i, a in deal.legal_id_actions()] == want
             assert deal.clone().legal_ids() == ids
             deal.apply_id(ids[rng.randrange(len(ids))])
 
@@ -112,7 +116,16 @@ def test_copies_set_every_slot_and_share_no_list() -> None:
     deal = _played("four", 6, 14)
     seat = deal.to_move
     assert seat is not None
-    shared_ok = {"rules", "_kinds", "_legal", "_id_table", "_carry", "initial", "_shuffle_plan"}
+    shared_ok = {
+        "rules",
+        "_kinds",
+        "_legal",
+        "_names",
+        "_idt",
+        "_carry",
+        "initial",
+        "_shuffle_plan",
+    }
     for copy in (deal.clone(), deal.resample(seat, random.Random(1))):
         for slot in DealBase.__slots__:
             value = getattr(copy, slot)  # AttributeError: a slot the copy left unset

@@ -71,33 +71,36 @@ class IsmctsBot(SearchBot):
             while not world.is_over:
                 seat = world.to_move
                 assert seat is not None
+                # the tree is keyed by action, as the observing seat names it (the same id
+                # can name different actions in different worlds); the world steps by id
                 legal = world.legal_actions()
+                ids = world.listed_ids()
                 children = node.children
                 untried = []
-                for a in legal:
+                for j, a in enumerate(legal):
                     child = children.get(a)
                     if child is None:
-                        untried.append(a)
+                        untried.append(j)
                     else:
                         child.avail += 1
                 if untried:
-                    a = untried[0] if node is root else untried[rng.randrange(len(untried))]
-                    child = children[a] = _Node(side_of[seat])
-                    world.apply(a)
+                    j = untried[0] if node is root else untried[rng.randrange(len(untried))]
+                    child = children[legal[j]] = _Node(side_of[seat])
+                    world.apply_id(ids[j])
                     path.append(child)
                     steps += 1
                     break
                 done = max(iterations, 1)
                 spread = math.sqrt(max(s2 / done - (s1 / done) ** 2, 1.0))
                 c = self.exploration * spread
-                best_a, best_child, best_score = legal[0], None, -math.inf
-                for a in legal:
+                best_j, best_child, best_score = 0, None, -math.inf
+                for j, a in enumerate(legal):
                     child = children[a]
                     score = child.total / child.visits + c * sqrt(log(child.avail) / child.visits)
                     if score > best_score:
-                        best_a, best_child, best_score = a, child, score
+                        best_j, best_child, best_score = j, child, score
                 assert best_child is not None
-                world.apply(best_a)
+                world.apply_id(ids[best_j])
                 path.append(best_child)
                 node = best_child
                 steps += 1

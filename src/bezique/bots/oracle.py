@@ -54,13 +54,14 @@ class OracleBot:
                 return PlayResult(best, {"scores": scores, "reason": "stage 2 solved exactly"})
         rng = random.Random(observation_rng_seed(self._salt, deal.observation(seat)))
         budget = Budget.of(limit, self.default_limit)
+        ids = deal.listed_ids()  # in the order of ``actions``
         totals = [0.0] * len(actions)
         rounds = 0
         while rounds == 0 or budget.left():
             seed = rng.getrandbits(32)
-            for i, a in enumerate(actions):
+            for i, a in enumerate(ids):
                 world = deal.clone()
-                world.apply(a)
+                world.apply_id(a)
                 budget.spend(nodes=playout(world, random.Random(seed)) + 1)
                 totals[i] += utility(world, side)
             rounds += 1

@@ -13,6 +13,7 @@ not modelled: a known simplification, see ``docs/strength.md``.
 **Default policy.**  :func:`playout_action` is a few microseconds of rules of thumb on top of the
 engine's legal actions: declare the meld worth the most; lead a cheap card; win a trick that holds
 points as cheaply as possible, else throw the cheapest card; a little randomness throughout.
+:func:`playout` steps the world by action id (:func:`playout_play_id` picks the card by id).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from ..core.cards import (
     WILD,
 )
 from ..core.deal import Deal
+from ..core.ids import play_ids
 from ..core.melds import (
     BEZIQUE,
     DOUBLE_BEZIQUE,
@@ -201,19 +203,37 @@ def playout_action(deal: Deal, rng: random.Random, explore: float = 0.1) -> Acti
     plus the meld points it may still bring (pairs and quartets held, bezique and sequence cards);
     a lead is the card that costs least to give up; a follower wins the trick when its points
     (and the chance to declare) are worth the card spent, else throws the cheapest card."""
+    if deal.phase == "declare":
+        return _declaration(deal)
+    return deal.id_action(playout_play_id(deal, rng, explore))
+
+
+def _declaration(deal: Deal) -> Action:
+    """The default policy's declaration: the one worth the most, the first listed of equals."""
     actions = deal.legal_actions()
     if len(actions) == 1:
         return actions[0]
     rules = deal.rules
-    if deal.phase == "declare":
-        best, best_v = actions[0], -1.0
-        for a in actions:
-            v = declare_points(rules, a)
-            if v > best_v:
-                best, best_v = a, v
-        return best
+    best, best_v = actions[0], -1.0
+    for a in actions:
+        v = declare_points(rules, a)
+        if v > best_v:
+            best, best_v = a, v
+    return best
+
+
+def playout_play_id(deal: Deal, rng: random.Random, explore: float = 0.1) -> int:
+    """The default policy's card to play (:func:`playout_action` in the play phase), as an
+    action id: each candidate's card kind is read from the rules' id table, not from its
+    notation."""
+    actions = deal.legal_ids()  # ascending: the order legal_actions() lists plays in
+    if len(actions) == 1:
+        return actions[0]
+    rules = deal.rules
     if rng.random() < explore:
         return actions[rng.randrange(len(actions))]
+    layout = play_ids(rules)
+    play_kind, offset = layout.play_kind, layout.play_offset
     trump = deal.trump
     t = -1 if trump is None else SUITS.index(trump)
     seat = deal.to_move
@@ -238,12 +258,13 @@ def playout_action(deal: Deal, rng: random.Random, explore: float = 0.1) -> Acti
     # keep value of each candidate
     keeps = []
     for a in actions:
-        k = action_kind(a)
+        k = play_kind[a]
         keep = 0.0 if k == WILD else _POWER[k & 7] + (_TRUMP_POWER if k >> 3 == t else 0.0)
         if stage1:
             bonus = _meld_bonus(k, held, by_rank, table)
-            ref = a.cards[0]
-            if "@" in ref or held[k] == declared[k]:
+            # a declared copy (an id past the kind's first: its notation names a history,
+            # or it is the only kind of copy held)
+            if a != offset[k] or held[k] == declared[k]:
                 bonus *= 0.3  # a declared copy has scored already
             keep += bonus
         keeps.append((a, k, keep + 0.01 * noise()))
@@ -283,11 +304,14 @@ def playout_action(deal: Deal, rng: random.Random, explore: float = 0.1) -> Acti
 
 
 def playout(deal: Deal, rng: random.Random, explore: float = 0.1) -> int:
-    """Play a world to its end with the default policy; the number of actions applied."""
+    """Play a world to its end with the default policy; the number of actions applied.
+    Cards are played by id; a declaration (chosen among the listed actions) by action."""
     n = 0
-    apply = deal.apply
     while not deal.is_over:
-        apply(playout_action(deal, rng, explore))
+        if deal.phase == "declare":
+            deal.apply(_declaration(deal))
+        else:
+            deal.apply_id(playout_play_id(deal, rng, explore))
         n += 1
     return n
 

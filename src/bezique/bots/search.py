@@ -34,6 +34,7 @@ import random
 from abc import abstractmethod
 
 from ..core.deal import Deal
+from ..core.ids import play_ids
 from ..core.notation import Action
 from ..core.observation import Observation
 from .base import Bot, InfoDict, Limit, PlayResult, legal_actions, observation_rng_seed
@@ -181,10 +182,13 @@ class PimcBot(SearchBot):
         # one world built from the observation's text; the others by reshuffling its unseen
         # cards at the id level (Deal.resample), which parses nothing
         root = Deal.from_observation(observation, rng)
+        # the seat's own legal actions have the same ids in every world (in the order of
+        # ``actions``, as the observation lists them)
+        ids = root.listed_ids()
         while worlds == 0 or budget.left():
             world = root.resample(observation.seat, rng)
             values, exact = self.world_values(
-                world, [actions[i] for i in active], side, rng.getrandbits(32), budget, use_solver
+                world, [ids[i] for i in active], side, rng.getrandbits(32), budget, use_solver
             )
             use_solver = use_solver and exact  # one world too big to solve: play out the rest
             solved += exact
@@ -242,14 +246,14 @@ class PimcBot(SearchBot):
     def world_values(
         self,
         world: Deal,
-        actions: list[Action],
+        actions: list[int],
         side: int,
         seed: int,
         budget: Budget,
         use_solver: bool = True,
     ) -> tuple[list[float], bool]:
-        """The value of every action in one world, and whether it was solved exactly (in stage
-        2, where affordable) rather than played out."""
+        """The value of every action (given by id) in one world, and whether it was solved
+        exactly (in stage 2, where affordable) rather than played out."""
         if use_solver and world.stage == 2 and world.phase == "play":
             limit = self.solver_nodes
             try:
@@ -258,11 +262,12 @@ class PimcBot(SearchBot):
                 budget.spend(nodes=int(self.solver_nodes * SOLVER_NODE_COST))
             else:
                 budget.spend(nodes=int(sol.nodes * SOLVER_NODE_COST) + 1)
-                return [sol.values[action_kind(a)] + offset for a in actions], True
+                play_kind = play_ids(world.rules).play_kind
+                return [sol.values[play_kind[i]] + offset for i in actions], True
         values = []
-        for a in actions:
+        for i in actions:
             w = world.clone()
-            w.apply(a)
+            w.apply_id(i)
             n = playout(w, random.Random(seed))
             budget.spend(nodes=n + 1)
             values.append(utility(w, side))

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from ..core.cards import ALL_KINDS, SUITS, WILD, parse_card
 from ..core.deal import Deal
+from ..core.ids import play_ids
 from ..core.notation import Action
 from ..core.observation import Observation
 from ..core.rules import Rules
@@ -361,20 +362,27 @@ def exact_values(world: Deal, side: int, max_nodes: int | None = None) -> tuple[
     eg = Endgame.from_deal(world)
     sol = eg.solve(side, max_nodes)
     copy = world.clone()
+    play_kind = play_ids(world.rules).play_kind
     line: list[tuple[int, int]] = []
     while not copy.is_over:
         seat = copy.to_move
         assert seat is not None
-        action = copy.legal_actions()[0]
-        line.append((seat, parse_card(action.cards[0].partition("@")[0])))
-        copy.apply(action)
+        first = copy.legal_ids()[0]  # the first legal action: plays list by id
+        line.append((seat, play_kind[first]))
+        copy.apply_id(first)
     return sol, utility(copy, side) - eg.line_margin(side, line)
 
 
 def play_action(deal: Deal, kind: int) -> Action:
     """The legal action of ``deal`` that plays card kind ``kind`` (stage 2 has no declared
     cards, so there is exactly one)."""
-    for a in deal.legal_actions():
-        if a.verb == "play" and parse_card(a.cards[0].partition("@")[0]) == kind:
-            return a
+    return deal.id_action(play_id(deal, kind))
+
+
+def play_id(deal: Deal, kind: int) -> int:
+    """The id of the legal action of ``deal`` that plays card kind ``kind`` (stage 2)."""
+    play_kind = play_ids(deal.rules).play_kind
+    for i in deal.legal_ids():
+        if i < len(play_kind) and play_kind[i] == kind:
+            return i
     raise ValueError(f"no legal play of kind {kind}")

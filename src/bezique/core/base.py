@@ -19,6 +19,7 @@ import random
 from typing import Any
 
 from .events import ScoreEvent
+from .ids import PlayIds
 from .notation import Action
 from .rules import Rules
 
@@ -49,13 +50,14 @@ class DealBase:
         "_game_bezique",
         "_hands",
         "_history",
-        "_id_table",
+        "_idt",
         "_instances",
         "_kinds",
         "_known",
         "_leader",
         "_legal",
         "_mask",
+        "_names",
         "_phase",
         "_pts",
         "_shuffle_plan",
@@ -99,10 +101,16 @@ class DealBase:
     _stage: int
     _decl_count: int
     _exchanged: bool
-    _legal: dict[Action, Move] | None
-    _id_table: tuple[dict[Action, Move], dict[int, Action]] | None
-    """The legal actions by id (ascending), with the :attr:`_legal` table they were worked out
-    from: valid while that table is the deal's (see ``DealIds``)."""
+    _legal: dict[int, Move] | None
+    """The legal moves by action id, in the order ``legal_actions`` lists them (None: not
+    worked out yet for this position); melds may first have provisional negative keys until
+    their ids are asked for (``MoveGen._by_id``)."""
+    _names: dict[int, Action]
+    """The action of each id of :attr:`_legal` (set with it): the rules-wide table of
+    :attr:`_idt` where every legal action's notation is position-independent, else this
+    position's own."""
+    _idt: PlayIds
+    """The rules' play-id tables (:func:`~bezique.core.ids.play_ids`)."""
     _shuffle_plan: ShufflePlan | None
     """What :meth:`~bezique.core.worlds.Worlds.reshuffle` worked out for a seat at this point
     (kept until the next action; a copy starts without it)."""

@@ -74,8 +74,7 @@ class Deal(Worlds):
         if seat is not None and seat == self._to_move:
             actions = self.legal_actions()
             legal = tuple(str(a) for a in actions)
-            id_of = {a: i for i, a in self._ids().items()}
-            legal_ids = tuple(id_of[a] for a in actions)
+            legal_ids = tuple(self._by_id())  # in the same order
         return Observation(
             rules=self.rules,
             seat=seat,

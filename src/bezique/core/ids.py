@@ -58,7 +58,7 @@ from typing import TYPE_CHECKING
 
 from .cards import ALL_KINDS, CODES, WILD
 from .melds import DOUBLE_ROYAL_MARRIAGE, MELD_BY_NAME, MELDS, meld_score, profile_mask, slots
-from .notation import Action
+from .notation import PARTNER, PASS, Action
 from .percache import per_rules
 
 if TYPE_CHECKING:
@@ -97,15 +97,30 @@ class MeldId:
         return f"meld {self.meld} {cards}" + (f" (declared: {' '.join(used)})" if used else "")
 
 
-class ActionIds:
-    """The action-id layout of one rule set (see the module docstring).
-
-    Get it with :func:`action_ids` (built once per rule set).
+class PlayIds:
+    """The part of a rule set's id layout that needs no meld table: ``pass``, ``exchange``,
+    ``partner`` and the play block, with the tables move generation and the search players
+    read (cheap to build; get it with :func:`play_ids`).
     """
 
+    __slots__ = (
+        "card_play_id",
+        "copies",
+        "exchange_id",
+        "kind_ids",
+        "kinds",
+        "meld_base",
+        "meld_memo",
+        "names",
+        "partner_id",
+        "pass_id",
+        "play_base",
+        "play_kind",
+        "play_offset",
+        "static_ids",
+    )
+
     def __init__(self, rules: Rules) -> None:
-        self.rules = rules
-        """The rules this layout is for."""
         counts = Counter(rules.pack_kinds)
         self.kind_ids: tuple[int, ...] = tuple(sorted(counts))
         """Card kinds of the pack, in kind order."""
@@ -126,15 +141,74 @@ class ActionIds:
             self.partner_id, nxt = nxt, nxt + 1
         self.play_base = nxt
         """The first id of the play block."""
-        self.play_offset: tuple[int, ...]
-        """Per card kind (indexed by kind, ``-1`` where the pack has none), the id that plays
-        a concealed copy; ``+ v`` plays a declared copy of the ``v``-th history."""
         offsets = [-1] * ALL_KINDS
         for k, c in zip(self.kind_ids, self.copies, strict=True):
             offsets[k] = nxt
             nxt += 1 + c
-        self.play_offset = tuple(offsets)
+        self.play_offset: tuple[int, ...] = tuple(offsets)
+        """Per card kind (indexed by kind, ``-1`` where the pack has none), the id that plays
+        a concealed copy; ``+ v`` plays a declared copy of the ``v``-th history."""
         self.meld_base = nxt
+        """The first id of the meld block (the end of the play block)."""
+        self.card_play_id: tuple[int, ...] = tuple(offsets[k] for k in sorted(rules.pack_kinds))
+        """Per card id of a deal (ids run kind by kind), the id that plays it concealed."""
+        kind_of = [-1] * nxt
+        for k in self.kind_ids:
+            for v in range(1 + counts[k]):
+                kind_of[offsets[k] + v] = k
+        self.play_kind: tuple[int, ...] = tuple(kind_of)
+        """Per id below :attr:`meld_base`, the card kind it plays (``-1`` for pass, exchange
+        and partner): what a search player reads instead of the action's notation."""
+        names: dict[int, Action] = {0: PASS}
+        if self.partner_id is not None:
+            names[self.partner_id] = PARTNER
+        for k in self.kind_ids:
+            names[offsets[k]] = Action("play", "", (CODES[k],))
+        # a dict, not a tuple: map(names.__getitem__, ...) is a fast call on a dict only
+        self.names: dict[int, Action] = names
+        """The action of each id whose notation is the same in every position: pass, partner,
+        the play of a concealed copy."""
+        self.static_ids: dict[Action, int] = {a: i for i, a in names.items()}
+        """The id of each action of :attr:`names`: right wherever that id is legal."""
+        self.meld_memo: dict[tuple[int, tuple[int, ...]], int] = {}
+        """Meld ids met so far, by (meld, sorted ``kind << 1 | declared`` of its cards): what
+        the id is made of, so a deal finds a meld's id again without the general way."""
+
+
+@per_rules
+def play_ids(rules: Rules) -> PlayIds:
+    """The play part of a rule set's id layout (built once per rule set, cheaply)."""
+    return PlayIds(rules)
+
+
+class ActionIds:
+    """The action-id layout of one rule set (see the module docstring).
+
+    Get it with :func:`action_ids` (built once per rule set).
+    """
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        """The rules this layout is for."""
+        base = play_ids(rules)
+        self.kind_ids: tuple[int, ...] = base.kind_ids
+        """Card kinds of the pack, in kind order."""
+        self.kinds: tuple[str, ...] = base.kinds
+        """Codes of :attr:`kind_ids`."""
+        self.copies: tuple[int, ...] = base.copies
+        """Copies of each kind in the pack."""
+        self.pass_id = 0
+        """The id of ``pass``."""
+        self.exchange_id: int | None = base.exchange_id
+        """The id of ``exchange`` (None in games without a turn-up)."""
+        self.partner_id: int | None = base.partner_id
+        """The id of ``partner`` (None unless the partner may declare)."""
+        self.play_base = base.play_base
+        """The first id of the play block."""
+        self.play_offset: tuple[int, ...] = base.play_offset
+        """Per card kind (indexed by kind, ``-1`` where the pack has none), the id that plays
+        a concealed copy; ``+ v`` plays a declared copy of the ``v``-th history."""
+        nxt = self.meld_base = base.meld_base
         """The first id of the meld block."""
         self.meld_ids: tuple[MeldId, ...] = tuple(self._meld_table())
         """What each id of the meld block stands for, from :attr:`meld_base` on."""
@@ -361,4 +435,4 @@ def _histories(refs: Iterable[str]) -> dict[str, list[int]]:
     return {card: sorted(masks) for card, masks in out.items()}
 
 
-__all__ = ["IDS_VERSION", "ActionIds", "MeldId", "action_ids"]
+__all__ = ["IDS_VERSION", "ActionIds", "MeldId", "PlayIds", "action_ids", "play_ids"]

@@ -20,6 +20,7 @@ from .cards import (
     WILD,
     kind,
 )
+from .ids import action_ids
 from .melds import (
     FOUR_WILD_CARDS,
     GHOST,
@@ -40,7 +41,6 @@ from .percache import per_rules
 from .rules import Rules
 from .tricks import follow_duty
 
-_PLAY = [Action("play", "", (c,)) for c in CODES]
 _PlanItem = tuple[int, str, int, list[Slot]]
 # a plan item with the card counts it needs: ((count, kinds bit set), ...), ((rank, count), ...)
 _PlanEntry = tuple[_PlanItem, tuple[tuple[int, int], ...], list[tuple[int, int]]]
@@ -70,7 +70,16 @@ def meld_plan(rules: Rules, trump: int | None) -> list[_PlanEntry]:
 
 
 class MoveGen(DealBase):
-    """Legal moves: what the seat to move may play or declare, each with its notation."""
+    """Legal moves: what the seat to move may play or declare, each with its id and notation.
+
+    Move generation yields action ids (:mod:`bezique.core.ids`) directly: ``_legal`` maps each
+    legal id to its concrete move, in the order :meth:`legal_actions` lists them, and
+    ``_names`` gives each id's :class:`Action` (the rules-wide table of
+    :class:`~bezique.core.ids.PlayIds` where every legal action has the same notation in every
+    position, the most common case).  So playing by action and playing by id share one
+    generator and neither converts (a meld's id waits until ids are asked for:
+    :meth:`_by_id`).
+    """
 
     __slots__ = ()
 
@@ -79,15 +88,21 @@ class MoveGen(DealBase):
         legal = self._legal
         if legal is None:
             legal = self._legal = self._compute_legal()
-        return list(legal)
+        return list(map(self._names.__getitem__, legal))
 
-    def _compute_legal(self) -> dict[Action, Move]:
+    def _compute_legal(self) -> dict[int, Move]:
+        """The legal moves by id (and ``_names`` set to match)."""
         if self._phase == PLAY:
             return self._play_actions(self._to_move)  # type: ignore[arg-type]
         if self._phase == DECLARE:
             # a world rebuilt from another seat's view may leave the declarer nothing to
             # declare: then it can only pass
-            return self._declare_actions(self._to_move) or {PASS: ("pass",)}  # type: ignore[arg-type]
+            legal = self._declare_actions(self._to_move)  # type: ignore[arg-type]
+            if legal:
+                return legal
+            self._names = self._idt.names
+            return {0: ("pass",)}
+        self._names = self._idt.names
         return {}
 
     def _playable(self, seat: int) -> Sequence[int]:
@@ -121,7 +136,7 @@ class MoveGen(DealBase):
 
         return name
 
-    def _play_actions(self, seat: int) -> dict[Action, Move]:
+    def _play_actions(self, seat: int) -> dict[int, Move]:
         K, M = self._kinds, self._mask
         hand = self._hands[seat]
         playable: Sequence[int]
@@ -129,31 +144,101 @@ class MoveGen(DealBase):
             playable = hand
         else:
             playable = self._playable(seat)
+        ids = self._idt
         if not any(map(M.__getitem__, hand)):
-            # kinds sort canonically (suit, then rank) as plain ints
-            # hands are sorted by id, so by kind: keep the first copy of each kind
-            out: dict[Action, Move] = {}
+            # concealed cards only (most positions): one id per card kind, whose notation is
+            # the same everywhere; hands are sorted by id, so by kind (and by play id): keep
+            # the first copy of each kind
+            self._names = ids.names
+            pid = ids.card_play_id
+            out: dict[int, Move] = {}
             prev = -1
             for c in playable:
-                k = K[c]
-                if k != prev:
-                    out[_PLAY[k]] = c
-                    prev = k
+                i = pid[c]
+                if i != prev:
+                    out[i] = c
+                    prev = i
             return out
         seen: dict[int, int] = {}
         for c in playable:
             key = M[c] << 6 | K[c]
             if key not in seen:
                 seen[key] = c
-        # canonical order (suit, rank, history), so that equal observations list equal actions
+        # canonical order (suit, rank, history), so that equal observations list equal
+        # actions: the order of the ids too, for a declared copy's id counts its history
+        # among the seat's declared copies of its kind (all playable if one is), ascending
         name = self._namer(seat)
+        offset, static = ids.play_offset, ids.names
         out = {}
+        names: dict[int, Action] = {}
+        prev = i = -1
         for key in sorted(seen, key=lambda key: (key & 63, key)):
             c = seen[key]
-            out[Action("play", "", (name(K[c], M[c]),))] = c
+            k, m = K[c], M[c]
+            if k != prev:  # a kind's first: concealed, else the first history
+                prev = k
+                i = offset[k] + 1 if m else offset[k]
+            else:
+                i += 1
+            out[i] = c
+            # a concealed copy's action is the rules-wide one (no new Action to build)
+            names[i] = Action("play", "", (name(k, m),)) if m else static[i]
+        self._names = names
         return out
 
-    def _declare_actions(self, seat: int) -> dict[Action, Move]:
+    def _declare_actions(self, seat: int) -> dict[int, Move]:
+        """The seat's declarations by id (``_names`` set to match); empty if it has none.
+
+        A meld's id needs the rules' meld table (:func:`action_ids`, milliseconds to build),
+        which play by action never needs: so melds are first keyed by provisional negative
+        numbers, and :meth:`_by_id` gives them their ids when ids are asked for."""
+        acts = self._declarations(seat)
+        if not acts:
+            return {}
+        # pass comes last in the list (``_declarations``), its id 0; the others wait for
+        # their ids (exchange and partner too, one look-up more when applied by action)
+        names: dict[int, Action] = dict(zip(range(-1, -len(acts), -1), acts, strict=False))
+        names[0] = PASS
+        self._names = names
+        return dict(zip(names, acts.values(), strict=True))
+
+    def _by_id(self) -> dict[int, Move]:
+        """The legal moves keyed by their action ids (melds' provisional keys replaced)."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        if self._phase == PLAY or not legal or min(legal) >= 0:
+            return legal
+        # the common case in few steps: each meld's id from a memo keyed by its meld and its
+        # cards' kinds and whether each is declared (what its id is made of)
+        names = self._names
+        ids = self._idt
+        memo = ids.meld_memo
+        K, M = self._kinds, self._mask
+        out: dict[int, Move] = {}
+        new_names: dict[int, Action] = {}
+        for key, move in legal.items():
+            i = key
+            if key < 0:
+                assert isinstance(move, tuple)
+                if move[0] == "meld":
+                    cards = tuple(sorted([K[c] << 1 | (M[c] != 0) for c in move[2]]))
+                    i = memo.get((move[1], cards), -1)
+                    if i < 0 or i in out:  # not met yet, or two share a meld id
+                        break
+                else:
+                    i = ids.exchange_id if move[0] == "exchange" else ids.partner_id  # type: ignore[assignment]
+            out[i] = move
+            new_names[i] = names[key]
+        else:
+            self._names = new_names
+            legal = self._legal = out
+            return legal
+        legal = self._legal = self._declaration_ids({names[i]: move for i, move in legal.items()})
+        return legal
+
+    def _declarations(self, seat: int) -> dict[Action, Move]:
+        """The seat's declarations in listing order: melds, exchange, partner, pass."""
         rules = self.rules
         out: dict[Action, Move] = {}
         K, M = self._kinds, self._mask
@@ -222,6 +307,52 @@ class MoveGen(DealBase):
         if out:
             out[PASS] = ("pass",)
         return out
+
+    def _declaration_ids(self, acts: dict[Action, Move]) -> dict[int, Move]:
+        """Ids for the declarations ``acts`` (listing order kept); ``_names`` set to match.
+        Declarations that share a meld id take ids of the alternate block
+        (:meth:`ActionIds.assign`)."""
+        base = self._idt
+        K, M = self._kinds, self._mask
+        table = None
+        id_of: dict[Action, int] = {}
+        melds: dict[int, list[Action]] = {}
+        for action, move in acts.items():
+            assert isinstance(move, tuple)
+            verb = move[0]
+            if verb == "meld":
+                if table is None:
+                    table = action_ids(self.rules)
+                need: dict[int, int] = {}
+                declared: dict[int, int] = {}
+                for c in move[2]:
+                    k = K[c]
+                    need[k] = need.get(k, 0) + 1
+                    if M[c]:
+                        declared[k] = declared.get(k, 0) + 1
+                key = (move[1], tuple((k, need[k], declared.get(k, 0)) for k in sorted(need)))
+                mid = table.meld_key.get(key)
+                if mid is None:
+                    raise KeyError(f"'{action}' has no id in the action table of {self.rules}")
+                cards = tuple(sorted([K[c] << 1 | (M[c] != 0) for c in move[2]]))
+                base.meld_memo[move[1], cards] = mid
+                if mid in melds:
+                    melds[mid].append(action)
+                else:
+                    melds[mid] = [action]
+                    id_of[action] = mid
+            elif verb == "exchange":
+                id_of[action] = base.exchange_id  # type: ignore[assignment]
+            elif verb == "partner":
+                id_of[action] = base.partner_id  # type: ignore[assignment]
+            else:
+                id_of[action] = 0
+        if table is not None and len(id_of) < len(acts):  # two declarations share a meld id
+            shared = {mid: group for mid, group in melds.items() if len(group) > 1}
+            for i, action in table.assign([], shared):
+                id_of[action] = i
+        self._names = {i: a for a, i in id_of.items()}
+        return {id_of[a]: move for a, move in acts.items()}
 
     def _won_enough(self, seat: int) -> bool:
         """The seat has won the tricks ``min_tricks_before_declaring`` asks before declaring."""

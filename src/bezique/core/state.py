@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Self
 
-from .base import DECLARE, OVER, PLAY
+from .base import DECLARE, OVER, PLAY, Move
 from .brisques import majority_adjustments
 from .cards import (
     CODES,
@@ -24,6 +24,7 @@ from .cards import (
 )
 from .dealing import active_order, check_carry, kinds_of, shuffled, stacked
 from .events import EventKind, ScoreEvent
+from .ids import play_ids
 from .melds import (
     GHOST,
     MELDS,
@@ -31,7 +32,6 @@ from .melds import (
     TRIPLE_BEZIQUE,
     TRUMP_FIXING,
 )
-from .notation import PASS, Action, IllegalAction
 from .resolve import Resolver
 from .rules import Rules
 from .scoring import kind_values, meld_points, trick_values, turn_up_bonus
@@ -129,7 +129,8 @@ class DealState(Resolver):
         d._decl_count = 0
         d._exchanged = False
         d._legal = None
-        d._id_table = None
+        d._idt = play_ids(rules)
+        d._names = d._idt.names
         d._shuffle_plan = None
         d._stage = 1
         d._carry = (0,) * rules.sides
@@ -331,44 +332,28 @@ class DealState(Resolver):
         d._stage = self._stage
         d._decl_count = self._decl_count
         d._exchanged = self._exchanged
-        d._legal = self._legal
-        d._id_table = self._id_table  # made from that same legal table
+        d._legal = self._legal  # neither table is changed once made: shared
+        d._names = self._names
+        d._idt = self._idt
         d._shuffle_plan = None
         d._carry = self._carry
         d._game_bezique = self._game_bezique
         return d
 
-    def apply(self, action: Action | str) -> None:
-        """Apply an action (or its notation) for the seat to move.
-
-        Raises :class:`IllegalAction` saying why, and leaves the deal unchanged, if it is not legal.
-        """
-        if self._phase == OVER:
-            raise IllegalAction("the deal is over: no more actions")
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = self._compute_legal()
-        if type(action) is not Action:
-            if isinstance(action, str):
-                action = Action.parse(action)
-            elif not isinstance(action, Action):
-                raise IllegalAction(f"not an action: {action!r}")
-        move = legal.get(action)
-        if move is None:
-            action = Action.parse(str(action))  # refuses a malformed Action built by hand
-            move = legal.get(action)
-            if move is None:
-                action, move = self._resolve(action, legal)
+    def _step(self, action_id: int, move: Move) -> None:
+        """Make the legal move ``move`` whose id is ``action_id`` (``apply`` and ``apply_id``
+        have found both in ``_legal``)."""
+        names = self._names
         self._legal = None
         # the history is kept in notation, written here once; a concealed card's play (most
         # actions) reads its words from a table by card kind rather than joining them
         if isinstance(move, int):
             self._history.append(
-                str(action) if self._mask[move] else _PLAY_TEXTS[self._kinds[move]]
+                str(names[action_id]) if self._mask[move] else _PLAY_TEXTS[self._kinds[move]]
             )
             self._play(move)
             return
-        self._history.append("pass" if action is PASS else str(action))
+        self._history.append("pass" if not action_id else str(names[action_id]))
         verb = move[0]
         if verb == "meld":
             self._meld(move[1], move[2])
