@@ -31,12 +31,12 @@ from __future__ import annotations
 import random
 import time
 
-from ..core.deal import Deal
 from ..core.notation import Action
 from ..core.observation import Observation
 from ..core.percache import per_rules
 from ..core.rules import Rules
-from .base import Bot, InfoDict, Limit, PlayResult, legal_actions, observation_rng_seed
+from .base import Bot, InfoDict, Limit, PlayResult, legal_actions
+from .fastpimc import compiled_world
 from .solver import world_is_known
 
 NODES_PER_ITERATION = 40
@@ -126,16 +126,9 @@ class FastIsmctsBot(Bot):
     def _search(
         self, observation: Observation, actions: list[Action], limit: Limit | None
     ) -> PlayResult:
-        from .. import fast
-        from .heuristic import HeuristicBot
-
         assert observation.seat is not None
         seat = observation.seat
-        seed = observation_rng_seed(self._salt, observation)
-        world = fast.FastDeal.from_deal(Deal.from_observation(observation, random.Random(seed)))
-        order = world.legal_actions()
-        index = [order.index(a) for a in actions]
-        heuristic = actions.index(HeuristicBot(self._salt).choose(observation))
+        world, index, heuristic, seed = compiled_world(observation, actions, self._salt)
         if world_is_known(observation):
             return self._exact(world, observation, actions, index, seed)
         iterations, seconds = self._iterations(limit)

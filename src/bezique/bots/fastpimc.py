@@ -50,6 +50,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from typing import Any
 
 from ..core.deal import Deal
 from ..core.notation import Action
@@ -59,6 +60,23 @@ from .solver import world_is_known
 
 NODES_PER_ROLLOUT = 40
 """Engine steps one rollout counts for, to read a ``nodes`` budget."""
+
+
+def compiled_world(
+    observation: Observation, actions: list[Action], salt: int
+) -> tuple[Any, list[int], int, int]:
+    """What a compiled search starts from: one world consistent with ``observation`` (seeded by
+    the observation and ``salt``, so a search is reproducible), the index in that world's legal
+    actions of each of ``actions``, the index in ``actions`` of the heuristic's choice, and the
+    seed."""
+    from .. import fast
+    from .heuristic import HeuristicBot
+
+    seed = observation_rng_seed(salt, observation)
+    world = fast.FastDeal.from_deal(Deal.from_observation(observation, random.Random(seed)))
+    order = world.legal_actions()
+    index = [order.index(a) for a in actions]
+    return world, index, actions.index(HeuristicBot(salt).choose(observation)), seed
 
 
 class FastPimcBot(Bot):
@@ -154,18 +172,11 @@ class FastPimcBot(Bot):
     def _search(
         self, observation: Observation, actions: list[Action], limit: Limit | None
     ) -> PlayResult:
-        from .. import fast
-        from .heuristic import HeuristicBot
-
         assert observation.seat is not None
         seat = observation.seat
         side = observation.rules.side_of(seat)
         start = time.perf_counter()
-        seed = observation_rng_seed(self._salt, observation)
-        world = fast.FastDeal.from_deal(Deal.from_observation(observation, random.Random(seed)))
-        order = world.legal_actions()
-        index = [order.index(a) for a in actions]
-        prior = actions.index(HeuristicBot(self._salt).choose(observation))
+        world, index, prior, seed = compiled_world(observation, actions, self._salt)
         budget, seconds = self._rollouts(limit)
         if self.endgame_stock and world.stock_size <= self.endgame_stock + 1:
             budget = min(budget, self.endgame_worlds * len(actions))
