@@ -104,6 +104,11 @@ class Bot(ABC):
         return f"<{type(self).__name__} {self.name!r} seed={self.seed}>"
 
 
+def only_action(action: Action) -> PlayResult:
+    """A search player's answer where one action is legal: that action, searched not at all."""
+    return PlayResult(action, {"reason": "the only legal action", "scores": {str(action): 0.0}})
+
+
 def legal_actions(observation: Observation) -> list[Action]:
     """The observation's legal actions, parsed; ``ValueError`` when the seat is not to move."""
     if not observation.legal:

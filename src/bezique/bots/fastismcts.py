@@ -35,7 +35,7 @@ from ..core.notation import Action
 from ..core.observation import Observation
 from ..core.percache import per_rules
 from ..core.rules import Rules
-from .base import Bot, InfoDict, Limit, PlayResult, legal_actions
+from .base import Bot, InfoDict, Limit, PlayResult, legal_actions, only_action
 from .fastpimc import compiled_world
 from .solver import world_is_known
 
@@ -108,9 +108,7 @@ class FastIsmctsBot(Bot):
     def play(self, observation: Observation, limit: Limit | None = None) -> PlayResult:
         actions = legal_actions(observation)
         if len(actions) == 1:
-            return PlayResult(
-                actions[0], {"reason": "the only legal action", "scores": {str(actions[0]): 0.0}}
-            )
+            return only_action(actions[0])
         from .. import fast
 
         if not fast.supports(observation.rules):

@@ -55,7 +55,7 @@ from typing import Any
 from ..core.deal import Deal
 from ..core.notation import Action
 from ..core.observation import Observation
-from .base import Bot, InfoDict, Limit, PlayResult, legal_actions, observation_rng_seed
+from .base import Bot, InfoDict, Limit, PlayResult, legal_actions, observation_rng_seed, only_action
 from .solver import world_is_known
 
 NODES_PER_ROLLOUT = 40
@@ -157,9 +157,7 @@ class FastPimcBot(Bot):
     def play(self, observation: Observation, limit: Limit | None = None) -> PlayResult:
         actions = legal_actions(observation)
         if len(actions) == 1:
-            return PlayResult(
-                actions[0], {"reason": "the only legal action", "scores": {str(actions[0]): 0.0}}
-            )
+            return only_action(actions[0])
         from .. import fast
 
         if not fast.supports(observation.rules):

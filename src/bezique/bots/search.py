@@ -37,7 +37,7 @@ from ..core.deal import Deal
 from ..core.ids import play_ids
 from ..core.notation import Action
 from ..core.observation import Observation
-from .base import Bot, InfoDict, Limit, PlayResult, legal_actions, observation_rng_seed
+from .base import Bot, InfoDict, Limit, PlayResult, legal_actions, observation_rng_seed, only_action
 from .playout import Budget, action_kind, playout, utility
 from .solver import SolverLimit, exact_values, world_is_known
 
@@ -95,9 +95,7 @@ class SearchBot(Bot):
     def play(self, observation: Observation, limit: Limit | None = None) -> PlayResult:
         actions = legal_actions(observation)
         if len(actions) == 1:
-            return PlayResult(
-                actions[0], {"reason": "the only legal action", "scores": {str(actions[0]): 0.0}}
-            )
+            return only_action(actions[0])
         rng = self.rng(observation)
         budget = Budget.of(limit, self.default_limit)
         if world_is_known(observation):
