@@ -108,6 +108,8 @@ def main(argv: list[str] | None = None) -> int:
         help="append each finished unit to this file and skip units it already holds",
     )
     args = parser.parse_args(argv)
+    if args.journal is not None and args.journal.exists() and not args.journal.is_file():
+        parser.error(f"--journal {args.journal}: not a file")
     suite = _suite()
     every = {"resample_every": args.resample_every, "round_trip_every": args.round_trip_every}
     if args.rules:

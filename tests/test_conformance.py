@@ -255,3 +255,11 @@ def test_journal_resumes_a_run_and_keeps_its_failures(tmp_path, capsys) -> None:
     journal.write_text("".join(json.dumps(e) + "\n" for e in stale))
     assert script.main(argv) == 0
     assert "0 units done before, 3 to run" in capsys.readouterr().out
+
+
+def test_journal_that_is_not_a_file_is_refused(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """A directory given as the journal: a one-line usage error, nothing run."""
+    with pytest.raises(SystemExit) as stop:
+        _runner_script().main(["--rules", "classic", "--deals", "1", "--journal", str(tmp_path)])
+    assert stop.value.code == 2
+    assert "not a file" in capsys.readouterr().err
