@@ -25,6 +25,9 @@ typedef struct {
     double per_rank[8], per_trick, last_bonus, other;
     double per_kind[NK]; /* per_rank by card kind, a wild card worth nothing */
     double seven_bonus;  /* second_seven_scores=capture: each seven of trumps, to the taker */
+    /* eq_lower[k]: the kinds below k of its suit worth the same points (none for a wild card, or
+       a seven of trumps that scores apart); eq_cand: the kinds that have some */
+    uint64_t eq_lower[NK], eq_cand;
     int hn[MAXP];
     int cnt[MAXP][NK];     /* copies of each kind held (not bytes: a byte store could alias any field) */
     uint64_t pres[MAXP];   /* kinds held, as bits: a hand's distinct kinds in order */
@@ -118,16 +121,14 @@ static int ordered_classes(const Solver *sv, int seat, uint64_t ok, int *moves) 
         if (s != seat) present |= sv->pres[s];
     for (int i = 0; i < sv->tn; i++) present |= 1ULL << sv->tcard[i];
     /* a kind is like the one before it (in kind order) of the same suit and points, with no
-       card between them left anywhere (a seven of trumps that scores apart excepted) */
-    int prev = __builtin_ctzll(ok);
-    for (uint64_t rest = ok & (ok - 1); rest; rest &= rest - 1) {
-        int k = __builtin_ctzll(rest);
-        uint64_t between = (1ULL << k) - (2ULL << prev);
-        if (k >> 3 == prev >> 3 && k != WILD_KIND && sv->per_kind[k] == sv->per_kind[prev] &&
-            !(sv->seven_bonus != 0.0 && (k & 7) == 7) && !(present & between))
-            ok &= ~(1ULL << k);
-        prev = k;
+       card between them left anywhere (a seven of trumps that scores apart excepted): the
+       highest kind below it among those held here or present elsewhere is then that one */
+    uint64_t seen = ok | present, drop = 0;
+    for (uint64_t c = ok & (ok - 1) & sv->eq_cand; c; c &= c - 1) {
+        int k = __builtin_ctzll(c), p = 63 - __builtin_clzll(seen & ((1ULL << k) - 1));
+        drop |= (ok & sv->eq_lower[k]) >> p & 1 ? 1ULL << k : 0;
     }
+    ok &= ~drop;
     int n = 0;
     uint64_t t = sv->trump >= 0 ? ok & suit_bits(sv->trump) : 0;
     ok ^= t;
@@ -326,6 +327,13 @@ static int solver_init(Solver *sv, const State *st, const Config *cfg, const dou
     sv->lead_wins = cfg->lead_wins;
     sv->wild_last = cfg->wild_last;
     sv->seven_bonus = cfg->second_seven == 4 ? (double)cfg->seven_pts : 0.0;
+    for (int r = 1; r < 8; r++) { /* by rank, then in every suit */
+        uint64_t lower = 0;
+        for (int j = 0; j < r; j++) lower |= per_rank[j] == per_rank[r] ? 1ULL << j : 0;
+        if (!lower || (r == 7 && sv->seven_bonus != 0.0)) continue;
+        for (int s = 0; s < 4; s++) sv->eq_lower[s * 8 + r] = lower << (s * 8);
+        sv->eq_cand |= 0x0101010101ULL << r & 0xffffffffULL;
+    }
     /* the bound of search() counts card and trick points only */
     sv->bounded = per_trick >= 0 && cfg->last_bonus >= 0 && sv->seven_bonus == 0.0;
     for (int k = 0; k < NK; k++) sv->bounded &= sv->per_kind[k] >= 0;
