@@ -487,10 +487,18 @@ PyObject *search_methods_solve(PyObject *self, PyObject *args) {
     int n = solve_stage2(st, cfg, cfg->pol_rank, cfg->pol_per_trick, side, max_nodes, kinds, values, &nodes);
     if (n == -2) return PyErr_NoMemory();
     if (n < 0) Py_RETURN_NONE;
+    /* the card codes as keys made once (interned, their hashes kept): a new string a key cost
+       more than a small solve's search */
+    static PyObject *keys[NK];
     PyObject *out = PyDict_New();
     for (int i = 0; out && i < n; i++) {
+        PyObject **key = &keys[kinds[i]];
+        if (!*key && !(*key = PyUnicode_InternFromString(KIND_CODES[kinds[i]]))) {
+            Py_CLEAR(out);
+            break;
+        }
         PyObject *v = PyFloat_FromDouble(values[i]);
-        if (!v || PyDict_SetItemString(out, KIND_CODES[kinds[i]], v) < 0) Py_CLEAR(out);
+        if (!v || PyDict_SetItem(out, *key, v) < 0) Py_CLEAR(out);
         Py_XDECREF(v);
     }
     return out;
