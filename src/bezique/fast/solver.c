@@ -36,6 +36,8 @@ typedef struct {
     int held;              /* cards in the hands */
     int bounded;           /* no points are negative, so the bound of search() holds */
     int leader, tn, tseat[MAXP], tcard[MAXP];
+    int next_seat[MAXP];           /* who plays after each seat (the one sitting out passed over) */
+    int tricks;                    /* tricks not yet complete, the one in progress included */
     long nodes, limit; /* limit: the most nodes allowed (max_nodes, or no limit) */
     int aborted;
     uint32_t gen;
@@ -59,9 +61,7 @@ static uint64_t key_of(const Solver *sv) { return sv->hash ^ zob[MAXP][sv->leade
 static int beats(const Solver *sv, int k, int best) { return st_beats(k, best, sv->trump, sv->lead_wins); }
 
 static int to_move(const Solver *sv) {
-    if (!sv->tn) return sv->leader;
-    int nxt = (sv->tseat[sv->tn - 1] + 1) % sv->n;
-    return nxt == sv->skip ? (nxt + 1) % sv->n : nxt;
+    return sv->tn ? sv->next_seat[sv->tseat[sv->tn - 1]] : sv->leader;
 }
 
 static inline uint64_t suit_bits(int s) { return 0xffULL << (s * 8); }
@@ -191,7 +191,9 @@ static double play(Solver *sv, int seat, int k, double alpha, double beta) {
         memcpy(tc, sv->tcard, sizeof tc);
         sv->leader = win_seat;
         sv->tn = 0;
+        sv->tricks--;
         v = empty ? delta : delta + search(sv, alpha - delta, beta - delta);
+        sv->tricks++;
         sv->leader = leader;
         sv->tn = tn - 1;
         memcpy(sv->tseat, ts, sizeof ts);
@@ -215,7 +217,7 @@ static double search(Solver *sv, double alpha, double beta) {
            the window cannot be reached (every card scores its points once, each trick its
            per-trick points, the last one its bonus) */
         if (sv->bounded) {
-            double most = sv->held_pts + sv->per_trick * (sv->held / sv->active) + sv->last_bonus;
+            double most = sv->held_pts + sv->per_trick * sv->tricks + sv->last_bonus;
             if (alpha >= most) return most;
             if (beta <= -most * sv->other) return -most * sv->other;
         }
@@ -317,6 +319,10 @@ static int solver_init(Solver *sv, const State *st, const Config *cfg, const dou
     sv->active = cfg->active;
     sv->skip = cfg->sits_out ? st->dealer : -1;
     sv->sides = cfg->sides;
+    for (int s = 0; s < sv->n; s++) {
+        int nxt = (s + 1) % sv->n;
+        sv->next_seat[s] = nxt == sv->skip ? (nxt + 1) % sv->n : nxt;
+    }
     for (int s = 0; s < sv->n; s++) sv->side_of[s] = cfg->partnerships ? s % 2 : s;
     sv->must_head = cfg->s2_head;
     sv->must_trump = cfg->s2_trump;
@@ -344,6 +350,7 @@ static int solver_init(Solver *sv, const State *st, const Config *cfg, const dou
         for (int i = 0; i < st->hn[s]; i++) give(sv, s, cfg->kind_of[st->hand[s][i]]);
     sv->leader = st->leader;
     sv->tn = st->tn;
+    sv->tricks = (sv->held + st->tn) / sv->active;
     for (int i = 0; i < st->tn; i++) {
         sv->tseat[i] = st->tseat[i];
         sv->tcard[i] = cfg->kind_of[st->tcard[i]];
