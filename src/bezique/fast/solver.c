@@ -203,6 +203,41 @@ static double play(Solver *sv, int seat, int k, double alpha, double beta) {
     return v;
 }
 
+/* The last trick, every seat holding one card: played out at once, its value and the leader's
+   card written, as the search would find them (the nodes it would count counted, the node limit
+   applied the same way); 0 if some seat holds another number of cards. */
+static int last_trick(Solver *sv, double *value, int *lead_kind) {
+    int seat = sv->leader, ks[MAXP];
+    for (int i = 0; i < sv->active; i++, seat = sv->next_seat[seat]) {
+        if (sv->hn[seat] != 1) return 0;
+        ks[i] = __builtin_ctzll(sv->pres[seat]);
+        if (i) sv->tseat[i] = seat; /* where play() would put them */
+    }
+    /* the seats after the leader: one node each */
+    if (sv->nodes + sv->active - 1 > sv->limit) {
+        sv->nodes = sv->limit + 1;
+        sv->aborted = 1;
+        return 1;
+    }
+    sv->nodes += sv->active - 1;
+    int win = 0, top = ks[0];
+    double pts = sv->per_trick + sv->per_kind[ks[0]];
+    for (int i = 1; i < sv->active; i++) {
+        pts += sv->per_kind[ks[i]];
+        if (beats(sv, ks[i], top)) {
+            top = ks[i];
+            win = i;
+        }
+    }
+    if (sv->seven_bonus != 0.0)
+        for (int i = 0; i < sv->active; i++) pts += ks[i] == sv->trump * 8 + 7 ? sv->seven_bonus : 0.0;
+    pts += sv->last_bonus;
+    int win_seat = win ? sv->tseat[win] : sv->leader;
+    *value = sv->side_of[win_seat] == sv->root_side ? pts : -pts * sv->other;
+    *lead_kind = ks[0];
+    return 1;
+}
+
 static double search(Solver *sv, double alpha, double beta) {
     if (sv->aborted) return 0.0;
     if (++sv->nodes > sv->limit) {
@@ -230,6 +265,12 @@ static double search(Solver *sv, double alpha, double beta) {
             if (e->lo > alpha) alpha = e->lo;
             if (e->hi < beta) beta = e->hi;
         }
+    }
+    double best;
+    int best_k;
+    if (!sv->tn && sv->held == sv->active && last_trick(sv, &best, &best_k)) {
+        if (sv->aborted) return 0.0;
+        goto store;
     }
     int seat = to_move(sv), moves[MAXH];
     int maximize = sv->side_of[seat] == sv->root_side;
@@ -263,8 +304,8 @@ static double search(Solver *sv, double alpha, double beta) {
             for (int i = 0; i < nl; i++) moves[nw + i] = l[nl - 1 - i];
         }
     }
-    double best = maximize ? -INFINITY : INFINITY;
-    int best_k = -1;
+    best = maximize ? -INFINITY : INFINITY;
+    best_k = -1;
     for (int i = 0; i < n; i++) {
         double v = play(sv, seat, moves[i], alpha, beta);
         if (maximize ? v > best : v < best) {
@@ -275,6 +316,7 @@ static double search(Solver *sv, double alpha, double beta) {
             if (alpha >= beta) break;
         }
     }
+store:
     if (e && !sv->aborted) {
         double lo = -INFINITY, hi = INFINITY;
         if (e->key == key && e->gen == sv->gen) {
