@@ -76,7 +76,7 @@ static uint64_t beating(const Solver *sv, uint64_t ks, int best) {
 
 /* The kinds the seat may play (stage-2 duties), as bits; worked out on the bits of the kinds it
    holds. */
-static uint64_t playable_bits(const Solver *sv, int seat) {
+static inline __attribute__((always_inline)) uint64_t playable_bits(const Solver *sv, int seat) {
     uint64_t held = sv->pres[seat], ok = held;
     if (sv->tn) {
         int led = sv->tcard[0] >> 3, best = sv->tcard[0];
@@ -111,7 +111,7 @@ static int playable(const Solver *sv, int seat, int *out) {
    by (not trump, rank) of the kinds in order); leading, the same with the trumps last (leading
    a plain ace before a trump proves cut-offs sooner: fewer nodes, the same values).  Their
    number, written to moves. */
-static int ordered_classes(const Solver *sv, int seat, uint64_t ok, int *moves) {
+static inline __attribute__((always_inline)) int ordered_classes(const Solver *sv, int seat, uint64_t ok, int *moves) {
     if (!(ok & (ok - 1))) {
         moves[0] = __builtin_ctzll(ok);
         return ok != 0;
