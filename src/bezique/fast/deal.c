@@ -13,9 +13,7 @@ static uint64_t splitmix(uint64_t *x) {
     return z ^ (z >> 31);
 }
 
-void rng_seed(Rng *r, uint64_t seed) {
-    for (int i = 0; i < 4; i++) r->s[i] = splitmix(&seed);
-}
+void rng_seed(Rng *r, uint64_t seed) { r->s = splitmix(&seed); }
 
 void st_recount_kinds(State *st, const Config *cfg) {
     memset(st->kcount, 0, sizeof st->kcount);

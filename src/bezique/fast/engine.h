@@ -150,25 +150,29 @@ typedef struct {
     uint16_t ids[MAXMC];
 } Move;
 
-/* The random source of simulations and playouts (xoshiro256**, seeded by splitmix64). */
+/* The random source of simulations, playouts, determinization and the search players:
+   wyrand (a 64-bit counter, one 64x64->128-bit multiply a number), seeded by splitmix64.  It
+   replaced xoshiro256** in session 8 (a third of the instructions a number; the seeded results
+   changed with it). */
 typedef struct {
-    uint64_t s[4];
+    uint64_t s;
 } Rng;
 
 void rng_seed(Rng *r, uint64_t seed);
 
 /* inline: simulations draw a number for nearly every card played */
 static inline uint64_t rng_next(Rng *r) {
-    uint64_t *s = r->s;
-    uint64_t x = s[1] * 5, t = s[1] << 17;
-    uint64_t out = ((x << 7) | (x >> 57)) * 9;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = (s[3] << 45) | (s[3] >> 19);
-    return out;
+    uint64_t a = r->s += 0xa0761d6478bd642fULL, b = a ^ 0xe7037ed1a0b428dbULL;
+#ifdef __SIZEOF_INT128__
+    __extension__ unsigned __int128 t = (unsigned __int128)a * b;
+    return (uint64_t)(t >> 64) ^ (uint64_t)t;
+#else /* the same product from 32-bit halves */
+    uint64_t al = a & 0xffffffffULL, ah = a >> 32, bl = b & 0xffffffffULL, bh = b >> 32;
+    uint64_t ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
+    uint64_t mid = (ll >> 32) + (lh & 0xffffffffULL) + (hl & 0xffffffffULL);
+    uint64_t lo = (mid << 32) | (ll & 0xffffffffULL), hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+    return hi ^ lo;
+#endif
 }
 
 /* A number below n (Lemire's multiply-shift on the high 32 bits). */

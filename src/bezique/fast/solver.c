@@ -47,12 +47,28 @@ typedef struct {
 static uint64_t zob[MAXP + 1][NK][MAXH];
 static int zob_ready;
 
+/* The keys: xoshiro256** seeded by splitmix64 from 0x5eed (the engine's random source before
+   session 8), kept so that the table places positions, and the searches count nodes, as before. */
 static void zob_init(void) {
-    Rng r;
-    rng_seed(&r, 0x5eed);
+    uint64_t x = 0x5eed, r[4];
+    for (int i = 0; i < 4; i++) {
+        uint64_t z = (x += 0x9e3779b97f4a7c15ULL);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+        r[i] = z ^ (z >> 31);
+    }
     for (int s = 0; s <= MAXP; s++)
         for (int k = 0; k < NK; k++)
-            for (int c = 0; c < MAXH; c++) zob[s][k][c] = rng_next(&r);
+            for (int c = 0; c < MAXH; c++) {
+                uint64_t m = r[1] * 5, t = r[1] << 17;
+                zob[s][k][c] = ((m << 7) | (m >> 57)) * 9;
+                r[2] ^= r[0];
+                r[3] ^= r[1];
+                r[1] ^= r[2];
+                r[0] ^= r[3];
+                r[2] ^= t;
+                r[3] = (r[3] << 45) | (r[3] >> 19);
+            }
     zob_ready = 1;
 }
 
