@@ -133,12 +133,7 @@ void st_new(State *st, const Config *cfg, int dealer, Rng *rng) {
     uint16_t order[MAXC];
     int nc = cfg->ncards;
     for (int i = 0; i < nc; i++) order[i] = (uint16_t)i;
-    for (int i = nc - 1; i > 0; i--) {
-        int j = (int)rng_below(rng, (uint32_t)(i + 1));
-        uint16_t t = order[i];
-        order[i] = order[j];
-        order[j] = t;
-    }
+    rng_shuffle(rng, order, nc);
     uint16_t hands[MAXP][MAXH];
     uint8_t hn[MAXP] = {0};
     const uint8_t *seats = cfg->seat_order[dealer][(dealer + 1) % cfg->players];

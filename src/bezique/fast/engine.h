@@ -178,6 +178,23 @@ static inline uint64_t rng_next(Rng *r) {
 /* A number below n (Lemire's multiply-shift on the high 32 bits). */
 static inline uint32_t rng_below(Rng *r, uint32_t n) { return (uint32_t)(((rng_next(r) >> 32) * (uint64_t)n) >> 32); }
 
+/* Shuffle n cards (Fisher-Yates): two places from each number, its high and low 32 bits. */
+static inline void rng_shuffle(Rng *r, uint16_t *a, int n) {
+    for (int i = n - 1; i > 0; i -= 2) {
+        uint64_t x = rng_next(r);
+        int j = (int)(((x >> 32) * (uint64_t)(i + 1)) >> 32);
+        uint16_t t = a[i];
+        a[i] = a[j];
+        a[j] = t;
+        if (i > 1) {
+            j = (int)(((x & 0xffffffffULL) * (uint64_t)i) >> 32);
+            t = a[i - 1];
+            a[i - 1] = a[j];
+            a[j] = t;
+        }
+    }
+}
+
 /* A deal shuffled from the random source; dealer seat given. */
 void st_new(State *st, const Config *cfg, int dealer, Rng *rng);
 /* Start a deal from dealt cards (ids): turn-up -1 when the rules have none. */

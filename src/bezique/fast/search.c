@@ -523,12 +523,7 @@ void determinize_state(State *st, const Config *cfg, int seat, Rng *rng) {
         slot[n] = &st->stock[i];
         pool[n++] = st->stock[i];
     }
-    for (int i = n - 1; i > 0; i--) {
-        int j = (int)rng_below(rng, (uint32_t)(i + 1));
-        uint16_t t = pool[i];
-        pool[i] = pool[j];
-        pool[j] = t;
-    }
+    rng_shuffle(rng, pool, n);
     for (int i = 0; i < n; i++) *slot[i] = pool[i];
     for (int s = 0; s < cfg->players; s++) /* hands stay sorted by card id */
         for (int i = 1; i < st->hn[s]; i++) {
