@@ -626,7 +626,7 @@ static uint64_t playable_kinds(const State *st, const Config *cfg, int seat) {
 /* The uniform random choice of an action, as st_moves lists them, without building them: a
    declaration read where the engine keeps them; a card to play: where no card in hand is
    declared or no kind it may play is held twice, one action per kind (the first card of each
-   kind, kinds in order: card ids run kind by kind). */
+   kind: card ids run kind by kind). */
 static inline int random_step(State *st, const Config *cfg, Rng *rng) {
     int seat = st->to_move;
     if (st->phase != PH_PLAY) {
@@ -650,13 +650,21 @@ static inline int random_step(State *st, const Config *cfg, Rng *rng) {
         play_at(st, cfg, i);
         return 1;
     }
-    if (kinds == st->khave[seat][1]) { /* any card: the number of kinds is kept in State */
+    if (kinds == st->khave[seat][1]) { /* any card */
         if (!kinds) return 0;
-        /* the first card of the r-th kind in hand: past the copies of the r kinds before it */
+        /* a card at random, kept with chance 1 / the copies of its kind held (else drawn
+           again): every kind alike; then the first card of that kind */
         const uint8_t *count = st->kcount[seat];
-        for (uint32_t r = rng_below(rng, st->kdistinct[seat]); r; r--) {
-            i += count[__builtin_ctzll(kinds)];
-            kinds &= kinds - 1;
+        uint64_t hn = st->hn[seat];
+        for (;;) {
+            uint64_t x = rng_next(rng);
+            i = (int)(((x >> 32) * hn) >> 32);
+            int k = KIND(cfg, h[i]), c = count[k];
+            if (c == 1) break;
+            if (!(((x & 0xffffffffULL) * (uint64_t)c) >> 32)) {
+                for (int first = cfg->first_id[k]; i && h[i - 1] >= first;) i--;
+                break;
+            }
         }
     } else { /* a duty to follow: the few kinds allowed, as bits */
         int n = 0;

@@ -209,9 +209,9 @@ void st_apply(State *st, const Config *cfg, const Move *mv);
 /* The actions of a declaring state as st_moves lists them, read in place (NULL: work them out
    with st_moves); valid until the state changes. */
 const Move *st_declarations(const State *st, int *n);
-/* Uniformly random actions, each as a uniform pick among st_moves would choose it from the same
-   random number, applied without listing the actions, until the deal ends or an action it
-   cannot take this way; returns how many it applied. */
+/* Uniformly random actions (each legal action of st_moves alike), applied without listing the
+   actions, until the deal ends or an action it cannot take this way; returns how many it
+   applied. */
 int st_random_run(State *st, const Config *cfg, Rng *rng);
 /* Points per side as the reference's Deal.points shows them. */
 void st_points(const State *st, const Config *cfg, int64_t *out);
