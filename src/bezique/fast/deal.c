@@ -18,7 +18,6 @@ void rng_seed(Rng *r, uint64_t seed) { r->s = splitmix(&seed); }
 void st_recount_kinds(State *st, const Config *cfg) {
     memset(st->kcount, 0, sizeof st->kcount);
     memset(st->krank, 0, sizeof st->krank);
-    memset(st->kdistinct, 0, sizeof st->kdistinct);
     memset(st->khave, 0, sizeof st->khave);
     for (int s = 0; s < MAXP; s++)
         for (int i = 0; i < st->hn[s]; i++) kinds_add(st, s, KIND(cfg, st->hand[s][i]));

@@ -128,10 +128,9 @@ typedef struct {
     /* the kinds each hand holds, kept as cards come and go (hand_insert, hand_remove; worked out
        again by st_recount_kinds after hands are set from outside): copies of each kind, the
        kinds held at least j times (khave[seat][j], j < KHAVE; a wild card is bit 32), the
-       cards of each rank (the wild card counted with the aces), and the distinct kinds */
+       cards of each rank (the wild card counted with the aces) */
     uint8_t kcount[MAXP][64]; /* NK used; rows of 64 for cheaper indexing */
     uint8_t krank[MAXP][8];
-    uint8_t kdistinct[MAXP];
     uint64_t khave[MAXP][KHAVE];
     uint16_t hand[MAXP][MAXH + HAND_PAD];
     uint16_t stock[MAXC]; /* drawn from the end */
