@@ -640,32 +640,45 @@ static inline int random_step(State *st, const Config *cfg, Rng *rng) {
     const uint16_t *h = st->hand[seat];
     int i = 0;
     uint64_t kinds = playable_kinds(st, cfg, seat);
-    /* declared cards, and a kind held more than once: one action per kind and history */
-    if (st->ntable[seat] && (kinds & st->khave[seat][2])) {
-        uint16_t pick[MAXH];
-        int n = st_play_cards(st, cfg, seat, pick);
-        if (n <= 0) return 0;
-        int c = pick[rng_below(rng, (uint32_t)n)];
-        while (h[i] != c) i++;
-        play_at(st, cfg, i);
-        return 1;
-    }
     if (kinds == st->khave[seat][1]) { /* any card */
         if (!kinds) return 0;
-        /* a card at random, kept with chance 1 / the copies of its kind held (else drawn
-           again): every kind alike; then the first card of that kind */
+        /* a card at random, kept with chance 1 / the cards alike held (else drawn again):
+           every action alike; then the first card of those.  Cards alike: the copies of its
+           kind, or where cards are declared those of the same history (one action per kind and
+           history, as st_play_cards lists them) */
         const uint8_t *count = st->kcount[seat];
         uint64_t hn = st->hn[seat];
+        int declared = st->ntable[seat];
         for (;;) {
             uint64_t x = rng_next(rng);
             i = (int)(((x >> 32) * hn) >> 32);
             int k = KIND(cfg, h[i]), c = count[k];
             if (c == 1) break;
-            if (!(((x & 0xffffffffULL) * (uint64_t)c) >> 32)) {
-                for (int first = cfg->first_id[k]; i && h[i - 1] >= first;) i--;
+            int f = i; /* the kind's first card */
+            for (int first = cfg->first_id[k]; f && h[f - 1] >= first;) f--;
+            int alike = c, rep = f;
+            if (declared) {
+                Mask m = st->mask[h[i]];
+                alike = 0;
+                rep = -1;
+                for (int j = f; j < f + c; j++)
+                    if (mask_eq(st->mask[h[j]], m)) {
+                        if (rep < 0) rep = j;
+                        alike++;
+                    }
+            }
+            if (!(((x & 0xffffffffULL) * (uint64_t)alike) >> 32)) {
+                i = rep;
                 break;
             }
         }
+    } else if (st->ntable[seat] && (kinds & st->khave[seat][2])) {
+        /* declared cards, a duty, and a kind held more than once: the actions listed */
+        uint16_t pick[MAXH];
+        int n = st_play_cards(st, cfg, seat, pick);
+        if (n <= 0) return 0;
+        int c = pick[rng_below(rng, (uint32_t)n)];
+        while (h[i] != c) i++;
     } else { /* a duty to follow: the few kinds allowed, as bits */
         int n = 0;
         for (uint64_t m = kinds; m; m &= m - 1) n++;
