@@ -159,7 +159,9 @@ static inline __attribute__((always_inline)) int ordered_classes(const Solver *s
     return n;
 }
 
-static double search(Solver *sv, double alpha, double beta);
+static double search_node(Solver *sv, double alpha, double beta, double alpha0, double beta0, TTEntry *e,
+                          uint64_t key);
+static inline double search(Solver *sv, double alpha, double beta);
 
 static void take(Solver *sv, int seat, int k) {
     sv->held_pts -= sv->per_kind[k];
@@ -254,37 +256,14 @@ static int last_trick(Solver *sv, double *value, int *lead_kind) {
     return 1;
 }
 
-static double search(Solver *sv, double alpha, double beta) {
-    if (sv->aborted) return 0.0;
-    if (++sv->nodes > sv->limit) {
-        sv->aborted = 1;
-        return 0.0;
-    }
-    double alpha0 = alpha, beta0 = beta;
-    TTEntry *e = NULL;
-    uint64_t key = 0;
-    if (!sv->tn) {
-        /* the tricks left are worth at most all their points to one side: outside that range
-           the window cannot be reached (every card scores its points once, each trick its
-           per-trick points, the last one its bonus) */
-        if (sv->bounded) {
-            double most = sv->held_pts + sv->per_trick * sv->tricks + sv->last_bonus;
-            if (alpha >= most) return most;
-            if (beta <= -most * sv->other) return -most * sv->other;
-        }
-        key = key_of(sv);
-        e = &sv->tt[key & (TT_SIZE - 1)];
-        if (e->key == key && e->gen == sv->gen) {
-            if (e->lo >= beta) return e->lo;
-            if (e->hi <= alpha) return e->hi;
-            if (e->lo == e->hi) return e->lo;
-            if (e->lo > alpha) alpha = e->lo;
-            if (e->hi < beta) beta = e->hi;
-        }
-    }
+/* A node past its first tests (see search()): alpha and beta as the table narrowed them,
+   alpha0 and beta0 as given; e and key: its place in the table at the start of a trick (NULL
+   within one). */
+static double search_node(Solver *sv, double alpha, double beta, double alpha0, double beta0, TTEntry *e,
+                          uint64_t key) {
     double best;
     int best_k;
-    if (!sv->tn && sv->held == sv->active && last_trick(sv, &best, &best_k)) {
+    if (e && sv->held == sv->active && last_trick(sv, &best, &best_k)) {
         if (sv->aborted) return 0.0;
         goto store;
     }
@@ -352,6 +331,37 @@ store:
         e->hi = hi;
     }
     return best;
+}
+
+/* The value of the position for the root side within (alpha, beta): a node counted, then (at
+   the start of a trick) the bound of the points left and the table tried before the moves;
+   inline, so that a node they settle costs no call. */
+static inline __attribute__((always_inline)) double search(Solver *sv, double alpha, double beta) {
+    if (sv->aborted) return 0.0;
+    if (++sv->nodes > sv->limit) {
+        sv->aborted = 1;
+        return 0.0;
+    }
+    if (sv->tn) return search_node(sv, alpha, beta, alpha, beta, NULL, 0);
+    double alpha0 = alpha, beta0 = beta;
+    /* the tricks left are worth at most all their points to one side: outside that range the
+       window cannot be reached (every card scores its points once, each trick its per-trick
+       points, the last one its bonus) */
+    if (sv->bounded) {
+        double most = sv->held_pts + sv->per_trick * sv->tricks + sv->last_bonus;
+        if (alpha >= most) return most;
+        if (beta <= -most * sv->other) return -most * sv->other;
+    }
+    uint64_t key = key_of(sv);
+    TTEntry *e = &sv->tt[key & (TT_SIZE - 1)];
+    if (e->key == key && e->gen == sv->gen) {
+        if (e->lo >= beta) return e->lo;
+        if (e->hi <= alpha) return e->hi;
+        if (e->lo == e->hi) return e->lo;
+        if (e->lo > alpha) alpha = e->lo;
+        if (e->hi < beta) beta = e->hi;
+    }
+    return search_node(sv, alpha, beta, alpha0, beta0, e, key);
 }
 
 /* Exact values of every card kind the seat to move may play, for `side`; -1 if the node
