@@ -264,8 +264,8 @@ class CarelessBot(SimpleBot):
     """The ``easy`` level: the simple rules of thumb, but now and then a legal action at random.
 
     ``simple`` alone plays about as well as ``heuristic`` in points (docs/strength.md), so as the
-    easy level it made the ladder of levels flat; a player who slips, about one decision in
-    :attr:`slip`, is one a beginner can beat.  The slip and the action are drawn from the seed
+    easy level it made the ladder of levels flat; a player who slips at a share :attr:`slip` of
+    its decisions (about one in three) is one a beginner can beat.  The slip and the action are drawn from the seed
     and the observation, so the bot stays reproducible and sees nothing else."""
 
     name = "careless"
