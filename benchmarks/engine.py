@@ -6,7 +6,8 @@ Run: ``python benchmarks/engine.py [--deals N] [--preset NAME ...]`` (``make ben
 out into a temporary folder and run in a child process, batches alternating with this tree's)
 and prints the ratio of deals a second, this tree to that one; with ``--instructions`` it counts
 the machine instructions of those deals instead (``valgrind --tool=callgrind``, less the cost
-of starting Python), which a busy machine does not disturb.  ``--resample`` prints, per
+of starting Python and of :data:`WARM_DEALS` deals played first, so that tables built once per
+rule set are not counted), which a busy machine does not disturb.  ``--resample`` prints, per
 preset, the cost of one determinized world over every position of some random deals: rebuilt
 from the seat's observation (``Deal.from_observation``) and reshuffled at the id level
 (``Deal.resample``), with their ratio; with ``--instructions``, in machine instructions per
@@ -243,10 +244,17 @@ def play_only(presets: list[str], deals: int) -> None:
                 deal.apply(rng.choice(deal.legal_actions()))
 
 
+WARM_DEALS = 4
+"""Deals played before the counted ones under ``--instructions``: the first deals of a rule set
+build its tables (legal-move, id and meld tables), a one-off cost that would otherwise be spread
+over the counted deals and hide a change in the cost of a deal itself."""
+
+
 def instructions(src: Path, preset: str, deals: int) -> int:
-    """Instructions to play ``deals`` random deals of a preset on the engine in ``src``."""
+    """Instructions to play ``deals`` random deals of a preset on the engine in ``src``, after
+    :data:`WARM_DEALS` others (the same seeds on every engine)."""
     counts = []
-    for n in (0, deals):
+    for n in (WARM_DEALS, WARM_DEALS + deals):
         with tempfile.NamedTemporaryFile() as out:
             args = [sys.executable, __file__, "--play-only", "--deals", str(n), "--preset", preset]
             run = subprocess.run(

@@ -14,6 +14,9 @@ import pytest
 
 from bezique import Deal, Rules, fast
 from bezique.bots import Limit, make
+from bezique.bots.base import fallback_limit
+from bezique.bots.fastpimc import FastPimcBot
+from bezique.bots.levels import HARD_ROLLOUTS
 from bezique.bots.playout import utility
 from bezique.bots.solver import exact_values, play_action
 
@@ -144,6 +147,18 @@ def test_the_player_reports_its_search_and_falls_back_where_c_cannot_play() -> N
     reference = make("pimc", 1).play(obs, Limit(nodes=300))
     assert fallback.action == reference.action
     assert fallback.info["scores"] == reference.info["scores"]
+    # the hard level's budget is in rollouts: the reference search gets its own steps instead
+    level = make("hard", 1).play(obs).info
+    steps = FastPimcBot.fallback_nodes
+    assert steps <= level["nodes"] < 3 * steps and level["visits"] < HARD_ROLLOUTS
+
+
+def test_fallback_budget() -> None:
+    """Nodes and seconds carry over to the reference search; rollouts and no limit do not."""
+    assert fallback_limit(Limit(nodes=300), 6_000) == Limit(nodes=300)
+    assert fallback_limit(Limit(time=0.5), 6_000) == Limit(time=0.5)
+    assert fallback_limit(Limit(iterations=4_000), 6_000) == Limit(nodes=6_000)
+    assert fallback_limit(None, 50) == Limit(nodes=50)
 
 
 # --- when the search overrules the heuristic ------------------------------------------------------
