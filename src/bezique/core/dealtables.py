@@ -1,0 +1,89 @@
+"""What a deal's transitions read on every card, worked out once per rule set.
+
+Random play and the search players apply tens of thousands of actions a second, and most rule
+options only pick which branch a transition takes.  :class:`DealTables` answers those
+questions once, when a rule set's first deal is made: which seven-of-trumps scoring applies,
+whether the target ends a deal at once, who draws first, each seat's side, what each card kind
+adds to a trick, the other copies of each card.  It extends the play-id tables
+(:class:`~bezique.core.ids.PlayIds`) that a deal holds anyway, so a deal reaches both through
+one attribute.  The rules themselves stay where they are written (:mod:`bezique.core.scoring`,
+:mod:`bezique.core.dealing`, the options); this module only reads them.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .dealing import active_order, kinds_of
+from .ids import PlayIds
+from .percache import per_rules
+from .scoring import kind_values, trick_values
+
+if TYPE_CHECKING:
+    from .rules import Rules
+
+
+class DealTables(PlayIds):
+    """The play-id tables of a rule set and the answers its options give a deal's transitions
+    (get it with :func:`deal_tables`; every field is read-only)."""
+
+    __slots__ = (
+        "kind_value",
+        "lead_wins",
+        "like",
+        "orders",
+        "seven_any",
+        "seven_play",
+        "seven_win",
+        "side",
+        "target_now",
+        "trick_bonus",
+        "trick_size",
+        "winner_draws_first",
+    )
+
+    def __init__(self, rules: Rules) -> None:
+        super().__init__(rules)
+        kinds = kinds_of(rules)
+        self.like: tuple[tuple[int, ...], ...] = tuple(
+            tuple(c for c in range(len(kinds)) if kinds[c] == k and c != cid)
+            for cid, k in enumerate(kinds)
+        )
+        """Per card id, the ids of the other copies of its kind, ascending (hands are sorted
+        by id, so this is the order they come in a hand)."""
+        self.side: tuple[int, ...] = tuple(rules.side_of(s) for s in range(rules.players))
+        """Per seat, its scoring side."""
+        self.kind_value: tuple[int, ...] = kind_values(rules)
+        """Per card kind, what it adds to the trick that holds it."""
+        self.trick_bonus: int = trick_values(rules)[1]
+        """What every trick is worth besides its cards."""
+        self.trick_size: int = rules.players - rules.dealer_sits_out
+        """Cards in a trick."""
+        self.lead_wins: bool = rules.wild_card_lead_wins
+        """A wild card led wins unless trumped (``wild_card_lead_wins``)."""
+        sevens = bool(rules.seven_of_trumps)
+        self.seven_play: bool = sevens and rules.second_seven_scores == "play"
+        """A concealed seven of trumps scores when played in stage 1."""
+        self.seven_win: bool = sevens and rules.second_seven_scores == "win-trick"
+        """A seven of trumps scores for the seat whose stage-1 trick it wins."""
+        self.seven_any: bool = sevens and rules.second_seven_scores in ("play-always", "capture")
+        """Every seven of trumps in a trick scores (``play-always`` / ``capture``)."""
+        self.target_now: bool = rules.target_check == "immediate"
+        """A side that reaches the target ends the deal at once."""
+        self.winner_draws_first: bool = rules.draw_order == "winner-first"
+        """The trick's winner draws first (else its leader: ``draw_order``)."""
+        self.orders: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+            tuple(tuple(active_order(rules, dealer, first)) for first in range(rules.players))
+            for dealer in range(rules.players)
+        )
+        """Per dealer and first seat, the seats that take part in the deal in turn from it
+        (:func:`~bezique.core.dealing.active_order`)."""
+
+
+@per_rules
+def deal_tables(rules: Rules) -> DealTables:
+    """The :class:`DealTables` of a rule set (built once per rule set)."""
+    return DealTables(rules)
+
+
+__all__ = ["DealTables", "deal_tables"]
