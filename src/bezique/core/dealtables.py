@@ -12,8 +12,9 @@ one attribute.  The rules themselves stay where they are written (:mod:`bezique.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from .cards import NINE, SEVEN
 from .dealing import active_order, kinds_of
 from .ids import PlayIds
 from .percache import per_rules
@@ -28,9 +29,11 @@ class DealTables(PlayIds):
     (get it with :func:`deal_tables`; every field is read-only)."""
 
     __slots__ = (
+        "exchange_rank",
         "kind_value",
         "lead_wins",
         "like",
+        "meld_plans",
         "orders",
         "seven_any",
         "seven_play",
@@ -70,6 +73,15 @@ class DealTables(PlayIds):
         """Every seven of trumps in a trick scores (``play-always`` / ``capture``)."""
         self.target_now: bool = rules.target_check == "immediate"
         """A side that reaches the target ends the deal at once."""
+        rank = {"seven": SEVEN, "nine": NINE}.get(rules.turn_up_exchange)
+        self.exchange_rank: int | None = (
+            None if rank == SEVEN and not rules.seven_of_trumps else rank
+        )
+        """The rank of trumps that may be exchanged for the turn-up (``turn_up_exchange``;
+        the seven only where it scores), None where none may."""
+        self.meld_plans: dict[int | None, list[Any]] = {}
+        """The :func:`~bezique.core.movegen.meld_plan` of each trump met so far (a memo the
+        move generator fills)."""
         self.winner_draws_first: bool = rules.draw_order == "winner-first"
         """The trick's winner draws first (else its leader: ``draw_order``)."""
         self.orders: tuple[tuple[tuple[int, ...], ...], ...] = tuple(

@@ -155,10 +155,11 @@ class DealState(Resolver):
             d._carry = check_carry(rules, carry)
         n = rules.players
         d._hands = [sorted(h) for h in hands]
+        code_of = CODES.__getitem__  # map over builtins: no Python frame a card
         d.initial = (
-            tuple(tuple(CODES[kinds[c]] for c in h) for h in hands),
+            tuple(tuple(map(code_of, map(kinds.__getitem__, h))) for h in hands),
             None if turn_up is None else CODES[kinds[turn_up]],
-            tuple(CODES[kinds[c]] for c in stock),
+            tuple(map(code_of, map(kinds.__getitem__, stock))),
         )
         d._stock = stock[::-1]  # drawn from the end
         d._turn_up = turn_up
