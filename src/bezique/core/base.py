@@ -108,7 +108,8 @@ class DealBase:
     _names: dict[int, Action]
     """The action of each id of :attr:`_legal` (set with it): the rules-wide table of
     :attr:`_idt` where every legal action's notation is position-independent, else this
-    position's own."""
+    position's own, which holds exactly the ids of :attr:`_legal`, in the same order (so
+    ``legal_actions`` lists its values)."""
     _idt: DealTables
     """The rules' play-id tables and the answers of their options that transitions read
     (:func:`~bezique.core.dealtables.deal_tables`)."""

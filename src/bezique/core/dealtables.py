@@ -19,6 +19,7 @@ from .dealing import active_order, kinds_of
 from .ids import PlayIds
 from .percache import per_rules
 from .scoring import kind_values, trick_values
+from .tricks import beats_table
 
 if TYPE_CHECKING:
     from .rules import Rules
@@ -26,12 +27,12 @@ if TYPE_CHECKING:
 
 class DealTables(PlayIds):
     """The play-id tables of a rule set and the answers its options give a deal's transitions
-    (get it with :func:`deal_tables`; every field is read-only)."""
+    (get it with :func:`deal_tables`; read-only but for the memos)."""
 
     __slots__ = (
+        "beats",
         "exchange_rank",
         "kind_value",
-        "lead_wins",
         "like",
         "meld_plans",
         "orders",
@@ -48,9 +49,11 @@ class DealTables(PlayIds):
     def __init__(self, rules: Rules) -> None:
         super().__init__(rules)
         kinds = kinds_of(rules)
+        copies: dict[int, list[int]] = {}
+        for cid, k in enumerate(kinds):
+            copies.setdefault(k, []).append(cid)
         self.like: tuple[tuple[int, ...], ...] = tuple(
-            tuple(c for c in range(len(kinds)) if kinds[c] == k and c != cid)
-            for cid, k in enumerate(kinds)
+            tuple(c for c in copies[k] if c != cid) for cid, k in enumerate(kinds)
         )
         """Per card id, the ids of the other copies of its kind, ascending (hands are sorted
         by id, so this is the order they come in a hand)."""
@@ -62,8 +65,11 @@ class DealTables(PlayIds):
         """What every trick is worth besides its cards."""
         self.trick_size: int = rules.players - rules.dealer_sits_out
         """Cards in a trick."""
-        self.lead_wins: bool = rules.wild_card_lead_wins
-        """A wild card led wins unless trumped (``wild_card_lead_wins``)."""
+        self.beats: dict[int | None, bytes] = {
+            trump: beats_table(trump, rules.wild_card_lead_wins) for trump in (None, 0, 1, 2, 3)
+        }
+        """Per trump suit (None: none yet), :func:`~bezique.core.tricks.beats` as a table:
+        ``beats[trump][k << 6 | best]``."""
         sevens = bool(rules.seven_of_trumps)
         self.seven_play: bool = sevens and rules.second_seven_scores == "play"
         """A concealed seven of trumps scores when played in stage 1."""

@@ -85,7 +85,10 @@ class MoveGen(DealBase):
         legal = self._legal
         if legal is None:
             legal = self._legal = self._compute_legal()
-        return list(map(self._names.__getitem__, legal))
+        names = self._names
+        if names is self._idt.names:  # the rules-wide table: look each legal id up
+            return list(map(names.__getitem__, legal))
+        return list(names.values())  # the position's own: the legal ids' actions, in order
 
     def _compute_legal(self) -> dict[int, Move]:
         """The legal moves by id (and ``_names`` set to match)."""
@@ -101,16 +104,6 @@ class MoveGen(DealBase):
             return {0: ("pass",)}
         self._names = self._idt.names
         return {}
-
-    def _playable(self, seat: int) -> Sequence[int]:
-        return follow_duty(
-            self._hands[seat],
-            self._kinds,
-            self._trick,
-            self._stage,
-            self._trump,
-            self.rules,
-        )
 
     def _namer(self, seat: int) -> Any:
         """A function naming a card (kind, mask) of this seat in notation."""
@@ -137,10 +130,11 @@ class MoveGen(DealBase):
         K, M = self._kinds, self._mask
         hand = self._hands[seat]
         playable: Sequence[int]
-        if self._stage == 1 and not self.rules.stage1_must_follow_suit:
+        stage = self._stage
+        if stage == 1 and not self.rules.stage1_must_follow_suit:
             playable = hand
         else:
-            playable = self._playable(seat)
+            playable = follow_duty(hand, K, self._trick, stage, self._trump, self.rules)
         ids = self._idt
         if not any(map(M.__getitem__, hand)):
             # concealed cards only (most positions): one id per card kind, whose notation is
@@ -346,7 +340,7 @@ class MoveGen(DealBase):
             shared = {mid: group for mid, group in melds.items() if len(group) > 1}
             for i, action in table.assign([], shared):
                 id_of[action] = i
-        self._names = {i: a for a, i in id_of.items()}
+        self._names = {id_of[a]: a for a in acts}  # in the order of the legal moves
         return {id_of[a]: move for a, move in acts.items()}
 
     def _won_enough(self, seat: int) -> bool:

@@ -35,7 +35,6 @@ from .melds import (
 from .resolve import Resolver
 from .rules import Rules
 from .scoring import meld_points, turn_up_bonus
-from .tricks import beats
 
 _PLAY_TEXTS = tuple("play " + c for c in CODES)
 """The notation of playing a concealed card, by card kind."""
@@ -465,15 +464,15 @@ class DealState(Resolver):
                 nxt = (nxt + 1) % n
             self._to_move = nxt
             return
-        # resolve the trick (tricks.beats): the highest trump, else the highest card of the suit
-        # led; of two equal cards the first played wins
+        # resolve the trick (tricks.beats, as a table): the highest trump, else the highest
+        # card of the suit led; of two equal cards the first played wins
         win_seat, win_card = trick[0]
         best = K[win_card]
         trump = self._trump
-        lead_wins = t.lead_wins
+        beaten = t.beats[trump]
         for i in range(1, len(trick)):
             s, c = trick[i]
-            if beats(K[c], best, trump, lead_wins):
+            if beaten[K[c] << 6 | best]:
                 best, win_seat, win_card = K[c], s, c
         self._tricks.append((self._leader, tuple([c for _, c in trick]), win_seat))
         self._trick = []
