@@ -35,6 +35,7 @@ class DealTables(PlayIds):
         "kind_value",
         "like",
         "meld_plans",
+        "next_seat",
         "orders",
         "seven_any",
         "seven_play",
@@ -65,6 +66,16 @@ class DealTables(PlayIds):
         """What every trick is worth besides its cards."""
         self.trick_size: int = rules.players - rules.dealer_sits_out
         """Cards in a trick."""
+        n = rules.players
+        self.next_seat: tuple[tuple[int, ...], ...] = tuple(
+            tuple(
+                (s + 2) % n if (s + 1) % n == dealer and rules.dealer_sits_out else (s + 1) % n
+                for s in range(n)
+            )
+            for dealer in range(n)
+        )
+        """Per dealer and seat, the seat that plays after it to a trick (the dealer sits out
+        where ``dealer_sits_out``)."""
         self.beats: dict[int | None, bytes] = {
             trump: beats_table(trump, rules.wild_card_lead_wins) for trump in (None, 0, 1, 2, 3)
         }

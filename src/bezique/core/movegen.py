@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import product
+from operator import itemgetter
 from typing import Any
 
 from .base import DECLARE, PLAY, DealBase, Move
@@ -87,6 +88,8 @@ class MoveGen(DealBase):
             legal = self._legal = self._compute_legal()
         names = self._names
         if names is self._idt.names:  # the rules-wide table: look each legal id up
+            if len(legal) > 1:  # one C call for all (itemgetter of one id returns no tuple)
+                return list(itemgetter(*legal)(names))
             return list(map(names.__getitem__, legal))
         return list(names.values())  # the position's own: the legal ids' actions, in order
 

@@ -433,7 +433,6 @@ class DealState(Resolver):
         t = self._idt  # the options' answers, worked out once per rule set
         self._hands[seat].remove(cid)
         K, M, known = self._kinds, self._mask, self._known
-        k = K[cid]
         if not M[cid]:
             if not known[cid]:
                 for c in t.like[cid]:
@@ -442,12 +441,13 @@ class DealState(Resolver):
                         break
             if (
                 t.seven_play
-                and k & 7 == SEVEN
+                and K[cid] & 7 == SEVEN
                 and self._stage == 1
                 and self._trump is not None
-                and k == make_kind(self._trump, SEVEN)
+                and K[cid] == make_kind(self._trump, SEVEN)
             ):
-                self._score(seat, 0, rules.seven_of_trumps, f"seven played {CODES[k]}")
+                seven = CODES[K[cid]]
+                self._score(seat, 0, rules.seven_of_trumps, f"seven played {seven}")
         else:
             if rules.meld_reforming:
                 self._break_melds(cid)
@@ -458,11 +458,7 @@ class DealState(Resolver):
         trick = self._trick
         trick.append((seat, cid))
         if len(trick) < t.trick_size:
-            n = rules.players
-            nxt = (seat + 1) % n
-            if nxt == self.dealer and rules.dealer_sits_out:
-                nxt = (nxt + 1) % n
-            self._to_move = nxt
+            self._to_move = t.next_seat[self.dealer][seat]
             return
         # resolve the trick (tricks.beats, as a table): the highest trump, else the highest
         # card of the suit led; of two equal cards the first played wins
