@@ -47,7 +47,7 @@ def play_out(deal: Deal, bots: list[Bot]) -> list[tuple[Observation, Action]]:
 
 
 @pytest.mark.parametrize("rules", VARIANTS, ids=str)
-@pytest.mark.parametrize("name", ["random", "simple"])
+@pytest.mark.parametrize("name", ["random", "simple", "careless"])
 def test_bots_play_legal_actions_in_every_seat(rules: Rules, name: str) -> None:
     for seed in range(3):
         deal = Deal.new(rules, seed=seed, dealer=seed % rules.players)
@@ -68,6 +68,27 @@ def test_simple_against_random_in_many_classic_deals() -> None:
         totals["simple"] += deal.points[simple_seat]
         totals["random"] += deal.points[1 - simple_seat]
     assert totals["simple"] > 2 * totals["random"]
+
+
+def test_careless_slips_about_one_decision_in_three_and_else_plays_simple() -> None:
+    """The easy level's bot: simple's choice, or now and then a random one, reproducibly."""
+    rules = Rules.preset("classic")
+    slips = decisions = 0
+    for seed in range(6):
+        deal = Deal.new(rules, seed=seed, dealer=seed % 2)
+        bots: list[Bot] = [make("careless", seed), make("simple", seed)]
+        for obs, action in play_out(deal, bots):
+            if obs.seat != 0 or len(obs.legal) == 1:
+                continue
+            decisions += 1
+            result = make("careless", seed).play(obs)
+            assert result.action == action  # reproducible from the seed and the observation
+            if "careless" in result.info["reason"]:
+                slips += 1
+            else:
+                assert action == make("simple", seed).choose(obs)
+    assert decisions >= 150
+    assert 0.18 <= slips / decisions <= 0.42  # slip = 0.3: more than 3.5 standard errors off
 
 
 def test_play_returns_a_play_result_with_info() -> None:

@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 from bezique import Action, Deal, Observation, Rules
 from bezique.arena import ORACLES, PlayerSpec, run_arena, seatings
 from bezique.bots import LEVELS, Hint, LevelBot, Limit, hint, levels, make, names
-from bezique.bots.levels import CANDIDATES
+from bezique.bots.levels import CANDIDATES, FORMER
 from bezique.bots.oracle import OracleBot
 from bezique.bots.playout import playout_action, utility
 from bezique.bots.search import world_is_known
@@ -279,31 +279,33 @@ def test_levels() -> None:
     assert levels() == ["beginner", "easy", "medium", "hard", "expert"]
     assert [LEVELS[n].bot for n in levels()] == [
         "random",
-        "simple",
+        "careless",
         "heuristic",
-        "pimc",
-        "ismcts",
+        "pimc-c",
+        "pimc-c",
     ]
     hard, expert = LEVELS["hard"].limit, LEVELS["expert"].limit
-    assert hard.nodes is not None and expert.nodes is not None
+    assert hard.iterations is not None and expert.iterations is not None
     assert hard.time is None and expert.time is None  # reproducible: no clock in the levels
-    assert expert.nodes > hard.nodes
+    assert expert.iterations > hard.iterations
     assert set(levels()) <= set(names())
-    # the compiled search is playable by name at the budgets meant for the levels
-    assert {"hard-c", "expert-c"} <= set(names())
-    assert make("expert-c", 1).bot.name == "pimc-c"  # type: ignore[attr-defined]
-    bot = make("hard-c", seed=3)
+    # the measurements' names are the levels; the old levels stay playable by name
+    assert CANDIDATES["hard-c"].limit == hard and CANDIDATES["expert-c"].limit == expert
+    assert FORMER["hard-old"].bot == "pimc" and FORMER["expert-old"].bot == "ismcts"
+    assert {"hard-c", "expert-c", "hard-old", "expert-old"} <= set(names())
+    assert make("expert-old", 1).bot.name == "ismcts"  # type: ignore[attr-defined]
+    bot = make("hard", seed=3)
     assert isinstance(bot, LevelBot) and bot.bot.name == "pimc-c"
-    hard_c = CANDIDATES["hard-c"].limit
     obs = next(o for _, o in positions(Rules.preset("classic"), 8, 4) if len(o.legal) >= 3)
     # the level's own budget, unless a limit is given
-    assert bot.choose(obs) == make("pimc-c", 3).choose(obs, hard_c)
-    assert bot.play(obs).info["visits"] == make("pimc-c", 3).play(obs, hard_c).info["visits"]
+    assert bot.choose(obs) == make("pimc-c", 3).choose(obs, hard)
+    assert bot.play(obs).info["visits"] == make("pimc-c", 3).play(obs, hard).info["visits"]
+    assert make("hard-c", 3).play(obs).info == bot.play(obs).info
     # a rollout budget: whole worlds of every candidate still in the running, at least one
-    visits = make("expert-c", 3).play(obs, Limit(iterations=9)).info["visits"]
+    visits = make("expert", 3).play(obs, Limit(iterations=9)).info["visits"]
     assert 9 <= visits < 9 + len(obs.legal)
-    level = make("hard", seed=3)
-    assert isinstance(level, LevelBot) and level.bot.name == "pimc"
+    old = make("hard-old", seed=3)
+    assert isinstance(old, LevelBot) and old.bot.name == "pimc" and old.level.limit.nodes
 
 
 def test_hint_gives_the_choice_and_the_values() -> None:

@@ -19,13 +19,15 @@ name       player
 =========  ============================================================================
 random     a uniformly random legal action
 simple     quick rules of thumb (:mod:`.simple`)
+careless   the rules of thumb with a random move one time in three (the easy level)
 heuristic  a club player's heuristic, exact stage 2 when every card is known
 pimc       perfect-information Monte Carlo over sampled worlds (:mod:`.search`)
 ismcts     single-observer information-set MCTS (:mod:`.ismcts`)
 pimc-c     PIMC in the compiled engine, exact stage 2 in every world (:mod:`.fastpimc`)
 pimc-c-v1  the first pimc-c, which played the best mean (kept for comparison)
 beginner, easy, medium, hard, expert: the levels for people (:mod:`.levels`)
-hard-c, expert-c: the compiled search at the hard and expert budgets, for measurement
+hard-c, expert-c: the hard and expert levels (pimc-c) under the names measured before
+hard-old, expert-old: the levels before session 8 (pimc, ismcts), kept for comparison
 pimc-c-smart, expert-c-smart: pimc-c with the heuristic's rules in its playouts (on trial)
 pimc-c-late, expert-c-late: pimc-c-smart with a lower bar late in the stock (on trial)
 pimc-c-model, expert-c-model: pimc-c-late, its playouts without random moves (on trial)

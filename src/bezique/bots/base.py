@@ -109,6 +109,15 @@ def only_action(action: Action) -> PlayResult:
     return PlayResult(action, {"reason": "the only legal action", "scores": {str(action): 0.0}})
 
 
+def fallback_limit(limit: Limit | None, nodes: int) -> Limit:
+    """The budget a compiled search hands to its reference-core twin where the compiled engine
+    cannot play: a budget in nodes or seconds carries over; one in iterations (rollouts, as the
+    levels give) would be far slower in Python, so the reference search gets ``nodes`` steps."""
+    if limit is not None and (limit.nodes is not None or limit.time is not None):
+        return limit
+    return Limit(nodes=nodes)
+
+
 def legal_actions(observation: Observation) -> list[Action]:
     """The observation's legal actions, parsed; ``ValueError`` when the seat is not to move."""
     if not observation.legal:

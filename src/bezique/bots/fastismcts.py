@@ -35,7 +35,7 @@ from ..core.notation import Action
 from ..core.observation import Observation
 from ..core.percache import per_rules
 from ..core.rules import Rules
-from .base import Bot, InfoDict, Limit, PlayResult, legal_actions, only_action
+from .base import Bot, InfoDict, Limit, PlayResult, fallback_limit, legal_actions, only_action
 from .fastpimc import compiled_world
 from .solver import world_is_known
 
@@ -114,10 +114,7 @@ class FastIsmctsBot(Bot):
         if not fast.supports(observation.rules):
             from .ismcts import IsmctsBot
 
-            # a budget in nodes or seconds carries over; one in iterations (the level's) would
-            # be far slower in Python, so the reference search gets its own
-            keep = limit is not None and (limit.nodes is not None or limit.time is not None)
-            budget = limit if keep else Limit(nodes=self.fallback_nodes)
+            budget = fallback_limit(limit, self.fallback_nodes)
             return IsmctsBot(self._salt).play(observation, budget)
         return self._search(observation, actions, limit)
 

@@ -55,7 +55,16 @@ from typing import Any
 from ..core.deal import Deal
 from ..core.notation import Action
 from ..core.observation import Observation
-from .base import Bot, InfoDict, Limit, PlayResult, legal_actions, observation_rng_seed, only_action
+from .base import (
+    Bot,
+    InfoDict,
+    Limit,
+    PlayResult,
+    fallback_limit,
+    legal_actions,
+    observation_rng_seed,
+    only_action,
+)
 from .solver import world_is_known
 
 NODES_PER_ROLLOUT = 40
@@ -163,8 +172,7 @@ class FastPimcBot(Bot):
         if not fast.supports(observation.rules):
             from .search import PimcBot
 
-            budget = Limit(nodes=self.fallback_nodes) if limit is None else limit
-            return PimcBot(self._salt).play(observation, budget)
+            return PimcBot(self._salt).play(observation, fallback_limit(limit, self.fallback_nodes))
         return self._search(observation, actions, limit)
 
     def _search(

@@ -21,10 +21,10 @@ from .fastpimc import (
 )
 from .heuristic import HeuristicBot
 from .ismcts import IsmctsBot
-from .levels import CANDIDATES, LEVELS, Level, LevelBot
+from .levels import CANDIDATES, FORMER, LEVELS, Level, LevelBot
 from .random_bot import RandomBot
 from .search import PimcBot
-from .simple import SimpleBot
+from .simple import CarelessBot, SimpleBot
 
 BotFactory = Callable[[int | None], Bot]
 """Builds a bot from a seed."""
@@ -86,6 +86,9 @@ def make(name: str, seed: int | None = None) -> Bot:
 register("random", RandomBot, "plays any legal action, uniformly at random")
 register("simple", SimpleBot, "a quick club player's rules of thumb: melds, brisques, cheap cards")
 register(
+    "careless", CarelessBot, "the simple rules of thumb, but about one move in three at random"
+)
+register(
     "heuristic",
     HeuristicBot,
     "a stronger club player's heuristic: meld timing, the end of the stock, exact last tricks",
@@ -134,6 +137,8 @@ def _level_factory(level: Level) -> BotFactory:
 for _level in LEVELS.values():
     register(_level.name, _level_factory(_level), f"level: {_level.about} ({_level.bot})")
 for _level in CANDIDATES.values():
+    register(_level.name, _level_factory(_level), f"{_level.about} ({_level.bot})")
+for _level in FORMER.values():
     register(_level.name, _level_factory(_level), f"{_level.about}, kept for comparison")
 
 

@@ -258,3 +258,31 @@ class SimpleBot(Bot):
             if trumps:
                 return trumps
         return cards
+
+
+class CarelessBot(SimpleBot):
+    """The ``easy`` level: the simple rules of thumb, but now and then a legal action at random.
+
+    ``simple`` alone plays about as well as ``heuristic`` in points (docs/strength.md), so as the
+    easy level it made the ladder of levels flat; a player who slips at a share :attr:`slip` of
+    its decisions (about one in three) is one a beginner can beat.  The slip and the action are drawn from the seed
+    and the observation, so the bot stays reproducible and sees nothing else."""
+
+    name = "careless"
+    slip = 0.3
+    """Chance of a uniformly random legal action at a decision with more than one."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self._salt = seed if seed is not None else random.SystemRandom().getrandbits(32)
+
+    def play(self, observation: Observation, limit: Limit | None = None) -> PlayResult:
+        actions = legal_actions(observation)
+        # its own stream: the rules of thumb's tie-breaks draw from the same seed
+        rng = random.Random(observation_rng_seed(self._salt, observation) ^ 0x51C5)
+        if len(actions) > 1 and rng.random() < self.slip:
+            action = actions[rng.randrange(len(actions))]
+            return PlayResult(
+                action, {"reason": f"a careless move: one of {len(actions)} at random"}
+            )
+        return super().play(observation, limit)

@@ -228,8 +228,9 @@ def list_bots() -> None:
     from ..bots import about, names
 
     console = _console()
+    width = max(map(len, names())) + 2  # the longest name still leaves a gap before its text
     for n in names():
-        console.print(Text.assemble((f"{n:<10}", "bold"), about(n)))
+        console.print(Text.assemble((f"{n:<{width}}", "bold"), about(n)))
 
 
 @app.command()

@@ -13,14 +13,11 @@ static uint64_t splitmix(uint64_t *x) {
     return z ^ (z >> 31);
 }
 
-void rng_seed(Rng *r, uint64_t seed) {
-    for (int i = 0; i < 4; i++) r->s[i] = splitmix(&seed);
-}
+void rng_seed(Rng *r, uint64_t seed) { r->s = splitmix(&seed); }
 
 void st_recount_kinds(State *st, const Config *cfg) {
     memset(st->kcount, 0, sizeof st->kcount);
     memset(st->krank, 0, sizeof st->krank);
-    memset(st->kdistinct, 0, sizeof st->kdistinct);
     memset(st->khave, 0, sizeof st->khave);
     for (int s = 0; s < MAXP; s++)
         for (int i = 0; i < st->hn[s]; i++) kinds_add(st, s, KIND(cfg, st->hand[s][i]));
@@ -135,12 +132,7 @@ void st_new(State *st, const Config *cfg, int dealer, Rng *rng) {
     uint16_t order[MAXC];
     int nc = cfg->ncards;
     for (int i = 0; i < nc; i++) order[i] = (uint16_t)i;
-    for (int i = nc - 1; i > 0; i--) {
-        int j = (int)rng_below(rng, (uint32_t)(i + 1));
-        uint16_t t = order[i];
-        order[i] = order[j];
-        order[j] = t;
-    }
+    rng_shuffle(rng, order, nc);
     uint16_t hands[MAXP][MAXH];
     uint8_t hn[MAXP] = {0};
     const uint8_t *seats = cfg->seat_order[dealer][(dealer + 1) % cfg->players];

@@ -626,7 +626,7 @@ static uint64_t playable_kinds(const State *st, const Config *cfg, int seat) {
 /* The uniform random choice of an action, as st_moves lists them, without building them: a
    declaration read where the engine keeps them; a card to play: where no card in hand is
    declared or no kind it may play is held twice, one action per kind (the first card of each
-   kind, kinds in order: card ids run kind by kind). */
+   kind: card ids run kind by kind). */
 static inline int random_step(State *st, const Config *cfg, Rng *rng) {
     int seat = st->to_move;
     if (st->phase != PH_PLAY) {
@@ -640,24 +640,45 @@ static inline int random_step(State *st, const Config *cfg, Rng *rng) {
     const uint16_t *h = st->hand[seat];
     int i = 0;
     uint64_t kinds = playable_kinds(st, cfg, seat);
-    /* declared cards, and a kind held more than once: one action per kind and history */
-    if (st->ntable[seat] && (kinds & st->khave[seat][2])) {
+    if (kinds == st->khave[seat][1]) { /* any card */
+        if (!kinds) return 0;
+        /* a card at random, kept with chance 1 / the cards alike held (else drawn again):
+           every action alike; then the first card of those.  Cards alike: the copies of its
+           kind, or where cards are declared those of the same history (one action per kind and
+           history, as st_play_cards lists them) */
+        const uint8_t *count = st->kcount[seat];
+        uint64_t hn = st->hn[seat];
+        int declared = st->ntable[seat];
+        for (;;) {
+            uint64_t x = rng_next(rng);
+            i = (int)(((x >> 32) * hn) >> 32);
+            int k = KIND(cfg, h[i]), c = count[k];
+            if (c == 1) break;
+            int f = i; /* the kind's first card */
+            for (int first = cfg->first_id[k]; f && h[f - 1] >= first;) f--;
+            int alike = c, rep = f;
+            if (declared) {
+                Mask m = st->mask[h[i]];
+                alike = 0;
+                rep = -1;
+                for (int j = f; j < f + c; j++)
+                    if (mask_eq(st->mask[h[j]], m)) {
+                        if (rep < 0) rep = j;
+                        alike++;
+                    }
+            }
+            if (!(((x & 0xffffffffULL) * (uint64_t)alike) >> 32)) {
+                i = rep;
+                break;
+            }
+        }
+    } else if (st->ntable[seat] && (kinds & st->khave[seat][2])) {
+        /* declared cards, a duty, and a kind held more than once: the actions listed */
         uint16_t pick[MAXH];
         int n = st_play_cards(st, cfg, seat, pick);
         if (n <= 0) return 0;
         int c = pick[rng_below(rng, (uint32_t)n)];
         while (h[i] != c) i++;
-        play_at(st, cfg, i);
-        return 1;
-    }
-    if (kinds == st->khave[seat][1]) { /* any card: the number of kinds is kept in State */
-        if (!kinds) return 0;
-        /* the first card of the r-th kind in hand: past the copies of the r kinds before it */
-        const uint8_t *count = st->kcount[seat];
-        for (uint32_t r = rng_below(rng, st->kdistinct[seat]); r; r--) {
-            i += count[__builtin_ctzll(kinds)];
-            kinds &= kinds - 1;
-        }
     } else { /* a duty to follow: the few kinds allowed, as bits */
         int n = 0;
         for (uint64_t m = kinds; m; m &= m - 1) n++;

@@ -128,10 +128,9 @@ typedef struct {
     /* the kinds each hand holds, kept as cards come and go (hand_insert, hand_remove; worked out
        again by st_recount_kinds after hands are set from outside): copies of each kind, the
        kinds held at least j times (khave[seat][j], j < KHAVE; a wild card is bit 32), the
-       cards of each rank (the wild card counted with the aces), and the distinct kinds */
+       cards of each rank (the wild card counted with the aces) */
     uint8_t kcount[MAXP][64]; /* NK used; rows of 64 for cheaper indexing */
     uint8_t krank[MAXP][8];
-    uint8_t kdistinct[MAXP];
     uint64_t khave[MAXP][KHAVE];
     uint16_t hand[MAXP][MAXH + HAND_PAD];
     uint16_t stock[MAXC]; /* drawn from the end */
@@ -150,29 +149,50 @@ typedef struct {
     uint16_t ids[MAXMC];
 } Move;
 
-/* The random source of simulations and playouts (xoshiro256**, seeded by splitmix64). */
+/* The random source of simulations, playouts, determinization and the search players:
+   wyrand (a 64-bit counter, one 64x64->128-bit multiply a number), seeded by splitmix64.  It
+   replaced xoshiro256** in session 8 (a third of the instructions a number; the seeded results
+   changed with it). */
 typedef struct {
-    uint64_t s[4];
+    uint64_t s;
 } Rng;
 
 void rng_seed(Rng *r, uint64_t seed);
 
 /* inline: simulations draw a number for nearly every card played */
 static inline uint64_t rng_next(Rng *r) {
-    uint64_t *s = r->s;
-    uint64_t x = s[1] * 5, t = s[1] << 17;
-    uint64_t out = ((x << 7) | (x >> 57)) * 9;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = (s[3] << 45) | (s[3] >> 19);
-    return out;
+    uint64_t a = r->s += 0xa0761d6478bd642fULL, b = a ^ 0xe7037ed1a0b428dbULL;
+#ifdef __SIZEOF_INT128__
+    __extension__ unsigned __int128 t = (unsigned __int128)a * b;
+    return (uint64_t)(t >> 64) ^ (uint64_t)t;
+#else /* the same product from 32-bit halves */
+    uint64_t al = a & 0xffffffffULL, ah = a >> 32, bl = b & 0xffffffffULL, bh = b >> 32;
+    uint64_t ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
+    uint64_t mid = (ll >> 32) + (lh & 0xffffffffULL) + (hl & 0xffffffffULL);
+    uint64_t lo = (mid << 32) | (ll & 0xffffffffULL), hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+    return hi ^ lo;
+#endif
 }
 
 /* A number below n (Lemire's multiply-shift on the high 32 bits). */
 static inline uint32_t rng_below(Rng *r, uint32_t n) { return (uint32_t)(((rng_next(r) >> 32) * (uint64_t)n) >> 32); }
+
+/* Shuffle n cards (Fisher-Yates): two places from each number, its high and low 32 bits. */
+static inline void rng_shuffle(Rng *r, uint16_t *a, int n) {
+    for (int i = n - 1; i > 0; i -= 2) {
+        uint64_t x = rng_next(r);
+        int j = (int)(((x >> 32) * (uint64_t)(i + 1)) >> 32);
+        uint16_t t = a[i];
+        a[i] = a[j];
+        a[j] = t;
+        if (i > 1) {
+            j = (int)(((x & 0xffffffffULL) * (uint64_t)i) >> 32);
+            t = a[i - 1];
+            a[i - 1] = a[j];
+            a[j] = t;
+        }
+    }
+}
 
 /* A deal shuffled from the random source; dealer seat given. */
 void st_new(State *st, const Config *cfg, int dealer, Rng *rng);
@@ -188,9 +208,9 @@ void st_apply(State *st, const Config *cfg, const Move *mv);
 /* The actions of a declaring state as st_moves lists them, read in place (NULL: work them out
    with st_moves); valid until the state changes. */
 const Move *st_declarations(const State *st, int *n);
-/* Uniformly random actions, each as a uniform pick among st_moves would choose it from the same
-   random number, applied without listing the actions, until the deal ends or an action it
-   cannot take this way; returns how many it applied. */
+/* Uniformly random actions (each legal action of st_moves alike), applied without listing the
+   actions, until the deal ends or an action it cannot take this way; returns how many it
+   applied. */
 int st_random_run(State *st, const Config *cfg, Rng *rng);
 /* Points per side as the reference's Deal.points shows them. */
 void st_points(const State *st, const Config *cfg, int64_t *out);

@@ -20,14 +20,12 @@ static inline void score(State *st, const Config *cfg, int seat, int part, int64
  * goes. */
 static inline void kinds_add(State *st, int seat, int k) {
     int c = ++st->kcount[seat][k];
-    if (c == 1) st->kdistinct[seat]++;
     if (c < KHAVE) st->khave[seat][c] |= 1ULL << k;
     st->krank[seat][k & 7]++;
 }
 
 static inline void kinds_sub(State *st, int seat, int k) {
     int c = st->kcount[seat][k]--;
-    if (c == 1) st->kdistinct[seat]--;
     if (c < KHAVE) st->khave[seat][c] &= ~(1ULL << k);
     st->krank[seat][k & 7]--;
 }

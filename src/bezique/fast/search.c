@@ -487,10 +487,18 @@ PyObject *search_methods_solve(PyObject *self, PyObject *args) {
     int n = solve_stage2(st, cfg, cfg->pol_rank, cfg->pol_per_trick, side, max_nodes, kinds, values, &nodes);
     if (n == -2) return PyErr_NoMemory();
     if (n < 0) Py_RETURN_NONE;
+    /* the card codes as keys made once (interned, their hashes kept): a new string a key cost
+       more than a small solve's search */
+    static PyObject *keys[NK];
     PyObject *out = PyDict_New();
     for (int i = 0; out && i < n; i++) {
+        PyObject **key = &keys[kinds[i]];
+        if (!*key && !(*key = PyUnicode_InternFromString(KIND_CODES[kinds[i]]))) {
+            Py_CLEAR(out);
+            break;
+        }
         PyObject *v = PyFloat_FromDouble(values[i]);
-        if (!v || PyDict_SetItemString(out, KIND_CODES[kinds[i]], v) < 0) Py_CLEAR(out);
+        if (!v || PyDict_SetItem(out, *key, v) < 0) Py_CLEAR(out);
         Py_XDECREF(v);
     }
     return out;
@@ -515,12 +523,7 @@ void determinize_state(State *st, const Config *cfg, int seat, Rng *rng) {
         slot[n] = &st->stock[i];
         pool[n++] = st->stock[i];
     }
-    for (int i = n - 1; i > 0; i--) {
-        int j = (int)rng_below(rng, (uint32_t)(i + 1));
-        uint16_t t = pool[i];
-        pool[i] = pool[j];
-        pool[j] = t;
-    }
+    rng_shuffle(rng, pool, n);
     for (int i = 0; i < n; i++) *slot[i] = pool[i];
     for (int s = 0; s < cfg->players; s++) /* hands stay sorted by card id */
         for (int i = 1; i < st->hn[s]; i++) {

@@ -25,6 +25,9 @@ typedef struct {
     double per_rank[8], per_trick, last_bonus, other;
     double per_kind[NK]; /* per_rank by card kind, a wild card worth nothing */
     double seven_bonus;  /* second_seven_scores=capture: each seven of trumps, to the taker */
+    /* eq_lower[k]: the kinds below k of its suit worth the same points (none for a wild card, or
+       a seven of trumps that scores apart); eq_cand: the kinds that have some */
+    uint64_t eq_lower[NK], eq_cand;
     int hn[MAXP];
     int cnt[MAXP][NK];     /* copies of each kind held (not bytes: a byte store could alias any field) */
     uint64_t pres[MAXP];   /* kinds held, as bits: a hand's distinct kinds in order */
@@ -33,6 +36,8 @@ typedef struct {
     int held;              /* cards in the hands */
     int bounded;           /* no points are negative, so the bound of search() holds */
     int leader, tn, tseat[MAXP], tcard[MAXP];
+    int next_seat[MAXP];           /* who plays after each seat (the one sitting out passed over) */
+    int tricks;                    /* tricks not yet complete, the one in progress included */
     long nodes, limit; /* limit: the most nodes allowed (max_nodes, or no limit) */
     int aborted;
     uint32_t gen;
@@ -42,12 +47,28 @@ typedef struct {
 static uint64_t zob[MAXP + 1][NK][MAXH];
 static int zob_ready;
 
+/* The keys: xoshiro256** seeded by splitmix64 from 0x5eed (the engine's random source before
+   session 8), kept so that the table places positions, and the searches count nodes, as before. */
 static void zob_init(void) {
-    Rng r;
-    rng_seed(&r, 0x5eed);
+    uint64_t x = 0x5eed, r[4];
+    for (int i = 0; i < 4; i++) {
+        uint64_t z = (x += 0x9e3779b97f4a7c15ULL);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+        r[i] = z ^ (z >> 31);
+    }
     for (int s = 0; s <= MAXP; s++)
         for (int k = 0; k < NK; k++)
-            for (int c = 0; c < MAXH; c++) zob[s][k][c] = rng_next(&r);
+            for (int c = 0; c < MAXH; c++) {
+                uint64_t m = r[1] * 5, t = r[1] << 17;
+                zob[s][k][c] = ((m << 7) | (m >> 57)) * 9;
+                r[2] ^= r[0];
+                r[3] ^= r[1];
+                r[1] ^= r[2];
+                r[0] ^= r[3];
+                r[2] ^= t;
+                r[3] = (r[3] << 45) | (r[3] >> 19);
+            }
     zob_ready = 1;
 }
 
@@ -56,9 +77,7 @@ static uint64_t key_of(const Solver *sv) { return sv->hash ^ zob[MAXP][sv->leade
 static int beats(const Solver *sv, int k, int best) { return st_beats(k, best, sv->trump, sv->lead_wins); }
 
 static int to_move(const Solver *sv) {
-    if (!sv->tn) return sv->leader;
-    int nxt = (sv->tseat[sv->tn - 1] + 1) % sv->n;
-    return nxt == sv->skip ? (nxt + 1) % sv->n : nxt;
+    return sv->tn ? sv->next_seat[sv->tseat[sv->tn - 1]] : sv->leader;
 }
 
 static inline uint64_t suit_bits(int s) { return 0xffULL << (s * 8); }
@@ -73,7 +92,7 @@ static uint64_t beating(const Solver *sv, uint64_t ks, int best) {
 
 /* The kinds the seat may play (stage-2 duties), as bits; worked out on the bits of the kinds it
    holds. */
-static uint64_t playable_bits(const Solver *sv, int seat) {
+static inline __attribute__((always_inline)) uint64_t playable_bits(const Solver *sv, int seat) {
     uint64_t held = sv->pres[seat], ok = held;
     if (sv->tn) {
         int led = sv->tcard[0] >> 3, best = sv->tcard[0];
@@ -108,7 +127,7 @@ static int playable(const Solver *sv, int seat, int *out) {
    by (not trump, rank) of the kinds in order); leading, the same with the trumps last (leading
    a plain ace before a trump proves cut-offs sooner: fewer nodes, the same values).  Their
    number, written to moves. */
-static int ordered_classes(const Solver *sv, int seat, uint64_t ok, int *moves) {
+static inline __attribute__((always_inline)) int ordered_classes(const Solver *sv, int seat, uint64_t ok, int *moves) {
     if (!(ok & (ok - 1))) {
         moves[0] = __builtin_ctzll(ok);
         return ok != 0;
@@ -118,16 +137,14 @@ static int ordered_classes(const Solver *sv, int seat, uint64_t ok, int *moves) 
         if (s != seat) present |= sv->pres[s];
     for (int i = 0; i < sv->tn; i++) present |= 1ULL << sv->tcard[i];
     /* a kind is like the one before it (in kind order) of the same suit and points, with no
-       card between them left anywhere (a seven of trumps that scores apart excepted) */
-    int prev = __builtin_ctzll(ok);
-    for (uint64_t rest = ok & (ok - 1); rest; rest &= rest - 1) {
-        int k = __builtin_ctzll(rest);
-        uint64_t between = (1ULL << k) - (2ULL << prev);
-        if (k >> 3 == prev >> 3 && k != WILD_KIND && sv->per_kind[k] == sv->per_kind[prev] &&
-            !(sv->seven_bonus != 0.0 && (k & 7) == 7) && !(present & between))
-            ok &= ~(1ULL << k);
-        prev = k;
+       card between them left anywhere (a seven of trumps that scores apart excepted): the
+       highest kind below it among those held here or present elsewhere is then that one */
+    uint64_t seen = ok | present, drop = 0;
+    for (uint64_t c = ok & (ok - 1) & sv->eq_cand; c; c &= c - 1) {
+        int k = __builtin_ctzll(c), p = 63 - __builtin_clzll(seen & ((1ULL << k) - 1));
+        drop |= (ok & sv->eq_lower[k]) >> p & 1 ? 1ULL << k : 0;
     }
+    ok &= ~drop;
     int n = 0;
     uint64_t t = sv->trump >= 0 ? ok & suit_bits(sv->trump) : 0;
     ok ^= t;
@@ -142,7 +159,9 @@ static int ordered_classes(const Solver *sv, int seat, uint64_t ok, int *moves) 
     return n;
 }
 
-static double search(Solver *sv, double alpha, double beta);
+static double search_node(Solver *sv, double alpha, double beta, double alpha0, double beta0, TTEntry *e,
+                          uint64_t key);
+static inline double search(Solver *sv, double alpha, double beta);
 
 static void take(Solver *sv, int seat, int k) {
     sv->held_pts -= sv->per_kind[k];
@@ -190,7 +209,9 @@ static double play(Solver *sv, int seat, int k, double alpha, double beta) {
         memcpy(tc, sv->tcard, sizeof tc);
         sv->leader = win_seat;
         sv->tn = 0;
+        sv->tricks--;
         v = empty ? delta : delta + search(sv, alpha - delta, beta - delta);
+        sv->tricks++;
         sv->leader = leader;
         sv->tn = tn - 1;
         memcpy(sv->tseat, ts, sizeof ts);
@@ -200,33 +221,51 @@ static double play(Solver *sv, int seat, int k, double alpha, double beta) {
     return v;
 }
 
-static double search(Solver *sv, double alpha, double beta) {
-    if (sv->aborted) return 0.0;
-    if (++sv->nodes > sv->limit) {
-        sv->aborted = 1;
-        return 0.0;
+/* The last trick, every seat holding one card: played out at once, its value and the leader's
+   card written, as the search would find them (the nodes it would count counted, the node limit
+   applied the same way); 0 if some seat holds another number of cards. */
+static int last_trick(Solver *sv, double *value, int *lead_kind) {
+    int seat = sv->leader, ks[MAXP];
+    for (int i = 0; i < sv->active; i++, seat = sv->next_seat[seat]) {
+        if (sv->hn[seat] != 1) return 0;
+        ks[i] = __builtin_ctzll(sv->pres[seat]);
+        if (i) sv->tseat[i] = seat; /* where play() would put them */
     }
-    double alpha0 = alpha, beta0 = beta;
-    TTEntry *e = NULL;
-    uint64_t key = 0;
-    if (!sv->tn) {
-        /* the tricks left are worth at most all their points to one side: outside that range
-           the window cannot be reached (every card scores its points once, each trick its
-           per-trick points, the last one its bonus) */
-        if (sv->bounded) {
-            double most = sv->held_pts + sv->per_trick * (sv->held / sv->active) + sv->last_bonus;
-            if (alpha >= most) return most;
-            if (beta <= -most * sv->other) return -most * sv->other;
+    /* the seats after the leader: one node each */
+    if (sv->nodes + sv->active - 1 > sv->limit) {
+        sv->nodes = sv->limit + 1;
+        sv->aborted = 1;
+        return 1;
+    }
+    sv->nodes += sv->active - 1;
+    int win = 0, top = ks[0];
+    double pts = sv->per_trick + sv->per_kind[ks[0]];
+    for (int i = 1; i < sv->active; i++) {
+        pts += sv->per_kind[ks[i]];
+        if (beats(sv, ks[i], top)) {
+            top = ks[i];
+            win = i;
         }
-        key = key_of(sv);
-        e = &sv->tt[key & (TT_SIZE - 1)];
-        if (e->key == key && e->gen == sv->gen) {
-            if (e->lo >= beta) return e->lo;
-            if (e->hi <= alpha) return e->hi;
-            if (e->lo == e->hi) return e->lo;
-            if (e->lo > alpha) alpha = e->lo;
-            if (e->hi < beta) beta = e->hi;
-        }
+    }
+    if (sv->seven_bonus != 0.0)
+        for (int i = 0; i < sv->active; i++) pts += ks[i] == sv->trump * 8 + 7 ? sv->seven_bonus : 0.0;
+    pts += sv->last_bonus;
+    int win_seat = win ? sv->tseat[win] : sv->leader;
+    *value = sv->side_of[win_seat] == sv->root_side ? pts : -pts * sv->other;
+    *lead_kind = ks[0];
+    return 1;
+}
+
+/* A node past its first tests (see search()): alpha and beta as the table narrowed them,
+   alpha0 and beta0 as given; e and key: its place in the table at the start of a trick (NULL
+   within one). */
+static double search_node(Solver *sv, double alpha, double beta, double alpha0, double beta0, TTEntry *e,
+                          uint64_t key) {
+    double best;
+    int best_k;
+    if (e && sv->held == sv->active && last_trick(sv, &best, &best_k)) {
+        if (sv->aborted) return 0.0;
+        goto store;
     }
     int seat = to_move(sv), moves[MAXH];
     int maximize = sv->side_of[seat] == sv->root_side;
@@ -260,8 +299,8 @@ static double search(Solver *sv, double alpha, double beta) {
             for (int i = 0; i < nl; i++) moves[nw + i] = l[nl - 1 - i];
         }
     }
-    double best = maximize ? -INFINITY : INFINITY;
-    int best_k = -1;
+    best = maximize ? -INFINITY : INFINITY;
+    best_k = -1;
     for (int i = 0; i < n; i++) {
         double v = play(sv, seat, moves[i], alpha, beta);
         if (maximize ? v > best : v < best) {
@@ -272,6 +311,7 @@ static double search(Solver *sv, double alpha, double beta) {
             if (alpha >= beta) break;
         }
     }
+store:
     if (e && !sv->aborted) {
         double lo = -INFINITY, hi = INFINITY;
         if (e->key == key && e->gen == sv->gen) {
@@ -291,6 +331,37 @@ static double search(Solver *sv, double alpha, double beta) {
         e->hi = hi;
     }
     return best;
+}
+
+/* The value of the position for the root side within (alpha, beta): a node counted, then (at
+   the start of a trick) the bound of the points left and the table tried before the moves;
+   inline, so that a node they settle costs no call. */
+static inline __attribute__((always_inline)) double search(Solver *sv, double alpha, double beta) {
+    if (sv->aborted) return 0.0;
+    if (++sv->nodes > sv->limit) {
+        sv->aborted = 1;
+        return 0.0;
+    }
+    if (sv->tn) return search_node(sv, alpha, beta, alpha, beta, NULL, 0);
+    double alpha0 = alpha, beta0 = beta;
+    /* the tricks left are worth at most all their points to one side: outside that range the
+       window cannot be reached (every card scores its points once, each trick its per-trick
+       points, the last one its bonus) */
+    if (sv->bounded) {
+        double most = sv->held_pts + sv->per_trick * sv->tricks + sv->last_bonus;
+        if (alpha >= most) return most;
+        if (beta <= -most * sv->other) return -most * sv->other;
+    }
+    uint64_t key = key_of(sv);
+    TTEntry *e = &sv->tt[key & (TT_SIZE - 1)];
+    if (e->key == key && e->gen == sv->gen) {
+        if (e->lo >= beta) return e->lo;
+        if (e->hi <= alpha) return e->hi;
+        if (e->lo == e->hi) return e->lo;
+        if (e->lo > alpha) alpha = e->lo;
+        if (e->hi < beta) beta = e->hi;
+    }
+    return search_node(sv, alpha, beta, alpha0, beta0, e, key);
 }
 
 /* Exact values of every card kind the seat to move may play, for `side`; -1 if the node
@@ -316,6 +387,10 @@ static int solver_init(Solver *sv, const State *st, const Config *cfg, const dou
     sv->active = cfg->active;
     sv->skip = cfg->sits_out ? st->dealer : -1;
     sv->sides = cfg->sides;
+    for (int s = 0; s < sv->n; s++) {
+        int nxt = (s + 1) % sv->n;
+        sv->next_seat[s] = nxt == sv->skip ? (nxt + 1) % sv->n : nxt;
+    }
     for (int s = 0; s < sv->n; s++) sv->side_of[s] = cfg->partnerships ? s % 2 : s;
     sv->must_head = cfg->s2_head;
     sv->must_trump = cfg->s2_trump;
@@ -326,6 +401,13 @@ static int solver_init(Solver *sv, const State *st, const Config *cfg, const dou
     sv->lead_wins = cfg->lead_wins;
     sv->wild_last = cfg->wild_last;
     sv->seven_bonus = cfg->second_seven == 4 ? (double)cfg->seven_pts : 0.0;
+    for (int r = 1; r < 8; r++) { /* by rank, then in every suit */
+        uint64_t lower = 0;
+        for (int j = 0; j < r; j++) lower |= per_rank[j] == per_rank[r] ? 1ULL << j : 0;
+        if (!lower || (r == 7 && sv->seven_bonus != 0.0)) continue;
+        for (int s = 0; s < 4; s++) sv->eq_lower[s * 8 + r] = lower << (s * 8);
+        sv->eq_cand |= 0x0101010101ULL << r & 0xffffffffULL;
+    }
     /* the bound of search() counts card and trick points only */
     sv->bounded = per_trick >= 0 && cfg->last_bonus >= 0 && sv->seven_bonus == 0.0;
     for (int k = 0; k < NK; k++) sv->bounded &= sv->per_kind[k] >= 0;
@@ -336,6 +418,7 @@ static int solver_init(Solver *sv, const State *st, const Config *cfg, const dou
         for (int i = 0; i < st->hn[s]; i++) give(sv, s, cfg->kind_of[st->hand[s][i]]);
     sv->leader = st->leader;
     sv->tn = st->tn;
+    sv->tricks = (sv->held + st->tn) / sv->active;
     for (int i = 0; i < st->tn; i++) {
         sv->tseat[i] = st->tseat[i];
         sv->tcard[i] = cfg->kind_of[st->tcard[i]];
