@@ -23,8 +23,9 @@ levels were the reference-core ``pimc`` (6,000 engine steps) and ``ismcts`` (20,
 session 8: they took 0.22 s and 0.8 s a move, over the budgets of 0.1 s and 0.3 s, while the
 compiled search keeps within them, beats the heuristic in the arena and is ahead of the old
 ``expert`` (not yet by a separated interval; docs/strength.md).  They stay playable by name as
-``hard-old`` and ``expert-old`` (:data:`FORMER`), for comparison; ``hard-c`` and ``expert-c`` are the new levels' bot and budget
-under the names the measurements used.
+``hard-old`` and ``expert-old`` (:data:`FORMER`), for comparison.  ``hard`` searches 300
+rollouts a move: ``pimc-c`` at 1,200 (``hard-c``) was as strong as at 4,000 (``expert-c``, the
+``expert`` level), where at 300 it sits between the heuristic and the expert (docs/strength.md).
 """
 
 from __future__ import annotations
@@ -38,8 +39,11 @@ HARD_NODES = 6_000
 """The old ``hard`` level's budget (``hard-old``), engine steps."""
 EXPERT_NODES = 20_000
 """The old ``expert`` level's budget (``expert-old``), engine steps."""
-HARD_ROLLOUTS = 1_200
-"""Most rollouts a move for ``hard`` (and ``hard-c``; at most 0.1 s a move, median)."""
+HARD_ROLLOUTS = 300
+"""Most rollouts a move for ``hard`` (at most 0.1 s a move, median)."""
+HARD_C_ROLLOUTS = 1_200
+"""Most rollouts a move for ``hard-c``, the first candidate for ``hard`` (measured in session 7;
+as strong as ``expert-c``)."""
 EXPERT_ROLLOUTS = 4_000
 """Most rollouts a move for ``expert`` (and ``expert-c``; at most 0.3 s a move, median)."""
 EXPERT_LATE_ROLLOUTS = 8_000
@@ -103,8 +107,8 @@ CANDIDATES: dict[str, Level] = {
         Level(
             "hard-c",
             "pimc-c",
-            Limit(iterations=HARD_ROLLOUTS),
-            "the hard level under the name its measurements used",
+            Limit(iterations=HARD_C_ROLLOUTS),
+            "pimc-c at 1,200 rollouts, first measured as a candidate for hard",
         ),
         Level(
             "expert-c",
@@ -138,8 +142,8 @@ CANDIDATES: dict[str, Level] = {
         ),
     )
 }
-"""The compiled search by name for measurement: ``hard-c`` and ``expert-c`` are the ``hard`` and
-``expert`` levels; ``expert-c-smart``, ``expert-c-late``, ``expert-c-model`` and
+"""The compiled search by name for measurement: ``expert-c`` is the ``expert`` level, ``hard-c``
+the same search at 1,200 rollouts; ``expert-c-smart``, ``expert-c-late``, ``expert-c-model`` and
 ``expert-c-ismcts`` are versions on trial at about the expert's budget."""
 
 
