@@ -18,8 +18,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from .dealtables import DealTables
 from .events import ScoreEvent
-from .ids import PlayIds
 from .notation import Action
 from .rules import Rules
 
@@ -108,9 +108,11 @@ class DealBase:
     _names: dict[int, Action]
     """The action of each id of :attr:`_legal` (set with it): the rules-wide table of
     :attr:`_idt` where every legal action's notation is position-independent, else this
-    position's own."""
-    _idt: PlayIds
-    """The rules' play-id tables (:func:`~bezique.core.ids.play_ids`)."""
+    position's own, which holds exactly the ids of :attr:`_legal`, in the same order (so
+    ``legal_actions`` lists its values)."""
+    _idt: DealTables
+    """The rules' play-id tables and the answers of their options that transitions read
+    (:func:`~bezique.core.dealtables.deal_tables`)."""
     _shuffle_plan: ShufflePlan | None
     """What :meth:`~bezique.core.worlds.Worlds.reshuffle` worked out for a seat at this point
     (kept until the next action; a copy starts without it)."""

@@ -125,6 +125,9 @@ class DealIds(DealState):
         declared copy's play, a declaration, an action written loosely (resolved, or
         :class:`IllegalAction` saying why it is not legal)."""
         names = self._names
+        for key in legal:  # an action as listed (the usual case): no table to build
+            if names[key] == action:
+                return key, legal[key]
         by_action: dict[Action, int] = {names[i]: i for i in legal}
         i = by_action.get(action)
         if i is None:

@@ -8,15 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import product
+from operator import itemgetter
 from typing import Any
 
 from .base import DECLARE, PLAY, DealBase, Move
 from .cards import (
     CODES,
     KING,
-    NINE,
     QUEEN,
-    SEVEN,
     WILD,
     kind,
 )
@@ -44,7 +43,6 @@ from .tricks import follow_duty
 _PlanItem = tuple[int, str, int, list[Slot]]
 # a plan item with the card counts it needs: ((count, kinds bit set), ...), ((rank, count), ...)
 _PlanEntry = tuple[_PlanItem, tuple[tuple[int, int], ...], list[tuple[int, int]]]
-_EXCHANGE_RANK = {"seven": SEVEN, "nine": NINE}
 
 
 @per_rules
@@ -88,7 +86,12 @@ class MoveGen(DealBase):
         legal = self._legal
         if legal is None:
             legal = self._legal = self._compute_legal()
-        return list(map(self._names.__getitem__, legal))
+        names = self._names
+        if names is self._idt.names:  # the rules-wide table: look each legal id up
+            if len(legal) > 1:  # one C call for all (itemgetter of one id returns no tuple)
+                return list(itemgetter(*legal)(names))
+            return list(map(names.__getitem__, legal))
+        return list(names.values())  # the position's own: the legal ids' actions, in order
 
     def _compute_legal(self) -> dict[int, Move]:
         """The legal moves by id (and ``_names`` set to match)."""
@@ -104,16 +107,6 @@ class MoveGen(DealBase):
             return {0: ("pass",)}
         self._names = self._idt.names
         return {}
-
-    def _playable(self, seat: int) -> Sequence[int]:
-        return follow_duty(
-            self._hands[seat],
-            self._kinds,
-            self._trick,
-            self._stage,
-            self._trump,
-            self.rules,
-        )
 
     def _namer(self, seat: int) -> Any:
         """A function naming a card (kind, mask) of this seat in notation."""
@@ -140,10 +133,11 @@ class MoveGen(DealBase):
         K, M = self._kinds, self._mask
         hand = self._hands[seat]
         playable: Sequence[int]
-        if self._stage == 1 and not self.rules.stage1_must_follow_suit:
+        stage = self._stage
+        if stage == 1 and not self.rules.stage1_must_follow_suit:
             playable = hand
         else:
-            playable = self._playable(seat)
+            playable = follow_duty(hand, K, self._trick, stage, self._trump, self.rules)
         ids = self._idt
         if not any(map(M.__getitem__, hand)):
             # concealed cards only (most positions): one id per card kind, whose notation is
@@ -186,22 +180,6 @@ class MoveGen(DealBase):
         self._names = names
         return out
 
-    def _declare_actions(self, seat: int) -> dict[int, Move]:
-        """The seat's declarations by id (``_names`` set to match); empty if it has none.
-
-        A meld's id needs the rules' meld table (:func:`action_ids`, milliseconds to build),
-        which play by action never needs: so melds are first keyed by provisional negative
-        numbers, and :meth:`_by_id` gives them their ids when ids are asked for."""
-        acts = self._declarations(seat)
-        if not acts:
-            return {}
-        # pass comes last in the list (``_declarations``), its id 0; the others wait for
-        # their ids (exchange and partner too, one look-up more when applied by action)
-        names: dict[int, Action] = dict(zip(range(-1, -len(acts), -1), acts, strict=False))
-        names[0] = PASS
-        self._names = names
-        return dict(zip(names, acts.values(), strict=True))
-
     def _by_id(self) -> dict[int, Move]:
         """The legal moves keyed by their action ids (melds' provisional keys replaced)."""
         legal = self._legal
@@ -237,9 +215,16 @@ class MoveGen(DealBase):
         legal = self._legal = self._declaration_ids({names[i]: move for i, move in legal.items()})
         return legal
 
-    def _declarations(self, seat: int) -> dict[Action, Move]:
-        """The seat's declarations in listing order: melds, exchange, partner, pass."""
+    def _declare_actions(self, seat: int) -> dict[int, Move]:
+        """The seat's declarations by id (``_names`` set to match), in listing order: melds,
+        exchange, partner, pass; empty if it has none.
+
+        A meld's id needs the rules' meld table (:func:`action_ids`, milliseconds to build),
+        which play by action never needs: so declarations are first keyed by provisional
+        negative numbers (pass by its id, 0), and :meth:`_by_id` gives them their ids when ids
+        are asked for (exchange and partner too, one look-up more when applied by action)."""
         rules = self.rules
+        t = self._idt
         out: dict[Action, Move] = {}
         K, M = self._kinds, self._mask
         hand = self._hands[seat]
@@ -262,7 +247,9 @@ class MoveGen(DealBase):
                     have[run] |= 1 << k
                 by_rank[k & 7] += 1
             possible = []
-            plan = meld_plan(rules, trump)
+            plan = t.meld_plans.get(trump)
+            if plan is None:
+                plan = t.meld_plans[trump] = meld_plan(rules, trump)
             if hand and K[hand[-1]] == WILD:  # a wild card may fill any gap: no pre-check
                 possible = [item for item, _, _ in plan]
                 plan = []
@@ -278,10 +265,9 @@ class MoveGen(DealBase):
                         possible.append(item)
             if possible:
                 self._enumerate_melds(seat, possible, out)
-        swap = _EXCHANGE_RANK.get(rules.turn_up_exchange)
+        swap = t.exchange_rank
         if (
             swap is not None
-            and (swap != SEVEN or rules.seven_of_trumps)
             and self._turn_up is not None
             and trump is not None
             and not self._exchanged
@@ -295,8 +281,7 @@ class MoveGen(DealBase):
                     out[Action("exchange", "", (CODES[card],))] = ("exchange", c)
                     break
         if (
-            rules.partner_declaring == "winner-or-partner"
-            and rules.partnerships
+            t.partner_id is not None  # the partner may declare (partner_declaring)
             and may_meld
             and seat == self._leader
             and not self._decl_count
@@ -304,9 +289,16 @@ class MoveGen(DealBase):
         ):
             # offered whatever the partner holds, so the list reveals nothing of that hand
             out[PARTNER] = ("partner",)
-        if out:
-            out[PASS] = ("pass",)
-        return out
+        if not out:
+            return {}
+        # pass comes last in the list, its id 0
+        keys = range(-1, -len(out) - 1, -1)
+        names: dict[int, Action] = dict(zip(keys, out, strict=True))
+        names[0] = PASS
+        self._names = names
+        legal = dict(zip(keys, out.values(), strict=True))
+        legal[0] = ("pass",)
+        return legal
 
     def _declaration_ids(self, acts: dict[Action, Move]) -> dict[int, Move]:
         """Ids for the declarations ``acts`` (listing order kept); ``_names`` set to match.
@@ -351,7 +343,7 @@ class MoveGen(DealBase):
             shared = {mid: group for mid, group in melds.items() if len(group) > 1}
             for i, action in table.assign([], shared):
                 id_of[action] = i
-        self._names = {i: a for a, i in id_of.items()}
+        self._names = {id_of[a]: a for a in acts}  # in the order of the legal moves
         return {id_of[a]: move for a, move in acts.items()}
 
     def _won_enough(self, seat: int) -> bool:

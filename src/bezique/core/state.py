@@ -23,8 +23,8 @@ from .cards import (
     kind as make_kind,
 )
 from .dealing import active_order, check_carry, kinds_of, shuffled, stacked
+from .dealtables import deal_tables
 from .events import EventKind, ScoreEvent
-from .ids import play_ids
 from .melds import (
     GHOST,
     MELDS,
@@ -34,13 +34,12 @@ from .melds import (
 )
 from .resolve import Resolver
 from .rules import Rules
-from .scoring import kind_values, meld_points, trick_values, turn_up_bonus
-from .tricks import beats
+from .scoring import meld_points, turn_up_bonus
 
 _PLAY_TEXTS = tuple("play " + c for c in CODES)
 """The notation of playing a concealed card, by card kind."""
 _BLANCHE = {k.value: k for k in (EventKind.CARTE_BLANCHE, EventKind.CARTE_BLANCHE_ENDS)}
-_ANY_TRICK = ("play-always", "capture")  # second_seven_scores values scored at every trick
+_TARGET_REACHED = EventKind.TARGET_REACHED.value
 
 
 @dataclass(frozen=True)
@@ -129,7 +128,7 @@ class DealState(Resolver):
         d._decl_count = 0
         d._exchanged = False
         d._legal = None
-        d._idt = play_ids(rules)
+        d._idt = deal_tables(rules)
         d._names = d._idt.names
         d._shuffle_plan = None
         d._stage = 1
@@ -155,10 +154,11 @@ class DealState(Resolver):
             d._carry = check_carry(rules, carry)
         n = rules.players
         d._hands = [sorted(h) for h in hands]
+        code_of = CODES.__getitem__  # map over builtins: no Python frame a card
         d.initial = (
-            tuple(tuple(CODES[kinds[c]] for c in h) for h in hands),
+            tuple(tuple(map(code_of, map(kinds.__getitem__, h))) for h in hands),
             None if turn_up is None else CODES[kinds[turn_up]],
-            tuple(CODES[kinds[c]] for c in stock),
+            tuple(map(code_of, map(kinds.__getitem__, stock))),
         )
         d._stock = stock[::-1]  # drawn from the end
         d._turn_up = turn_up
@@ -221,7 +221,9 @@ class DealState(Resolver):
     @property
     def ended_early(self) -> bool:
         """True when a side reached the target during the deal and so ended it at once."""
-        return any(e.kind is EventKind.TARGET_REACHED for e in self._events)
+        # the kind's words are the whole text of its events: compared as they are (every
+        # deal's end asks), not by working out every event's kind
+        return any(e.what == _TARGET_REACHED for e in self._events)
 
     @property
     def stock_size(self) -> int:
@@ -365,7 +367,7 @@ class DealState(Resolver):
         else:
             self._draw()
 
-    def _carte_blanche(self, order: list[int], drawn: list[int] | None) -> None:
+    def _carte_blanche(self, order: Sequence[int], drawn: list[int] | None) -> None:
         """Score carte blanche where it is due (RULES.md 2.1, 2.5): after the deal (``drawn``
         None) or after a round of draws (``drawn[seat]`` the card each seat drew)."""
         rules, K = self.rules, self._kinds
@@ -413,85 +415,83 @@ class DealState(Resolver):
         known = self._known
         if known[cid]:
             return
-        k, K, M = self._kinds[cid], self._kinds, self._mask
-        for c in self._hands[seat]:
-            if known[c] and K[c] == k and not M[c] and c != cid and c not in leaving:
+        M, hand = self._mask, self._hands[seat]
+        # the like copies in ascending id order, the order they come in the (sorted) hand
+        for c in self._idt.like[cid]:
+            if known[c] and not M[c] and c not in leaving and c in hand:
                 known[c] = False
                 return
 
     def _score(self, seat: int, part: int, points: int, what: str) -> None:
-        self._pts[self.rules.side_of(seat)][part] += points
+        self._pts[self._idt.side[seat]][part] += points
         self._events.append(ScoreEvent(len(self._tricks), seat, what, points))
 
     def _play(self, cid: int) -> None:
         seat = self._to_move
         assert seat is not None
         rules = self.rules
+        t = self._idt  # the options' answers, worked out once per rule set
         self._hands[seat].remove(cid)
-        if not self._mask[cid]:
-            self._forget_like_copy(seat, cid, ())
-        K = self._kinds
-        k = K[cid]
-        if (
-            k & 7 == SEVEN
-            and self._stage == 1
-            and rules.second_seven_scores == "play"
-            and rules.seven_of_trumps
-            and self._trump is not None
-            and k == make_kind(self._trump, SEVEN)
-            and not self._mask[cid]
-        ):
-            self._score(seat, 0, rules.seven_of_trumps, f"seven played {CODES[k]}")
-        M = self._mask
-        if M[cid]:
+        K, M, known = self._kinds, self._mask, self._known
+        if not M[cid]:
+            if not known[cid]:
+                for c in t.like[cid]:
+                    if known[c]:  # only then may a like copy stop being known
+                        self._forget_like_copy(seat, cid, ())
+                        break
+            if (
+                t.seven_play
+                and K[cid] & 7 == SEVEN
+                and self._stage == 1
+                and self._trump is not None
+                and K[cid] == make_kind(self._trump, SEVEN)
+            ):
+                seven = CODES[K[cid]]
+                self._score(seat, 0, rules.seven_of_trumps, f"seven played {seven}")
+        else:
             if rules.meld_reforming:
                 self._break_melds(cid)
             elif self._instances:  # a marriage a sequence must join is broken
                 self._instances = [inst for inst in self._instances if cid not in inst[2]]
             M[cid] = 0
-        self._known[cid] = False
+        known[cid] = False
         trick = self._trick
         trick.append((seat, cid))
-        n = rules.players
-        if len(trick) < n - rules.dealer_sits_out:
-            nxt = (seat + 1) % n
-            if nxt == self.dealer and rules.dealer_sits_out:
-                nxt = (nxt + 1) % n
-            self._to_move = nxt
+        if len(trick) < t.trick_size:
+            self._to_move = t.next_seat[self.dealer][seat]
             return
-        # resolve the trick (tricks.beats): the highest trump, else the highest card of the suit
-        # led; of two equal cards the first played wins
+        # resolve the trick (tricks.beats, as a table): the highest trump, else the highest
+        # card of the suit led; of two equal cards the first played wins
         win_seat, win_card = trick[0]
         best = K[win_card]
         trump = self._trump
-        lead_wins = rules.wild_card_lead_wins
+        beaten = t.beats[trump]
         for i in range(1, len(trick)):
             s, c = trick[i]
-            if beats(K[c], best, trump, lead_wins):
+            if beaten[K[c] << 6 | best]:
                 best, win_seat, win_card = K[c], s, c
         self._tricks.append((self._leader, tuple([c for _, c in trick]), win_seat))
         self._trick = []
         if (
-            best & 7 == SEVEN
+            t.seven_win
+            and best & 7 == SEVEN
             and self._stage == 1
-            and rules.second_seven_scores == "win-trick"
-            and rules.seven_of_trumps
-            and self._trump is not None
-            and best == make_kind(self._trump, SEVEN)
+            and trump is not None
+            and best == make_kind(trump, SEVEN)
         ):
             self._score(win_seat, 0, rules.seven_of_trumps, f"seven won {CODES[best]}")
-        if trump is not None and rules.seven_of_trumps and rules.second_seven_scores in _ANY_TRICK:
+        if t.seven_any and trump is not None:
             self._score_sevens(trick, win_seat)
-        per_kind = kind_values(rules)  # a wild card is worth nothing
-        value = trick_values(rules)[1]
+        per_kind = t.kind_value  # a wild card is worth nothing
+        value = t.trick_bonus
         for _, c in trick:
             value += per_kind[K[c]]
         if value:
-            self._pts[rules.side_of(win_seat)][1] += value
+            self._pts[t.side[win_seat]][1] += value
         led_by = self._leader
         self._leader = win_seat
         self._to_move = win_seat
-        if self._target_reached():
+        if t.target_now and self._target_reached():
             return
         if self._stage == 1:
             self._decl_count = 0
@@ -647,12 +647,12 @@ class DealState(Resolver):
 
     def _draw(self) -> None:
         winner = self._leader
-        n = self.rules.players
+        t = self._idt
         stock = self._stock
-        drawn = [0] * n
+        drawn = [0] * self.rules.players
         # the trick's winner draws first, or (draw_order=leader-first, seed 001) its leader
-        first = winner if self.rules.draw_order == "winner-first" else self._tricks[-1][0]
-        order = active_order(self.rules, self.dealer, first)
+        first = winner if t.winner_draws_first else self._tricks[-1][0]
+        order = t.orders[self.dealer][first]
         for i, seat in enumerate(order):
             if stock:
                 c = stock.pop()

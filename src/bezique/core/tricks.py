@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from .cards import WILD
+from .cards import ALL_KINDS, WILD
 
 if TYPE_CHECKING:
     from .rules import Rules
@@ -27,6 +27,22 @@ def beats(k: int, best: int, trump: int | None, lead_wins: bool = False) -> bool
     if s == bs:
         return (k & 7) < (best & 7)
     return s == trump or (best == WILD and k != WILD and not lead_wins)
+
+
+def beats_table(trump: int | None, lead_wins: bool = False) -> bytes:
+    """:func:`beats` for every pair of kinds under one trump, as a table for the deal's
+    inner loop: ``table[k << 6 | best]`` is 1 where ``beats(k, best, trump, lead_wins)``.
+
+    >>> from bezique.core.cards import ACE, TEN, kind
+    >>> table = beats_table(trump=1)
+    >>> table[kind(0, ACE) << 6 | kind(0, TEN)], table[kind(0, TEN) << 6 | kind(0, ACE)]
+    (1, 0)
+    """
+    table = bytearray(ALL_KINDS << 6)
+    for k in range(ALL_KINDS):
+        for best in range(ALL_KINDS):
+            table[k << 6 | best] = beats(k, best, trump, lead_wins)
+    return bytes(table)
 
 
 def trick_winner(kinds: Sequence[int], trump: int | None, lead_wins: bool = False) -> int:
@@ -52,7 +68,32 @@ def follow_duty(
     stage 2 asks to follow suit, and by the options to head the trick and to trump.  A wild
     card has no suit: after one is led there is no suit to follow; in stage 2 it is played as
     a discard, or (``stage2_wild_card=last-resort``) only when nothing else is held."""
-    duty = _follow_duty(hand, kind_of, trick, stage, trump, rules)
+    duty = hand
+    if trick and (stage == 2 or rules.stage1_must_follow_suit):
+        best = kind_of[trick[0][1]]
+        led = best >> 3
+        same = [c for c in hand if kind_of[c] >> 3 == led] if led < 4 else []  # WILD: no suit
+        if stage == 1:
+            duty = same or hand
+        else:
+            lead_wins = rules.wild_card_lead_wins
+            for _, c in trick[1:]:
+                if beats(kind_of[c], best, trump, lead_wins):
+                    best = kind_of[c]
+            if same:
+                if rules.stage2_must_head:
+                    duty = [c for c in same if beats(kind_of[c], best, trump, lead_wins)] or same
+                else:
+                    duty = same
+            elif trump is not None and rules.stage2_must_trump:
+                trumps = [c for c in hand if kind_of[c] >> 3 == trump]
+                if trumps:
+                    if rules.stage2_must_head:
+                        duty = [
+                            c for c in trumps if beats(kind_of[c], best, trump, lead_wins)
+                        ] or hand
+                    else:
+                        duty = trumps
     if (
         stage == 2
         and rules.stage2_wild_card == "last-resort"
@@ -63,36 +104,4 @@ def follow_duty(
     return duty
 
 
-def _follow_duty(
-    hand: Sequence[int],
-    kind_of: Sequence[int],
-    trick: Sequence[tuple[int, int]],
-    stage: int,
-    trump: int | None,
-    rules: Rules,
-) -> Sequence[int]:
-    if not trick or (stage == 1 and not rules.stage1_must_follow_suit):
-        return hand
-    best = kind_of[trick[0][1]]
-    led = best >> 3
-    same = [c for c in hand if kind_of[c] >> 3 == led] if led < 4 else []  # WILD: no suit
-    if stage == 1:
-        return same or hand
-    lead_wins = rules.wild_card_lead_wins
-    for _, c in trick[1:]:
-        if beats(kind_of[c], best, trump, lead_wins):
-            best = kind_of[c]
-    if same:
-        if rules.stage2_must_head:
-            return [c for c in same if beats(kind_of[c], best, trump, lead_wins)] or same
-        return same
-    if trump is not None and rules.stage2_must_trump:
-        trumps = [c for c in hand if kind_of[c] >> 3 == trump]
-        if trumps:
-            if rules.stage2_must_head:
-                return [c for c in trumps if beats(kind_of[c], best, trump, lead_wins)] or hand
-            return trumps
-    return hand
-
-
-__all__ = ["beats", "follow_duty", "trick_winner"]
+__all__ = ["beats", "beats_table", "follow_duty", "trick_winner"]
