@@ -65,83 +65,78 @@ class Level:
     about: str
 
 
-LEVELS: dict[str, Level] = {
-    lv.name: lv
-    for lv in (
-        Level("beginner", "random", Limit(), "any legal card, at random"),
-        Level("easy", "careless", Limit(), "simple rules of thumb, with slips"),
-        Level("medium", "heuristic", Limit(), "a club player's heuristic"),
-        Level(
-            "hard",
-            "pimc-c",
-            Limit(iterations=HARD_ROLLOUTS),
-            "searches sampled deals (at most 0.1 s a move)",
-        ),
-        Level(
-            "expert",
-            "pimc-c",
-            Limit(iterations=EXPERT_ROLLOUTS),
-            "searches more sampled deals (at most 0.3 s a move)",
-        ),
-    )
-}
+def _by_name(*levels: Level) -> dict[str, Level]:
+    return {lv.name: lv for lv in levels}
+
+
+LEVELS: dict[str, Level] = _by_name(
+    Level("beginner", "random", Limit(), "any legal card, at random"),
+    Level("easy", "careless", Limit(), "simple rules of thumb, with slips"),
+    Level("medium", "heuristic", Limit(), "a club player's heuristic"),
+    Level(
+        "hard",
+        "pimc-c",
+        Limit(iterations=HARD_ROLLOUTS),
+        "searches sampled deals (at most 0.1 s a move)",
+    ),
+    Level(
+        "expert",
+        "pimc-c",
+        Limit(iterations=EXPERT_ROLLOUTS),
+        "searches more sampled deals (at most 0.3 s a move)",
+    ),
+)
 """The levels, weakest first."""
 
-FORMER: dict[str, Level] = {
-    lv.name: lv
-    for lv in (
-        Level("hard-old", "pimc", Limit(nodes=HARD_NODES), "the old hard level: pimc in Python"),
-        Level(
-            "expert-old",
-            "ismcts",
-            Limit(nodes=EXPERT_NODES),
-            "the old expert level: IS-MCTS in Python",
-        ),
-    )
-}
+FORMER: dict[str, Level] = _by_name(
+    Level("hard-old", "pimc", Limit(nodes=HARD_NODES), "the old hard level: pimc in Python"),
+    Level(
+        "expert-old",
+        "ismcts",
+        Limit(nodes=EXPERT_NODES),
+        "the old expert level: IS-MCTS in Python",
+    ),
+)
 """The levels as they were before session 8, playable by name for comparison."""
 
-CANDIDATES: dict[str, Level] = {
-    lv.name: lv
-    for lv in (
-        Level(
-            "hard-c",
-            "pimc-c",
-            Limit(iterations=HARD_C_ROLLOUTS),
-            "pimc-c at 1,200 rollouts, first measured as a candidate for hard",
-        ),
-        Level(
-            "expert-c",
-            "pimc-c",
-            Limit(iterations=EXPERT_ROLLOUTS),
-            "the expert level under the name its measurements used",
-        ),
-        Level(
-            "expert-c-smart",
-            "pimc-c-smart",
-            Limit(iterations=EXPERT_ROLLOUTS),
-            "pimc-c-smart (smart playouts, coupled draws) at expert-c's budget",
-        ),
-        Level(
-            "expert-c-late",
-            "pimc-c-late",
-            Limit(iterations=EXPERT_LATE_ROLLOUTS),
-            "pimc-c-late (smart playouts, a lower bar late in the stock), 8,000 rollouts",
-        ),
-        Level(
-            "expert-c-model",
-            "pimc-c-model",
-            Limit(iterations=EXPERT_LATE_ROLLOUTS),
-            "pimc-c-model (expert-c-late, playouts without random moves), 8,000 rollouts",
-        ),
-        Level(
-            "expert-c-ismcts",
-            "ismcts-c",
-            Limit(iterations=EXPERT_ISMCTS_ITERATIONS),
-            "ismcts-c (IS-MCTS in C, the heuristic as a PUCT prior) at expert-c's CPU budget",
-        ),
-    )
-}
+CANDIDATES: dict[str, Level] = _by_name(
+    Level(
+        "hard-c",
+        "pimc-c",
+        Limit(iterations=HARD_C_ROLLOUTS),
+        "pimc-c at 1,200 rollouts, first measured as a candidate for hard",
+    ),
+    Level(
+        "expert-c",
+        "pimc-c",
+        Limit(iterations=EXPERT_ROLLOUTS),
+        "the expert level under the name its measurements used",
+    ),
+    Level(
+        "expert-c-smart",
+        "pimc-c-smart",
+        Limit(iterations=EXPERT_ROLLOUTS),
+        "pimc-c-smart (smart playouts, coupled draws) at expert-c's budget",
+    ),
+    Level(
+        "expert-c-late",
+        "pimc-c-late",
+        Limit(iterations=EXPERT_LATE_ROLLOUTS),
+        "pimc-c-late (smart playouts, a lower bar late in the stock), 8,000 rollouts",
+    ),
+    Level(
+        "expert-c-model",
+        "pimc-c-model",
+        Limit(iterations=EXPERT_LATE_ROLLOUTS),
+        "pimc-c-model (expert-c-late, playouts without random moves), 8,000 rollouts",
+    ),
+    Level(
+        "expert-c-ismcts",
+        "ismcts-c",
+        Limit(iterations=EXPERT_ISMCTS_ITERATIONS),
+        "ismcts-c (IS-MCTS in C, the heuristic as a PUCT prior) at expert-c's CPU budget",
+    ),
+)
 """The compiled search by name for measurement: ``expert-c`` is the ``expert`` level, ``hard-c``
 the same search at 1,200 rollouts; ``expert-c-smart``, ``expert-c-late``, ``expert-c-model`` and
 ``expert-c-ismcts`` are versions on trial at about the expert's budget."""
