@@ -355,3 +355,26 @@ def test_the_end_of_the_stock_is_solved_exactly_in_each_world() -> None:
             differ += values != plain
         deal.apply(heuristic.choose(deal.observation(seat)))
     assert checked == 2 and differ >= 1
+
+
+def test_solver_cap_is_lower_with_more_than_two_hands() -> None:
+    """With four hands a stage-2 solve that will not finish is cut off sooner; two hands keep
+    the larger cap (the exact endgame decides most two-handed deals)."""
+    bot = FastPimcBot(1)
+    assert bot.solver_cap(Rules.preset("classic")) == bot.solver_nodes
+    assert bot.solver_cap(Rules.preset("four")) == bot.solver_nodes_many < bot.solver_nodes
+    assert bot.solver_cap(Rules.preset("three")) == bot.solver_nodes_many
+    # the cap is what the search spends: late in the stock of a four-handed deal, where the
+    # playouts reach stage 2, the smaller cap spends fewer nodes on the same worlds
+    rules = Rules.preset("four")
+    deal = played_to(rules, 3, stage=1)
+    while deal.stock_size > 6 or deal.phase != "play" or len(deal.legal_actions()) < 2:
+        deal.apply(deal.legal_actions()[0])
+    seat = deal.to_move
+    assert seat is not None
+    obs = deal.observation(seat)
+    wide = FastPimcBot(1)
+    wide.solver_nodes_many = wide.solver_nodes
+    small = FastPimcBot(1).play(obs, Limit(iterations=64)).info
+    large = wide.play(obs, Limit(iterations=64)).info
+    assert small["nodes"] < large["nodes"]

@@ -55,6 +55,7 @@ from typing import Any
 from ..core.deal import Deal
 from ..core.notation import Action
 from ..core.observation import Observation
+from ..core.rules import Rules
 from .base import (
     Bot,
     InfoDict,
@@ -144,7 +145,14 @@ class FastPimcBot(Bot):
     """Most worlds a move where the end of the stock is solved (each solve costs some 1-5 ms
     where a playout costs 0.2-0.4 ms)."""
     solver_nodes = 20_000
-    """Most solver nodes for one stage-2 position (beyond them the policy plays it out)."""
+    """Most solver nodes for one stage-2 position of two hands (beyond them the policy plays it
+    out)."""
+    solver_nodes_many = 4_000
+    """:attr:`solver_nodes` with more than two hands.  With four hands about 45% of the stage-2
+    positions took more than 20,000 nodes, all of them spent before the policy took over: the
+    expert level's p95 reached 4-5 s a move.  At 4,000 the same bot chose alike in 181 of 184
+    four-handed decisions and took 0.061 s a move median, 0.72 s p95, instead of 0.147 s and
+    1.52 s (two deals, docs/strength.md)."""
     fallback_nodes = 6_000
     """The reference-core PIMC's budget where the compiled engine cannot play."""
 
@@ -194,6 +202,7 @@ class FastPimcBot(Bot):
         per_world: list[list[float]] = [[] for _ in range(n)]
         active = list(range(n))
         known = world_is_known(observation)  # every world is this one: one suffices
+        solver_nodes = self.solver_cap(observation.rules)
         first = rollouts = solved = nodes = 0
         while True:
             count = 1 if known else max(1, min(self.batch, (budget - rollouts) // len(active)))
@@ -205,7 +214,7 @@ class FastPimcBot(Bot):
                 count,
                 seed,
                 self.explore,
-                self.solver_nodes,
+                solver_nodes,
                 self.meld_aware,
                 self.playout_policy,
                 self.couple_draws,
@@ -247,6 +256,11 @@ class FastPimcBot(Bot):
             "reason": self._reason(known, first, solved, rollouts, best, prior, actions),
         }
         return PlayResult(actions[best], info)
+
+    def solver_cap(self, rules: Rules) -> int:
+        """Most solver nodes for one stage-2 position under these rules (:attr:`solver_nodes`
+        with two hands, :attr:`solver_nodes_many` with more)."""
+        return self.solver_nodes if rules.players == 2 else self.solver_nodes_many
 
     def bar_for(self, stock_size: int) -> tuple[float, float]:
         """The bar to overrule the heuristic with this many cards in the stock: points and
