@@ -7,6 +7,7 @@ A bot only ever sees an :class:`~bezique.core.observation.Observation`, never a
 
 from __future__ import annotations
 
+import random
 import zlib
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
@@ -102,6 +103,12 @@ class Bot(ABC):
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name!r} seed={self.seed}>"
+
+
+def salt_for(seed: int | None) -> int:
+    """The number a bot draws its random choices from: its seed, or without one a number of
+    its own drawn when it is built."""
+    return seed if seed is not None else random.SystemRandom().getrandbits(32)
 
 
 def only_action(action: Action) -> PlayResult:

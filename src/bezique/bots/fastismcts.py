@@ -28,15 +28,14 @@ compiled engine is missing or does not play the rules, the reference-core
 
 from __future__ import annotations
 
-import random
 import time
 
 from ..core.notation import Action
 from ..core.observation import Observation
 from ..core.percache import per_rules
 from ..core.rules import Rules
-from .base import Bot, InfoDict, Limit, PlayResult, fallback_limit, legal_actions, only_action
-from .fastpimc import compiled_world
+from .base import Bot, InfoDict, Limit, PlayResult
+from .fastpimc import CompiledSearchBot, compiled_world
 from .solver import world_is_known
 
 NODES_PER_ITERATION = 40
@@ -60,7 +59,7 @@ def margin_scale(rules: Rules) -> float:
     return max(1.0, float(spread))
 
 
-class FastIsmctsBot(Bot):
+class FastIsmctsBot(CompiledSearchBot):
     """Single-observer IS-MCTS in C with a PUCT prior on the heuristic's action (see the module
     docstring)."""
 
@@ -87,13 +86,6 @@ class FastIsmctsBot(Bot):
     """The tree's node cap (about 10 MB); past it the tree stops growing."""
     stop_early = True
     """Stop once no root action can catch up with the most visited one."""
-    fallback_nodes = 6_000
-    """The reference-core IS-MCTS's budget where the compiled engine cannot play (unless the
-    limit given is in nodes or seconds)."""
-
-    def __init__(self, seed: int | None = None) -> None:
-        super().__init__(seed)
-        self._salt = seed if seed is not None else random.SystemRandom().getrandbits(32)
 
     def _iterations(self, limit: Limit | None) -> tuple[int, float]:
         if limit is None:
@@ -105,18 +97,10 @@ class FastIsmctsBot(Bot):
             n = self.default_iterations if limit.time is None else (1 << 31) - 1
         return n, limit.time or 0.0
 
-    def play(self, observation: Observation, limit: Limit | None = None) -> PlayResult:
-        actions = legal_actions(observation)
-        if len(actions) == 1:
-            return only_action(actions[0])
-        from .. import fast
+    def reference(self, seed: int) -> Bot:
+        from .ismcts import IsmctsBot
 
-        if not fast.supports(observation.rules):
-            from .ismcts import IsmctsBot
-
-            budget = fallback_limit(limit, self.fallback_nodes)
-            return IsmctsBot(self._salt).play(observation, budget)
-        return self._search(observation, actions, limit)
+        return IsmctsBot(seed)
 
     def _search(
         self, observation: Observation, actions: list[Action], limit: Limit | None

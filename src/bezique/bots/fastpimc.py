@@ -65,6 +65,7 @@ from .base import (
     legal_actions,
     observation_rng_seed,
     only_action,
+    salt_for,
 )
 from .solver import world_is_known
 
@@ -89,7 +90,42 @@ def compiled_world(
     return world, index, actions.index(HeuristicBot(salt).choose(observation)), seed
 
 
-class FastPimcBot(Bot):
+class CompiledSearchBot(Bot):
+    """What the compiled search players share: the seed their worlds are drawn from, the one
+    legal action answered at once, and the reference-core twin that plays where the compiled
+    engine cannot (:meth:`reference`, given :attr:`fallback_nodes` engine steps unless the
+    limit is in nodes or seconds)."""
+
+    fallback_nodes = 6_000
+    """The reference-core search's budget where the compiled engine cannot play (unless the
+    limit given is in nodes or seconds)."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self._salt = salt_for(seed)
+
+    def play(self, observation: Observation, limit: Limit | None = None) -> PlayResult:
+        actions = legal_actions(observation)
+        if len(actions) == 1:
+            return only_action(actions[0])
+        from .. import fast
+
+        if not fast.supports(observation.rules):
+            budget = fallback_limit(limit, self.fallback_nodes)
+            return self.reference(self._salt).play(observation, budget)
+        return self._search(observation, actions, limit)
+
+    def reference(self, seed: int) -> Bot:
+        """The reference-core twin of this search, seeded alike."""
+        raise NotImplementedError
+
+    def _search(
+        self, observation: Observation, actions: list[Action], limit: Limit | None
+    ) -> PlayResult:
+        raise NotImplementedError
+
+
+class FastPimcBot(CompiledSearchBot):
     """Perfect-information Monte Carlo over worlds and playouts in C: see the module docstring."""
 
     name = "pimc-c"
@@ -153,12 +189,9 @@ class FastPimcBot(Bot):
     expert level's p95 reached 4-5 s a move.  At 4,000 the same bot chose alike in 181 of 184
     four-handed decisions and took 0.061 s a move median, 0.72 s p95, instead of 0.147 s and
     1.52 s (two deals, docs/strength.md)."""
-    fallback_nodes = 6_000
-    """The reference-core PIMC's budget where the compiled engine cannot play."""
 
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(seed)
-        self._salt = seed if seed is not None else random.SystemRandom().getrandbits(32)
         self._bar = (self.overrule_points, self.overrule_z)
 
     def _rollouts(self, limit: Limit | None) -> tuple[int, float | None]:
@@ -171,17 +204,10 @@ class FastPimcBot(Bot):
             n = self.default_rollouts if limit.time is None else 1 << 30
         return n, limit.time
 
-    def play(self, observation: Observation, limit: Limit | None = None) -> PlayResult:
-        actions = legal_actions(observation)
-        if len(actions) == 1:
-            return only_action(actions[0])
-        from .. import fast
+    def reference(self, seed: int) -> Bot:
+        from .search import PimcBot
 
-        if not fast.supports(observation.rules):
-            from .search import PimcBot
-
-            return PimcBot(self._salt).play(observation, fallback_limit(limit, self.fallback_nodes))
-        return self._search(observation, actions, limit)
+        return PimcBot(seed)
 
     def _search(
         self, observation: Observation, actions: list[Action], limit: Limit | None

@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 
 from ..core.deal import Deal
-from .base import Limit, PlayResult, observation_rng_seed
+from .base import Limit, PlayResult, observation_rng_seed, salt_for
 from .playout import Budget, action_kind, playout, utility
 from .solver import SolverLimit, exact_values
 
@@ -31,7 +31,7 @@ class OracleBot:
 
     def __init__(self, seed: int | None = None) -> None:
         self.seed = seed
-        self._salt = seed if seed is not None else random.SystemRandom().getrandbits(32)
+        self._salt = salt_for(seed)
 
     def play_with_deal(self, deal: Deal, limit: Limit | None = None) -> PlayResult:
         """Choose for the seat to move, looking at the whole deal (the cheating path)."""

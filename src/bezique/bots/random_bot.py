@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..core.observation import Observation
-from .base import Bot, Limit, PlayResult, legal_actions, view_rng_seed
+from .base import Bot, Limit, PlayResult, legal_actions, salt_for, view_rng_seed
 
 
 class RandomBot(Bot):
@@ -22,7 +22,7 @@ class RandomBot(Bot):
 
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(seed)
-        self._salt = seed if seed is not None else random.SystemRandom().getrandbits(32)
+        self._salt = salt_for(seed)
 
     def play(self, observation: Observation, limit: Limit | None = None) -> PlayResult:
         actions = legal_actions(observation)

@@ -37,7 +37,16 @@ from ..core.deal import Deal
 from ..core.ids import play_ids
 from ..core.notation import Action
 from ..core.observation import Observation
-from .base import Bot, InfoDict, Limit, PlayResult, legal_actions, observation_rng_seed, only_action
+from .base import (
+    Bot,
+    InfoDict,
+    Limit,
+    PlayResult,
+    legal_actions,
+    observation_rng_seed,
+    only_action,
+    salt_for,
+)
 from .playout import Budget, action_kind, playout, utility
 from .solver import SolverLimit, exact_values, world_is_known
 
@@ -66,7 +75,7 @@ class SearchBot(Bot):
 
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(seed)
-        self._salt = seed if seed is not None else random.SystemRandom().getrandbits(32)
+        self._salt = salt_for(seed)
 
     def override_threshold(self, alternatives: int) -> float:
         """The standard errors needed to overrule the anchor when the best of ``alternatives``

@@ -28,7 +28,7 @@ from ..core.melds import MELD_BY_NAME, meld_score
 from ..core.notation import Action
 from ..core.observation import Observation
 from ..core.tricks import beats
-from .base import Bot, Limit, PlayResult, legal_actions, observation_rng_seed
+from .base import Bot, Limit, PlayResult, legal_actions, observation_rng_seed, salt_for
 from .view import Holding, View, ref_card, trick_value
 
 PLAIN_POWER = (7.0, 5.0, 3.0, 2.5, 2.0, 1.0, 0.5, 0.0)
@@ -274,7 +274,7 @@ class CarelessBot(SimpleBot):
 
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(seed)
-        self._salt = seed if seed is not None else random.SystemRandom().getrandbits(32)
+        self._salt = salt_for(seed)
 
     def play(self, observation: Observation, limit: Limit | None = None) -> PlayResult:
         actions = legal_actions(observation)
