@@ -34,12 +34,12 @@ from bezique.arena import valuedata
 from bezique.bots.inference import (
     MELD_CLASSES,
     PlayModel,
-    beats,
     log_weight,
     sample_uniform,
 )
 from bezique.core.cards import SUITS, parse_card
 from bezique.core.observation import Observation
+from bezique.core.tricks import beats
 
 sys.path.insert(0, str(Path(__file__).parent))
 from train_value import chunks  # the sibling script, found through sys.path

@@ -162,6 +162,19 @@ def test_play_model_round_trips_and_checks_its_shape() -> None:
         inference.PlayModel.from_json({"format": "other"})
 
 
+def test_play_model_scores_a_wild_card_led_as_the_trick_rules_do() -> None:
+    """RULES.md 2.8 (the suitless wild card led: any card takes the trick, the engine's
+    reading) and HAITIAN.md HD12 (``wild_card_lead_wins``: it wins unless trumped); the play
+    model asks ``core.tricks.beats`` rather than a rule of its own."""
+    from bezique.core.cards import WILD
+
+    model = inference.PlayModel(tuple([0.0] * 16), tuple([0.0] * 16), beats=1.0)
+    plain_ace, trump_seven = 1 * 8 + 0, 0 * 8 + 7  # suit 1 plain, suit 0 trumps
+    assert model.score(plain_ace, 0, WILD) == 1.0
+    assert model.score(plain_ace, 0, WILD, lead_wins=True) == 0.0
+    assert model.score(trump_seven, 0, WILD, lead_wins=True) == 1.0
+
+
 # --- honesty: evaluation and inference see only the observation --------------------------------------
 def test_value_and_inference_cannot_tell_deals_that_look_the_same() -> None:
     """Two deals a seat cannot tell apart (the hidden cards dealt again) get the same value

@@ -40,6 +40,7 @@ from pathlib import Path
 from ..core.cards import SUITS, parse_card
 from ..core.events import EventKind, ScoreEvent
 from ..core.observation import Observation
+from ..core.tricks import beats
 
 MELD_CLASSES = ("royal-marriage", "marriage", "bezique", "four", "seven")
 """The meld chances a pass on declaring is weighed against (``four``: four aces, kings, queens
@@ -68,13 +69,14 @@ class PlayModel:
     """Per meld class, the chance a winner holding such a meld declares nothing."""
     info: dict[str, object] = field(default_factory=dict)
 
-    def score(self, kind: int, trump: int, led: int | None) -> float:
-        """The score of playing card kind ``kind`` (``led``: the card led, None to lead)."""
+    def score(self, kind: int, trump: int, led: int | None, lead_wins: bool = False) -> float:
+        """The score of playing card kind ``kind`` (``led``: the card led, None to lead;
+        ``lead_wins``: the rules' ``wild_card_lead_wins``, for whether it takes the trick)."""
         col = (0 if kind >> 3 == trump else 8) + (kind & 7)
         if led is None:
             return self.lead[col]
         s = self.follow[col]
-        win = beats(kind, led, trump)
+        win = beats(kind, led, trump, lead_wins)
         if win:
             s += self.beats
         if kind & 7 <= 1:
@@ -129,14 +131,6 @@ def shipped_model() -> PlayModel:
     """The play model that ships with the package (fit on classic self-play)."""
     text = resources.files(__package__).joinpath("play_model.json").read_text(encoding="utf-8")
     return PlayModel.from_json(json.loads(text))
-
-
-def beats(card: int, led: int, trump: int) -> bool:
-    """True when ``card``, played second, takes the trick from ``led`` (same suit and higher,
-    or a trump on a plain card; an equal card loses to the one played first)."""
-    if card >> 3 == led >> 3:
-        return (card & 7) < (led & 7)
-    return card >> 3 == trump
 
 
 @dataclass(frozen=True)
@@ -235,20 +229,21 @@ def log_weight(
     model = model or shipped_model()
     hist = _history(obs, seat)
     trump = SUITS.index(obs.trump) if obs.trump is not None else -1
+    lead_wins = obs.rules.wild_card_lead_wins
     n = obs.rules.hand_size
     keep = 1.0 - 1.0 / n
     guess = [parse_card(c) for c in cards]
     total = 0.0
     for ch in hist.choices:
         q = keep**ch.draws_since
-        chosen = math.exp(model.score(ch.played, trump, ch.led))
+        chosen = math.exp(model.score(ch.played, trump, ch.led, lead_wins))
         held = 0.0
         mass = 0.0
         for k in guess:
             held += q
-            mass += q * math.exp(model.score(k, trump, ch.led))
+            mass += q * math.exp(model.score(k, trump, ch.led, lead_wins))
         # the rest of the hand at that trick (cards played or declared since): an average card
-        rest = max(0.0, n - 1 - held) * _mean_exp(model, trump, ch.led)
+        rest = max(0.0, n - 1 - held) * _mean_exp(model, trump, ch.led, lead_wins)
         total -= math.log(chosen + mass + rest)
     if hist.passes:
         melds = _meld_chances(guess, hist, trump, obs.turn_up is not None)
@@ -261,17 +256,17 @@ def log_weight(
 
 
 @cache
-def _mean_exp_cached(model_id: int, trump: int, led: int | None) -> float:
+def _mean_exp_cached(model_id: int, trump: int, led: int | None, lead_wins: bool) -> float:
     model = _MODELS[model_id]
-    return sum(math.exp(model.score(k, trump, led)) for k in range(32)) / 32.0
+    return sum(math.exp(model.score(k, trump, led, lead_wins)) for k in range(32)) / 32.0
 
 
 _MODELS: dict[int, PlayModel] = {}
 
 
-def _mean_exp(model: PlayModel, trump: int, led: int | None) -> float:
+def _mean_exp(model: PlayModel, trump: int, led: int | None, lead_wins: bool) -> float:
     _MODELS.setdefault(id(model), model)
-    return _mean_exp_cached(id(model), trump, led)
+    return _mean_exp_cached(id(model), trump, led, lead_wins)
 
 
 def _meld_chances(
@@ -413,7 +408,6 @@ def resample(
 __all__ = [
     "MELD_CLASSES",
     "PlayModel",
-    "beats",
     "hidden_places",
     "log_weight",
     "resample",
