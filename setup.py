@@ -23,6 +23,7 @@ SOURCES = [
     "solver.c",
     "endgame.c",
     "ismcts.c",
+    "duel.c",
     "config.c",
     "load.c",
     "encode.c",

@@ -34,6 +34,7 @@ HONEST = [
     "pimc-c",
     "pimc-c-v1",
     "pimc-c-smart",
+    "pimc-c-inf",
     "ismcts-c",
 ]
 TINY = Limit(nodes=300)

@@ -31,6 +31,7 @@ hard-old, expert-old: the levels before session 8 (pimc, ismcts), kept for compa
 pimc-c-smart, expert-c-smart: pimc-c with the heuristic's rules in its playouts (on trial)
 pimc-c-late, expert-c-late: pimc-c-smart with a lower bar late in the stock (on trial)
 pimc-c-model, expert-c-model: pimc-c-late, its playouts without random moves (on trial)
+pimc-c-inf, expert-c-inf: pimc-c, its worlds weighed by the opponent's past plays (on trial)
 ismcts-c, expert-c-ismcts: IS-MCTS in C, the heuristic's move as a PUCT prior (on trial)
 =========  ============================================================================
 

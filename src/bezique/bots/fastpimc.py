@@ -50,6 +50,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from typing import Any
 
 from ..core.deal import Deal
@@ -190,6 +191,12 @@ class FastPimcBot(CompiledSearchBot):
     four-handed decisions and took 0.061 s a move median, 0.72 s p95, instead of 0.147 s and
     1.52 s (two deals, docs/strength.md)."""
 
+    inference_power = 0.0
+    """Where above 0 (two hands, no wild card), each world counts in proportion to how likely
+    the opponent's past plays and passes are with the cards the world deals it
+    (:func:`bezique.bots.inference.world_log_weight`, the likelihood raised to this power:
+    1 is the play model as fit, below 1 trusts it less); 0: every world counts alike."""
+
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(seed)
         self._bar = (self.overrule_points, self.overrule_z)
@@ -229,6 +236,8 @@ class FastPimcBot(CompiledSearchBot):
         active = list(range(n))
         known = world_is_known(observation)  # every world is this one: one suffices
         solver_nodes = self.solver_cap(observation.rules)
+        weigh = self._weigher(observation, world, seed) if not known else None
+        weights: list[float] | None = [] if weigh else None
         first = rollouts = solved = nodes = 0
         while True:
             count = 1 if known else max(1, min(self.batch, (budget - rollouts) // len(active)))
@@ -246,6 +255,8 @@ class FastPimcBot(CompiledSearchBot):
                 self.couple_draws,
                 self.endgame_stock,
             )
+            if weigh and weights is not None:
+                weights.extend(weigh(first, count))
             first += count
             rollouts += count * len(active)
             solved += done
@@ -262,17 +273,23 @@ class FastPimcBot(CompiledSearchBot):
             if seconds is not None and time.perf_counter() - start >= seconds:
                 break
             if first >= self.min_worlds and len(active) > 1:
-                active = self._prune(active, per_world, first, prior)
+                active = self._prune(active, per_world, first, prior, weights)
                 if self.keep_prior and self.futility_z is not None:
                     left = (budget - rollouts) // len(active)
-                    active = self._futile(active, per_world, prior, first + left)
+                    active = self._futile(active, per_world, prior, first + left, weights)
                 if len(active) == 1:
                     break
-        means = [total[i] / worlds[i] if worlds[i] else -math.inf for i in range(n)]
+        if weights is None:
+            means = [total[i] / worlds[i] if worlds[i] else -math.inf for i in range(n)]
+        else:  # a dropped candidate saw the first worlds only
+            means = [
+                _mean(per_world[i], weights[: worlds[i]]) if worlds[i] else -math.inf
+                for i in range(n)
+            ]
         if known:  # exact values: the best one, no margin needed
             best = max(active, key=lambda i: (means[i], -i))
         else:
-            best = self._overrule(active, per_world, means, prior)
+            best = self._overrule(active, per_world, means, prior, weights)
         info: InfoDict = {
             "value": round(means[best], 3),
             "scores": {str(actions[i]): round(means[i], 3) for i in range(n) if worlds[i]},
@@ -282,6 +299,30 @@ class FastPimcBot(CompiledSearchBot):
             "reason": self._reason(known, first, solved, rollouts, best, prior, actions),
         }
         return PlayResult(actions[best], info)
+
+    def _weigher(
+        self, observation: Observation, world: Any, seed: int
+    ) -> Callable[[int, int], list[float]] | None:
+        """What gives the worlds ``first`` .. ``first + count - 1`` of this search their weights
+        (see :attr:`inference_power`), or None where every world counts alike."""
+        rules = observation.rules
+        if self.inference_power <= 0 or rules.players != 2 or rules.wild_cards:
+            return None
+        from .inference import world_log_weight
+
+        seat = observation.seat
+        base: list[float] = []
+
+        def weigh(first: int, count: int) -> list[float]:
+            out = []
+            for hidden in world.pimc_hidden(seat, first, count, seed):
+                log = world_log_weight(observation, hidden)
+                if not base:
+                    base.append(log)  # weights are relative: the first world's is 1
+                out.append(math.exp(max(-50.0, min(50.0, self.inference_power * (log - base[0])))))
+            return out
+
+        return weigh
 
     def solver_cap(self, rules: Rules) -> int:
         """Most solver nodes for one stage-2 position under these rules (:attr:`solver_nodes`
@@ -297,27 +338,27 @@ class FastPimcBot(CompiledSearchBot):
         return self.overrule_points, self.overrule_z
 
     def _prune(
-        self, active: list[int], per_world: list[list[float]], worlds: int, prior: int
+        self,
+        active: list[int],
+        per_world: list[list[float]],
+        worlds: int,
+        prior: int,
+        weights: list[float] | None = None,
     ) -> list[int]:
         """The candidates not clearly worse than the leader, compared on the worlds both saw
         (the latest ``worlds`` of each: every active candidate saw every world so far)."""
-
-        def mean(i: int) -> float:
-            return sum(per_world[i]) / len(per_world[i])
-
         # v1 (keep_prior off) gave the heuristic's choice its head start here too
         head = 0.0 if self.keep_prior else self.overrule_points
-        leader = max(active, key=lambda i: (mean(i) + (head if i == prior else 0.0), -i))
-        lead = per_world[leader]
+        leader = max(
+            active,
+            key=lambda i: (_mean(per_world[i], weights) + (head if i == prior else 0.0), -i),
+        )
         keep = []
         for i in active:
             if i == leader:
                 keep.append(i)
                 continue
-            m = min(len(lead), len(per_world[i]))
-            d = [a - b for a, b in zip(per_world[i][-m:], lead[-m:], strict=True)]
-            mu = sum(d) / m
-            var = sum((x - mu) ** 2 for x in d) / (m - 1) if m > 1 else math.inf
+            mu, var, m = _paired(per_world[i], per_world[leader], weights)
             if i == prior:
                 mu += head
             if (i == prior and self.keep_prior) or mu + self.prune_z * math.sqrt(var / m) >= 0:
@@ -325,7 +366,12 @@ class FastPimcBot(CompiledSearchBot):
         return keep
 
     def _futile(
-        self, active: list[int], per_world: list[list[float]], prior: int, most_worlds: int
+        self,
+        active: list[int],
+        per_world: list[list[float]],
+        prior: int,
+        most_worlds: int,
+        weights: list[float] | None = None,
     ) -> list[int]:
         """The candidates that may still clear the overrule bar within ``most_worlds`` worlds
         (the heuristic's choice always stays)."""
@@ -334,7 +380,8 @@ class FastPimcBot(CompiledSearchBot):
         keep = []
         for i in active:
             if i != prior:
-                mu, sd, m = _paired(per_world[i], per_world[prior])
+                mu, var, m = _paired(per_world[i], per_world[prior], weights)
+                sd = math.sqrt(var)
                 points, z = self._bar
                 bar = points + z * sd / math.sqrt(max(m, most_worlds))
                 if mu + self.futility_z * sd / math.sqrt(m) < bar:
@@ -343,7 +390,12 @@ class FastPimcBot(CompiledSearchBot):
         return keep
 
     def _overrule(
-        self, active: list[int], per_world: list[list[float]], means: list[float], prior: int
+        self,
+        active: list[int],
+        per_world: list[list[float]],
+        means: list[float],
+        prior: int,
+        weights: list[float] | None = None,
     ) -> int:
         """The heuristic's choice, or the candidate with the best mean among those that beat it
         world by world by more than :attr:`overrule_points` and :attr:`overrule_z` standard
@@ -357,8 +409,8 @@ class FastPimcBot(CompiledSearchBot):
         for i in active:
             if i == prior:
                 continue
-            mu, sd, m = _paired(per_world[i], base)
-            se = sd / math.sqrt(m) if z else 0.0
+            mu, var, m = _paired(per_world[i], base, weights)
+            se = math.sqrt(var) / math.sqrt(m) if z else 0.0
             if mu > points + z * se:
                 clear.append(i)
         return max(clear, key=lambda i: (means[i], -i)) if clear else prior
@@ -383,14 +435,35 @@ class FastPimcBot(CompiledSearchBot):
         return f"{worlds} worlds, {rollouts} rollouts ({solved} finished by the solver): {why}"
 
 
-def _paired(a: list[float], b: list[float]) -> tuple[float, float, int]:
-    """Mean and standard deviation of a - b over the latest worlds both saw, and their number
-    (the deviation is infinite with one world)."""
+def _mean(values: list[float], weights: list[float] | None) -> float:
+    """The mean of ``values``, weighted by as many of ``weights`` (None: alike)."""
+    if weights is None:
+        return sum(values) / len(values)
+    w = weights[: len(values)]
+    return sum(x * y for x, y in zip(values, w, strict=True)) / sum(w)
+
+
+def _paired(
+    a: list[float], b: list[float], weights: list[float] | None = None
+) -> tuple[float, float, float]:
+    """Mean and variance of a - b over the latest worlds both saw, and their number (the
+    variance is infinite with one world).  With ``weights`` (one a world, from the first; a and
+    b's latest worlds are the latest of them): the weighted mean and variance, and the
+    effective number of worlds, (sum of weights)² / sum of squared weights."""
     m = min(len(a), len(b))
     d = [x - y for x, y in zip(a[len(a) - m :], b[len(b) - m :], strict=True)]
-    mu = sum(d) / m
-    var = sum((x - mu) ** 2 for x in d) / (m - 1) if m > 1 else math.inf
-    return mu, math.sqrt(var), m
+    if weights is None:
+        mu = sum(d) / m
+        var = sum((x - mu) ** 2 for x in d) / (m - 1) if m > 1 else math.inf
+        return mu, var, m
+    w = weights[len(weights) - m :] if len(weights) > m else weights
+    sw, sw2 = sum(w), sum(x * x for x in w)
+    mu = sum(x * y for x, y in zip(d, w, strict=True)) / sw
+    denom = sw - sw2 / sw
+    var = (
+        sum(y * (x - mu) ** 2 for x, y in zip(d, w, strict=True)) / denom if denom > 0 else math.inf
+    )
+    return mu, var, sw * sw / sw2
 
 
 class FastPimcSmartBot(FastPimcBot):
@@ -420,6 +493,15 @@ class FastPimcModelBot(FastPimcLateBot):
 
     name = "pimc-c-model"
     explore = 0.0
+
+
+class FastPimcInferenceBot(FastPimcBot):
+    """``pimc-c`` whose worlds count by how likely the opponent's past plays and passes make
+    them (:attr:`FastPimcBot.inference_power` 1: the play model of :mod:`.inference`, fit to the
+    heuristic's self-play), on trial."""
+
+    name = "pimc-c-inf"
+    inference_power = 1.0
 
 
 class FastPimcV1Bot(FastPimcBot):

@@ -131,6 +131,12 @@ CANDIDATES: dict[str, Level] = _by_name(
         "pimc-c-model (expert-c-late, playouts without random moves), 8,000 rollouts",
     ),
     Level(
+        "expert-c-inf",
+        "pimc-c-inf",
+        Limit(iterations=EXPERT_ROLLOUTS),
+        "pimc-c-inf (worlds weighed by the opponent's past plays) at expert-c's budget",
+    ),
+    Level(
         "expert-c-ismcts",
         "ismcts-c",
         Limit(iterations=EXPERT_ISMCTS_ITERATIONS),
@@ -138,8 +144,8 @@ CANDIDATES: dict[str, Level] = _by_name(
     ),
 )
 """The compiled search by name for measurement: ``expert-c`` is the ``expert`` level, ``hard-c``
-the same search at 1,200 rollouts; ``expert-c-smart``, ``expert-c-late``, ``expert-c-model`` and
-``expert-c-ismcts`` are versions on trial at about the expert's budget."""
+the same search at 1,200 rollouts; ``expert-c-smart``, ``expert-c-late``, ``expert-c-model``,
+``expert-c-inf`` and ``expert-c-ismcts`` are versions on trial at about the expert's budget."""
 
 
 class LevelBot(Bot):

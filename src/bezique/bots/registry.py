@@ -14,6 +14,7 @@ from .base import Bot
 from .fastismcts import FastIsmctsBot
 from .fastpimc import (
     FastPimcBot,
+    FastPimcInferenceBot,
     FastPimcLateBot,
     FastPimcModelBot,
     FastPimcSmartBot,
@@ -114,6 +115,11 @@ register(
     "pimc-c-model",
     FastPimcModelBot,
     "pimc-c-late with playouts that make no random moves: a model of the heuristic (on trial)",
+)
+register(
+    "pimc-c-inf",
+    FastPimcInferenceBot,
+    "pimc-c whose worlds count by how likely the opponent's past plays make them (on trial)",
 )
 register(
     "ismcts-c",

@@ -20,7 +20,7 @@ back to the reference core.  Without a C compiler at install time the extension 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 from ..core.deal import Deal, SideResult
@@ -30,6 +30,7 @@ from ..core.observation import Observation
 from ..core.rules import Rules
 from ._config import UnsupportedRules, check_supported, config, id_table
 from ._convert import load_args
+from .smart import check_params
 
 try:
     from . import _engine  # type: ignore[attr-defined]
@@ -428,6 +429,7 @@ class FastDeal:
         policy: str | None = None,
         couple_draws: bool = False,
         endgame_stock: int = 0,
+        smart_params: Sequence[float] | None = None,
     ) -> tuple[list[float], int, int]:
         """PIMC rollouts inside C, for the search players (:mod:`bezique.bots.fastpimc`).
 
@@ -445,7 +447,9 @@ class FastDeal:
         (each rollout alone still sees a uniformly shuffled stock).  ``endgame_stock`` (two
         hands): where a move leaves at most this many cards in the stock, the world's exact value
         instead of a playout (``endgame.c``: alpha-beta over the rest of stage 1, the stage-2
-        solver at the leaves; a playout where that search is too big); 0: never."""
+        solver at the leaves; a playout where that search is too big); 0: never.
+        ``smart_params``: the ``'smart'`` policy's weights (:mod:`bezique.fast.smart`; None:
+        the heuristic player's)."""
         if not 0 <= endgame_stock < 1 << 20:
             raise ValueError(f"endgame_stock must be 0 or more, not {endgame_stock}")
         styles = {"heuristic": 0, "meld": 1, "smart": 2}
@@ -462,7 +466,15 @@ class FastDeal:
             explore,
             solver_nodes,
             style | (4 if couple_draws else 0) | (endgame_stock << 4),
+            None if smart_params is None else check_params(smart_params),
         )
+
+    def pimc_hidden(self, seat: int, first: int, worlds: int, seed: int) -> list[list[list[str]]]:
+        """The worlds ``first`` .. ``first + worlds - 1`` of :meth:`pimc` with this ``seed`` and
+        ``seat``, each as the cards it deals every other seat that ``seat`` has not seen (per
+        seat, sorted codes; an empty list for ``seat``): the guesses
+        :func:`bezique.bots.inference.world_weights` weighs."""
+        return self._c.pimc_hidden(seat, first, worlds, seed & ((1 << 64) - 1))  # type: ignore[no-any-return]
 
     def ismcts(
         self,

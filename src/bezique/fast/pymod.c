@@ -588,6 +588,7 @@ PyObject *Core_load(PyObject *cls, PyObject *args);
 PyObject *search_methods_pick(PyObject *self, PyObject *args);
 PyObject *search_methods_determinize(PyObject *self, PyObject *args);
 PyObject *search_methods_pimc(PyObject *self, PyObject *args);
+PyObject *search_methods_pimc_hidden(PyObject *self, PyObject *args);
 PyObject *search_methods_ismcts(PyObject *self, PyObject *args);
 PyObject *Core_encode(PyObject *self, PyObject *args);
 
@@ -610,6 +611,7 @@ static PyMethodDef Core_methods[] = {
     {"policy_pick", (PyCFunction)search_methods_pick, METH_VARARGS, "Index of the policy's action."},
     {"determinize", (PyCFunction)search_methods_determinize, METH_VARARGS, "A copy, unseen cards reshuffled."},
     {"pimc", (PyCFunction)search_methods_pimc, METH_VARARGS, "Margins of moves across determinized worlds."},
+    {"pimc_hidden", (PyCFunction)search_methods_pimc_hidden, METH_VARARGS, "The unseen concealed cards of pimc's worlds."},
     {"ismcts", (PyCFunction)search_methods_ismcts, METH_VARARGS, "IS-MCTS with a PUCT prior: root visits and values."},
     {"hidden", (PyCFunction)Core_hidden, METH_NOARGS, "Concealed unknown cards per seat, and the stock."},
     {"legal_id_texts", (PyCFunction)Core_legal_id_texts, METH_NOARGS, "(id, text) pairs, ascending by id."},
@@ -648,10 +650,12 @@ static PyObject *set_types(PyObject *m, PyObject *args) {
 }
 
 PyObject *search_simulate(PyObject *m, PyObject *args);
+PyObject *search_duel(PyObject *m, PyObject *args);
 
 static PyMethodDef module_methods[] = {
     {"set_types", set_types, METH_VARARGS, "Tell the engine the Action and IllegalAction types."},
     {"simulate", search_simulate, METH_VARARGS, "simulate(config, n, seed, policy) -> bytes of int64 points."},
+    {"duel", search_duel, METH_VARARGS, "duel(config, decks, seed, a, b, max_nodes) -> bytes of double margins."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef moduledef = {PyModuleDef_HEAD_INIT, "bezique.fast._engine",

@@ -56,9 +56,11 @@ static double meld_bonus(const Config *cfg, int ti, int t, int k, const int *hel
 }
 
 /* What winning this stage-1 trick is worth to seat beyond its cards, for each candidate card:
-   half the points of the best declaration it could make with the cards it keeps, plus one (the
-   heuristic player's _win_bonus), instead of the flat 8 points of the plain policy. */
-static void declare_bonus(const State *st, const Config *cfg, const Move *mv, int n, double *out) {
+   `half` of the points of the best declaration it could make with the cards it keeps, plus
+   `base` (the heuristic player's _win_bonus: a half and one), instead of the flat 8 points of
+   the plain policy. */
+static void declare_bonus(const State *st, const Config *cfg, const Move *mv, int n, double half, double base,
+                          double *out) {
     static Move dbuf[MAXMOVES];
     int nd = declare_moves(st, cfg, st->to_move, dbuf, MAXMOVES);
     for (int i = 0; i < n && i < MAXH * 4; i++) {
@@ -71,7 +73,7 @@ static void declare_bonus(const State *st, const Config *cfg, const Move *mv, in
             for (int j = 0; j < dbuf[d].n; j++) uses |= dbuf[d].ids[j] == c;
             if (!uses) best = v;
         }
-        out[i] = 0.5 * best + 1.0;
+        out[i] = half * best + base;
     }
 }
 
@@ -143,7 +145,7 @@ static int heuristic_pick(const State *st, const Config *cfg, const Move *mv, in
     double bonus[MAXH * 4];
     int aware = meld_aware && stage1;
     if (aware) {
-        declare_bonus(st, cfg, mv, n, bonus);
+        declare_bonus(st, cfg, mv, n, 0.5, 1.0, bonus);
         lose_extra = 4.0;
     }
     for (int i = 0; i < n; i++) {
@@ -165,11 +167,21 @@ static int heuristic_pick(const State *st, const Config *cfg, const Move *mv, in
 }
 
 /* --- the 'smart' policy: the heuristic player's stage-1 rules of thumb (bots/heuristic.py) --- */
-static const double SM_POWER[8] = {7.0, 5.0, 3.0, 2.5, 2.0, 1.0, 0.5, 0.0};
-#define SM_TRUMP 8.0
-#define SM_MELD 0.7      /* weight of the meld points a card may still bring (meld_loss) */
-#define SM_LOSE 4.0      /* what letting the opponent win a stage-1 trick (and declare) costs */
-#define SM_LEAD_RISK 0.3 /* share of a led brisque's points expected to be lost */
+/* Its weights, by the SP_ names of search.h (bezique.fast.SMART_PARAMS describes each): these
+   are the heuristic player's; a tuned set may be passed instead (pimc, duel). */
+const double SMART_DEFAULT[SMART_NPARAM] = {
+    7.0, 5.0, 3.0, 2.5, 2.0, 1.0, 0.5, 0.0, /* keep value of a plain card by rank, A T K Q J 9 8 7 */
+    8.0,                                    /* trump: a trump keeps trump + 7 - rank */
+    0.7,                                    /* meld: weight of the meld points a card may still bring */
+    0.7,                                    /* exchange: weight of the turn-up taken by the exchange card */
+    4.0, 0.4, 2.0,                          /* late: trump, less rank x, ace; times the stock played, squared */
+    0.5, 1.0,                               /* a trick won: declare x the best declaration + win_base */
+    6.0,                                    /* the last trick of the stock */
+    0.3,                                    /* lead risk: share of a led card's points expected lost */
+    1.0,                                    /* what a lead that wins costs */
+    4.0,                                    /* lose: letting another seat win (and declare) */
+    0.5,                                    /* hold: chance a winning follow holds when others play after */
+};
 
 /* Copies of each kind whose place the seat to move does not know: not in its hand, not played,
    not on a table or otherwise shown, not in the trick, not the turn-up. */
@@ -268,7 +280,8 @@ static double meld_loss(const State *st, const Config *cfg, int seat, int c, con
    it: keep values (trick power, the meld points a card may still bring, trumps and aces kept
    for the end of the stock), leads that are safe to win a wanted trick, follows that win when
    the trick and the declaration it opens are worth the card. */
-static int smart_pick(const State *st, const Config *cfg, const Move *mv, int n, Rng *rng, double explore, int noisy) {
+static int smart_pick(const State *st, const Config *cfg, const Move *mv, int n, Rng *rng, double explore, int noisy,
+                      const double *sp) {
     if (st->phase == PH_DECLARE || st->stage != 1 || cfg->players != 2 || cfg->wild || n > MAXH * 4)
         return heuristic_pick(st, cfg, mv, n, rng, explore, noisy, 1);
     if (n == 1) return 0;
@@ -287,20 +300,20 @@ static int smart_pick(const State *st, const Config *cfg, const Move *mv, int n,
     double q = total ? fmin(1.0, (double)stock / cfg->players / total) : 0.0;
     int exch = cfg->exch_rank >= 0 && st->turn_up >= 0 && t >= 0 && cfg->kind_of[st->turn_up] != t * 8 + cfg->exch_rank;
     int upk = st->turn_up >= 0 ? cfg->kind_of[st->turn_up] : 0;
-    double up_power = (upk >> 3) == t ? SM_TRUMP + 7 - (upk & 7) : SM_POWER[upk & 7];
+    double up_power = (upk >> 3) == t ? sp[SP_TRUMP] + 7 - (upk & 7) : sp[SP_POWER + (upk & 7)];
     double wins[MAXH * 4], keeps[MAXH * 4];
-    declare_bonus(st, cfg, mv, n, wins);
-    double last_extra = stock <= cfg->players ? 6.0 : 0.0;
+    declare_bonus(st, cfg, mv, n, sp[SP_DECLARE], sp[SP_WIN_BASE], wins);
+    double last_extra = stock <= cfg->players ? sp[SP_LAST_TRICK] : 0.0;
     for (int i = 0; i < n; i++) {
         int c = mv[i].ids[0], k = cfg->kind_of[c], r = k & 7;
-        double keep = (t >= 0 && k >> 3 == t) ? SM_TRUMP + 7 - r : SM_POWER[r];
-        keep += SM_MELD * meld_loss(st, cfg, seat, c, unseen, q);
+        double keep = (t >= 0 && k >> 3 == t) ? sp[SP_TRUMP] + 7 - r : sp[SP_POWER + r];
+        keep += sp[SP_MELD] * meld_loss(st, cfg, seat, c, unseen, q);
         if (exch && k == t * 8 + cfg->exch_rank && !(st->mask[c].lo | st->mask[c].hi))
-            keep += SM_MELD * up_power; /* the card that takes the turn-up */
+            keep += sp[SP_EXCHANGE] * up_power; /* the card that takes the turn-up */
         if (t >= 0 && k >> 3 == t)
-            keep += late * (4.0 - 0.4 * r);
+            keep += late * (sp[SP_LATE_TRUMP] - sp[SP_LATE_TRUMP_RANK] * r);
         else if (r == 0)
-            keep += late * 2.0;
+            keep += late * sp[SP_LATE_ACE];
         keeps[i] = keep + (noisy ? 0.01 * uniform(rng) : 0.0);
         wins[i] += last_extra;
     }
@@ -312,9 +325,9 @@ static int smart_pick(const State *st, const Config *cfg, const Move *mv, int n,
     if (!st->tn) {
         for (int i = 0; i < n; i++) {
             int k = cfg->kind_of[mv[i].ids[0]];
-            double risk = SM_LEAD_RISK * cfg->pol_rank[k & 7];
+            double risk = sp[SP_LEAD_RISK] * cfg->pol_rank[k & 7];
             double safe = total ? pow(fmax(0.0, 1.0 - (double)beaters_of(unseen, k, t) / total), others) : 1.0;
-            double v = -keeps[i] - risk * (1 - safe) + safe * (wins[i] - 1.0);
+            double v = -keeps[i] - risk * (1 - safe) + safe * (wins[i] - sp[SP_LEAD_WIN_COST]);
             if (v > best_v) {
                 best_v = v;
                 choice = i;
@@ -338,10 +351,10 @@ static int smart_pick(const State *st, const Config *cfg, const Move *mv, int n,
         double pts = points + cfg->pol_rank[k & 7], v;
         int mine = st_beats(k, win, t, cfg->lead_wins) ? 1 : (win_seat == seat);
         if (mine) {
-            double hold = last || beaters_of(unseen, k, t) == 0 ? 1.0 : 0.5;
-            v = hold * (pts + wins[i]) - (1 - hold) * (pts + SM_LOSE) - keeps[i];
+            double hold = last || beaters_of(unseen, k, t) == 0 ? 1.0 : sp[SP_HOLD];
+            v = hold * (pts + wins[i]) - (1 - hold) * (pts + sp[SP_LOSE]) - keeps[i];
         } else
-            v = -(pts + SM_LOSE) - keeps[i];
+            v = -(pts + sp[SP_LOSE]) - keeps[i];
         if (v > best_v) {
             best_v = v;
             choice = i;
@@ -354,7 +367,7 @@ static int smart_pick(const State *st, const Config *cfg, const Move *mv, int n,
 static int policy_pick(const State *st, const Config *cfg, const Move *mv, int n, Rng *rng, int policy) {
     int noisy = policy == POLICY_HEURISTIC || policy == POLICY_MELD || policy == POLICY_SMART;
     if (policy == POLICY_RANDOM) return (int)rng_below(rng, (uint32_t)n);
-    if (policy >= POLICY_SMART) return smart_pick(st, cfg, mv, n, rng, noisy ? 0.1 : 0.0, noisy);
+    if (policy >= POLICY_SMART) return smart_pick(st, cfg, mv, n, rng, noisy ? 0.1 : 0.0, noisy, SMART_DEFAULT);
     return heuristic_pick(st, cfg, mv, n, rng, noisy ? 0.1 : 0.0, noisy, policy >= POLICY_MELD);
 }
 
@@ -628,7 +641,7 @@ static void couple_draw(State *st, const Config *cfg, const Piles *pl, const Mov
    (while it stays within max_nodes; 0: no solver).  The margin for side at the end; *solved
    is set when the solver finished the deal. */
 static double rollout(State *st, const Config *cfg, int side, Rng *rng, double explore, long max_nodes,
-                      int style, const Piles *pl, int *solved, long *nodes) {
+                      int style, const double *sp, const Piles *pl, int *solved, long *nodes) {
     static Move buf[MAXMOVES];
     int try_solver = max_nodes > 0 && cfg->pol_ready;
     while (st->phase != PH_OVER) {
@@ -645,7 +658,7 @@ static double rollout(State *st, const Config *cfg, int side, Rng *rng, double e
         }
         int n = st_moves(st, cfg, buf, MAXMOVES);
         if (n <= 0) return NAN;
-        int pick = style >= 2 ? smart_pick(st, cfg, buf, n, rng, explore, 1)
+        int pick = style >= 2 ? smart_pick(st, cfg, buf, n, rng, explore, 1, sp)
                               : heuristic_pick(st, cfg, buf, n, rng, explore, 1, style);
         couple_draw(st, cfg, pl, &buf[pick]);
         st_apply(st, cfg, &buf[pick]);
@@ -659,14 +672,110 @@ double search_rollout(State *st, const Config *cfg, int side, Rng *rng, double e
     Piles off;
     off.on = 0;
     off.n0 = st->nstock;
-    return rollout(st, cfg, side, rng, explore, max_nodes, style, &off, solved, nodes);
+    return rollout(st, cfg, side, rng, explore, max_nodes, style, SMART_DEFAULT, &off, solved, nodes);
 }
 
 /* The playout policy's own choice with no random move and no noise (the prior of ismcts.c). */
 int policy_choice(const State *st, const Config *cfg, const Move *mv, int n, int style) {
     Rng unused;
     rng_seed(&unused, 1); /* neither policy draws with explore and noise off */
-    return style >= 2 ? smart_pick(st, cfg, mv, n, &unused, 0.0, 0) : heuristic_pick(st, cfg, mv, n, &unused, 0.0, 0, style);
+    return style >= 2 ? smart_pick(st, cfg, mv, n, &unused, 0.0, 0, SMART_DEFAULT)
+                      : heuristic_pick(st, cfg, mv, n, &unused, 0.0, 0, style);
+}
+
+int smart_choice(const State *st, const Config *cfg, const Move *mv, int n, const double *sp) {
+    Rng unused;
+    rng_seed(&unused, 1); /* not drawn from with explore and noise off */
+    return smart_pick(st, cfg, mv, n, &unused, 0.0, 0, sp);
+}
+
+int smart_params(PyObject *seq, double *out) {
+    if (seq == NULL || seq == Py_None) {
+        memcpy(out, SMART_DEFAULT, sizeof(SMART_DEFAULT));
+        return 0;
+    }
+    PyObject *fast = PySequence_Fast(seq, "the smart policy's weights must be a sequence of numbers");
+    if (!fast) return -1;
+    if (PySequence_Fast_GET_SIZE(fast) != SMART_NPARAM) {
+        PyErr_Format(PyExc_ValueError, "the smart policy has %d weights: got %zd", SMART_NPARAM,
+                     PySequence_Fast_GET_SIZE(fast));
+        Py_DECREF(fast);
+        return -1;
+    }
+    for (int i = 0; i < SMART_NPARAM; i++) {
+        double v = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(fast, i));
+        if (v == -1.0 && PyErr_Occurred()) {
+            Py_DECREF(fast);
+            return -1;
+        }
+        if (!isfinite(v)) {
+            Py_DECREF(fast);
+            PyErr_Format(PyExc_ValueError, "the smart policy's weight %d is not a finite number", i);
+            return -1;
+        }
+        out[i] = v;
+    }
+    Py_DECREF(fast);
+    return 0;
+}
+
+/* World `index` of a pimc call: root with the cards seat has not seen dealt again from the
+   call's seed and the index; rng is left where the world's playout seed is drawn. */
+static void pimc_world(State *world, const State *root, const Config *cfg, int seat, uint64_t seed, int index,
+                       Rng *rng) {
+    rng_seed(rng, seed * 0x9e3779b97f4a7c15ULL + (uint64_t)index * 0xbf58476d1ce4e5b9ULL);
+    memcpy(world, root, sizeof(State));
+    world->views = 0; /* the rollouts read points only */
+    determinize_state(world, cfg, seat, rng);
+}
+
+static int cmp_kind(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }
+
+/* pimc_hidden(seat, first, worlds, seed): for each of those worlds of a pimc call with this seed,
+   per seat the concealed cards that seat does not know and nobody has been shown (sorted codes;
+   none for seat itself): the guess a weighting of the worlds reads. */
+PyObject *search_methods_pimc_hidden(PyObject *self, PyObject *args) {
+    int seat, first, worlds;
+    unsigned long long seed;
+    if (!PyArg_ParseTuple(args, "iiiK", &seat, &first, &worlds, &seed)) return NULL;
+    const State *root = core_state(self);
+    const Config *cfg = core_config(self);
+    if (seat < 0 || seat >= cfg->players) return PyErr_Format(PyExc_ValueError, "no seat %d", seat);
+    if (worlds < 0 || first < 0) return PyErr_Format(PyExc_ValueError, "worlds and first must be at least 0");
+    State *world = malloc(sizeof(State));
+    PyObject *out = PyList_New(worlds);
+    if (!world || !out) {
+        free(world);
+        Py_XDECREF(out);
+        return PyErr_NoMemory();
+    }
+    for (int w = 0; w < worlds && out; w++) {
+        Rng rng;
+        pimc_world(world, root, cfg, seat, seed, first + w, &rng);
+        PyObject *seats = PyList_New(cfg->players);
+        if (!seats) {
+            Py_CLEAR(out);
+            break;
+        }
+        PyList_SET_ITEM(out, w, seats);
+        for (int s = 0; s < cfg->players && out; s++) {
+            int ks[MAXH], n = 0;
+            for (int i = 0; s != seat && i < world->hn[s]; i++) {
+                int c = world->hand[s][i];
+                if (!(world->mask[c].lo | world->mask[c].hi) && !world->known[c]) ks[n++] = cfg->kind_of[c];
+            }
+            qsort(ks, (size_t)n, sizeof(int), cmp_kind);
+            PyObject *codes = PyList_New(n);
+            if (!codes) {
+                Py_CLEAR(out);
+                break;
+            }
+            PyList_SET_ITEM(seats, s, codes);
+            for (int i = 0; i < n; i++) PyList_SET_ITEM(codes, i, PyUnicode_FromString(KIND_CODES[ks[i]]));
+        }
+    }
+    free(world);
+    return out;
 }
 
 /* pimc(seat, side, moves, first, worlds, seed, explore, max_nodes[, style]): for worlds first ..
@@ -681,9 +790,12 @@ PyObject *search_methods_pimc(PyObject *self, PyObject *args) {
     long max_nodes;
     PyObject *moves;
     int style = 0;
-    if (!PyArg_ParseTuple(args, "iiO!iiKdl|i", &seat, &side, &PyList_Type, &moves, &first, &worlds, &seed, &explore,
-                          &max_nodes, &style))
+    PyObject *params = NULL;
+    double sp[SMART_NPARAM];
+    if (!PyArg_ParseTuple(args, "iiO!iiKdl|iO", &seat, &side, &PyList_Type, &moves, &first, &worlds, &seed, &explore,
+                          &max_nodes, &style, &params))
         return NULL;
+    if (smart_params(params, sp) < 0) return NULL;
     const State *root = core_state(self);
     const Config *cfg = core_config(self);
     if (seat < 0 || seat >= cfg->players) return PyErr_Format(PyExc_ValueError, "no seat %d", seat);
@@ -718,11 +830,7 @@ PyObject *search_methods_pimc(PyObject *self, PyObject *args) {
     long solved = 0, nodes = 0;
     for (int w = 0; w < worlds; w++) {
         Rng rng;
-        uint64_t wseed = seed * 0x9e3779b97f4a7c15ULL + (uint64_t)(first + w) * 0xbf58476d1ce4e5b9ULL;
-        rng_seed(&rng, wseed);
-        memcpy(world, root, sizeof(State));
-        world->views = 0; /* the rollouts read points only */
-        determinize_state(world, cfg, seat, &rng);
+        pimc_world(world, root, cfg, seat, seed, first + w, &rng);
         /* the root seat's own cards are the same in every world, so are its legal actions */
         Move mv[MAXMOVES];
         int n = st_moves(world, cfg, buf, MAXMOVES);
@@ -748,7 +856,7 @@ PyObject *search_methods_pimc(PyObject *self, PyObject *args) {
                 endgame_value(st, cfg, side, max_nodes, ENDGAME_POSITIONS, &v, &nodes) == 0)
                 done = 1;
             else
-                v = rollout(st, cfg, side, &prng, explore, max_nodes, policy, piles, &done, &nodes);
+                v = rollout(st, cfg, side, &prng, explore, max_nodes, policy, sp, piles, &done, &nodes);
             solved += done;
             PyList_SET_ITEM(out, (Py_ssize_t)w * m + i, PyFloat_FromDouble(v));
         }

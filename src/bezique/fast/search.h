@@ -41,6 +41,18 @@ double search_rollout(State *st, const Config *cfg, int side, Rng *rng, double e
    no random move and no noise (search.c). */
 int policy_choice(const State *st, const Config *cfg, const Move *mv, int n, int style);
 
+/* The weights of the 'smart' policy (search.c's SMART_DEFAULT says what each is; in Python,
+   bezique.fast.SMART_PARAMS). */
+enum {
+    SP_POWER = 0, /* 8 of them, by rank */
+    SP_TRUMP = 8, SP_MELD, SP_EXCHANGE, SP_LATE_TRUMP, SP_LATE_TRUMP_RANK, SP_LATE_ACE, SP_DECLARE, SP_WIN_BASE,
+    SP_LAST_TRICK, SP_LEAD_RISK, SP_LEAD_WIN_COST, SP_LOSE, SP_HOLD, SMART_NPARAM
+};
+extern const double SMART_DEFAULT[SMART_NPARAM];
+
+/* The 'smart' policy's choice with these weights, no random move and no noise (search.c). */
+int smart_choice(const State *st, const Config *cfg, const Move *mv, int n, const double *sp);
+
 /* Most stage-1 positions endgame_value visits for one world and candidate. */
 #define ENDGAME_POSITIONS 20000L
 

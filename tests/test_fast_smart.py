@@ -1,0 +1,131 @@
+"""The weights of the compiled ``'smart'`` policy (:mod:`bezique.fast.smart`), duels between two
+weightings, and the worlds a search may weigh (``FastDeal.pimc_hidden``, ``pimc-c-inf``)."""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+
+import pytest
+
+from bezique import Deal, Rules, fast
+from bezique.bots import Limit, inference, make
+from bezique.bots.fastpimc import _paired
+from bezique.bots.heuristic import HeuristicBot
+from bezique.fast.smart import SMART_DEFAULT, SMART_NAMES, SMART_PARAMS, check_params, duel
+
+pytestmark = pytest.mark.skipif(not fast.available(), reason="the compiled engine is not built")
+
+CLASSIC = Rules.preset("classic")
+
+
+def with_weight(name: str, value: float) -> list[float]:
+    out = list(SMART_DEFAULT)
+    out[SMART_NAMES.index(name)] = value
+    return out
+
+
+def heuristic_stage1(seed: int, plays: int) -> Deal:
+    """A classic deal after ``plays`` actions of heuristic self-play."""
+    deal = Deal.new(CLASSIC, seed=seed)
+    bots = [HeuristicBot(1), HeuristicBot(2)]
+    for _ in range(plays):
+        seat = deal.to_move
+        assert seat is not None
+        deal.apply(bots[seat].choose(deal.observation(seat)))
+    return deal
+
+
+def test_the_weights_are_named_once_each() -> None:
+    assert len(SMART_NAMES) == len(set(SMART_NAMES)) == len(SMART_PARAMS) == 21
+    assert check_params(SMART_DEFAULT) == SMART_DEFAULT
+
+
+def test_bad_weights_are_refused() -> None:
+    with pytest.raises(ValueError, match="21 weights: got 3"):
+        check_params([1.0, 2.0, 3.0])
+    with pytest.raises(ValueError, match="weight meld must be a finite number"):
+        check_params(with_weight("meld", math.nan))
+    with pytest.raises(ValueError, match="weight trump must be a finite number"):
+        check_params(with_weight("trump", "8"))  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="two-handed"):
+        duel(Rules.preset("four"), 1, 1, SMART_DEFAULT, SMART_DEFAULT)
+    with pytest.raises(ValueError, match="decks"):
+        duel(CLASSIC, -1, 1, SMART_DEFAULT, SMART_DEFAULT)
+    with pytest.raises(ValueError, match="21 weights"):
+        duel(CLASSIC, 1, 1, SMART_DEFAULT, [0.0])
+
+
+def test_a_duel_of_equal_weights_cancels_deck_by_deck() -> None:
+    """The same cards dealt twice, the players' seats swapped: equal players' margins cancel."""
+    margins = duel(CLASSIC, 30, 5, SMART_DEFAULT, SMART_DEFAULT)
+    assert len(margins) == 30
+    assert all(a == -b for a, b in margins)
+    assert any(a != 0 for a, _ in margins)
+    assert duel(CLASSIC, 30, 5, SMART_DEFAULT, SMART_DEFAULT) == margins  # reproducible
+
+
+def test_a_policy_blind_to_melds_loses_the_duel() -> None:
+    """Melds are most of a deal's points (RULES.md section 5): a policy that gives them no
+    weight when it keeps cards loses clearly to the heuristic's weights."""
+    margins = duel(CLASSIC, 300, 9, with_weight("meld", 0.0), SMART_DEFAULT)
+    per_deck = [(a + b) / 2 for a, b in margins]
+    mean = statistics.fmean(per_deck)
+    se = statistics.stdev(per_deck) / math.sqrt(len(per_deck))
+    assert mean + 3 * se < 0
+
+
+def test_pimc_takes_the_smart_weights() -> None:
+    deal = heuristic_stage1(3, 12)
+    seat = deal.to_move
+    assert seat is not None
+    world = fast.FastDeal.from_deal(deal)
+    moves = list(range(len(world.legal_actions())))
+    args = (seat, seat, moves, 0, 40, 11, 0.0, 20_000, False, "smart")
+    plain = world.pimc(*args)
+    assert world.pimc(*args, smart_params=SMART_DEFAULT) == plain
+    assert world.pimc(*args, smart_params=with_weight("meld", 0.0)) != plain
+    with pytest.raises(ValueError, match="21 weights"):
+        world.pimc(*args, smart_params=[1.0])
+
+
+def test_pimc_hidden_names_the_cards_of_pimcs_worlds() -> None:
+    """World w of a pimc call is determinize(seat, seed * A + w * B): the same unseen cards."""
+    deal = heuristic_stage1(5, 30)
+    seat = deal.to_move
+    assert seat is not None
+    obs = deal.observation(seat)
+    world = fast.FastDeal.from_deal(Deal.from_observation(obs, random.Random(1)))
+    seed, mask = 123456789, (1 << 64) - 1
+    guesses = world.pimc_hidden(seat, 3, 5, seed)
+    assert len(guesses) == 5
+    for w, guess in enumerate(guesses):
+        wseed = (seed * 0x9E3779B97F4A7C15 + (3 + w) * 0xBF58476D1CE4E5B9) & mask
+        same = world.determinize(seat, wseed)
+        expected = inference.world_hidden(obs, [same.hand(s) for s in range(2)])
+        assert guess[seat] == [] and sorted(guess[1 - seat]) == sorted(expected[1 - seat])
+    assert len({tuple(g[1 - seat]) for g in guesses}) > 1
+
+
+def test_weighted_paired_statistics_reduce_to_the_plain_ones() -> None:
+    rng = random.Random(4)
+    a = [rng.gauss(0, 10) for _ in range(30)]
+    b = [rng.gauss(1, 10) for _ in range(30)]
+    assert _paired(a, b, [1.0] * 30) == pytest.approx(_paired(a, b))
+    # weight only the last ten worlds: the plain statistics of those ten
+    mu, var, n = _paired(a, b, [0.0] * 20 + [2.0] * 10)
+    assert (mu, var, n) == pytest.approx(_paired(a[20:], b[20:]))
+
+
+def test_the_inference_search_weighs_its_worlds() -> None:
+    """``pimc-c-inf`` reads only the observation (tests/test_bots_search.py) and its worlds'
+    weights change the values it reports against the same search unweighted."""
+    deal = heuristic_stage1(7, 30)
+    seat = deal.to_move
+    assert seat is not None
+    obs = deal.observation(seat)
+    plain = make("pimc-c", 3).play(obs, Limit(iterations=400))
+    weighed = make("pimc-c-inf", 3).play(obs, Limit(iterations=400))
+    assert weighed.info["scores"] != plain.info["scores"]
+    assert str(weighed.action) in {str(a) for a in deal.legal_actions()}
