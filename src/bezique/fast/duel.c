@@ -3,7 +3,6 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "search.h"
@@ -11,6 +10,8 @@
 PyObject *config_type(void);
 const Config *config_of(PyObject *o);
 int smart_params(PyObject *seq, double *out);
+PyObject *batch_begin(Py_ssize_t size, State **st);
+PyObject *batch_end(PyObject *out, State *st, int failed);
 
 /* One deal from a fresh shuffle of rng, `a` choosing for seat a_seat and `b` for the other:
    stage 1 and the declarations by the weights, from the first trick of stage 2 the exact
@@ -56,14 +57,10 @@ PyObject *search_duel(PyObject *m, PyObject *args) {
     if (decks < 0) return PyErr_Format(PyExc_ValueError, "decks must be at least 0: got %lld", decks);
     if (max_nodes < 0) return PyErr_Format(PyExc_ValueError, "max_nodes must be at least 0: got %ld", max_nodes);
     if (!cfg->pol_ready) return PyErr_Format(PyExc_RuntimeError, "the default policy is not set up");
-    PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(decks * 2 * (long long)sizeof(double)));
+    State *st;
+    PyObject *out = batch_begin((Py_ssize_t)(decks * 2 * (long long)sizeof(double)), &st);
     if (!out) return NULL;
     double *margin = (double *)PyBytes_AS_STRING(out);
-    State *st = malloc(sizeof(State));
-    if (!st) {
-        Py_DECREF(out);
-        return PyErr_NoMemory();
-    }
     long nodes = 0;
     int failed = 0;
     /* the engine keeps scratch space in statics: the GIL is held throughout */
@@ -77,11 +74,5 @@ PyObject *search_duel(PyObject *m, PyObject *args) {
             margin[2 * i + g] = v;
         }
     }
-    free(st);
-    if (failed) {
-        Py_DECREF(out);
-        PyErr_SetString(PyExc_RuntimeError, "too many legal actions for the compiled engine");
-        return NULL;
-    }
-    return out;
+    return batch_end(out, st, failed);
 }

@@ -398,6 +398,30 @@ static int policy_of(const char *name) {
     return -1;
 }
 
+/* The bytes object a batch of whole deals writes its results into, and the scratch state it
+   plays them in (NULL, an exception set, without memory). */
+PyObject *batch_begin(Py_ssize_t size, State **st) {
+    PyObject *out = PyBytes_FromStringAndSize(NULL, size);
+    if (!out) return NULL;
+    *st = malloc(sizeof(State));
+    if (!*st) {
+        Py_DECREF(out);
+        return PyErr_NoMemory();
+    }
+    return out;
+}
+
+/* The batch's results (NULL, an exception set, where a deal failed); the state freed. */
+PyObject *batch_end(PyObject *out, State *st, int failed) {
+    free(st);
+    if (failed) {
+        Py_DECREF(out);
+        PyErr_SetString(PyExc_RuntimeError, "too many legal actions for the compiled engine");
+        return NULL;
+    }
+    return out;
+}
+
 /* simulate(config, n, seed, policy): n deals from seed; points per side, as bytes of int64. */
 PyObject *search_simulate(PyObject *m, PyObject *args) {
     (void)m;
@@ -411,14 +435,10 @@ PyObject *search_simulate(PyObject *m, PyObject *args) {
     if (n < 0) return PyErr_Format(PyExc_ValueError, "n must be at least 0: got %lld", n);
     const Config *cfg = config_of(co);
     int sides = cfg->sides;
-    PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(n * sides * (long long)sizeof(int64_t)));
+    State *st;
+    PyObject *out = batch_begin((Py_ssize_t)(n * sides * (long long)sizeof(int64_t)), &st);
     if (!out) return NULL;
     int64_t *pts = (int64_t *)PyBytes_AS_STRING(out);
-    State *st = malloc(sizeof(State));
-    if (!st) {
-        Py_DECREF(out);
-        return PyErr_NoMemory();
-    }
     int failed = 0;
     /* the engine keeps scratch space in statics: the GIL is held throughout */
     for (long long i = 0; i < n && !failed; i++) {
@@ -428,13 +448,7 @@ PyObject *search_simulate(PyObject *m, PyObject *args) {
         if (play_out(st, cfg, policy, &rng) < 0) failed = 1;
         st_points(st, cfg, pts + i * sides);
     }
-    free(st);
-    if (failed) {
-        Py_DECREF(out);
-        PyErr_SetString(PyExc_RuntimeError, "too many legal actions for the compiled engine");
-        return NULL;
-    }
-    return out;
+    return batch_end(out, st, failed);
 }
 
 /* playout(policy, seed): points per side at the end of the deal played on from this state
