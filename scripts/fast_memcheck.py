@@ -4,7 +4,8 @@ Usage: ``python scripts/fast_memcheck.py [--deals N] [--tool asan|valgrind]``.
 
 The child process plays the differential lockstep test on every supported preset, feeds the
 engine bad input of every kind (ids out of range, malformed text, bad seats), and runs
-``simulate``, playouts, the stage-2 solver, determinization and the IS-MCTS (``ismcts.c``).
+``simulate``, playouts, the stage-2 solver, determinization, the IS-MCTS (``ismcts.c``), duels
+of the smart policy's weights (``duel.c``) and the worlds of ``pimc_hidden``.
 
 * ``asan`` (default): the extension is compiled again with ``-fsanitize=address,undefined``
   into a temporary copy of the package, and the child runs with the sanitizer runtime
@@ -101,6 +102,21 @@ for args in ((g.to_move, 99, 10, 1), (9, 0, 10, 1)):
         g.ismcts(*args)
     except ValueError:
         pass
+# the smart policy's weights: duels (duel.c), pimc with weights and the worlds it names
+from bezique.fast.smart import SMART_DEFAULT, duel
+duel(Rules.preset("classic"), 5, 1, SMART_DEFAULT, [0.0] * len(SMART_DEFAULT))
+duel(Rules.preset("rubicon"), 3, 2, SMART_DEFAULT, SMART_DEFAULT, solver_nodes=50)
+for bad in ([1.0], [float("nan")] * len(SMART_DEFAULT), None):
+    try:
+        duel(Rules.preset("classic"), 1, 1, SMART_DEFAULT, bad)
+    except (ValueError, TypeError):
+        pass
+for preset in ("classic", "four"):
+    g = fast.FastDeal.new(Rules.preset(preset), seed=8)
+    for _ in range(9):
+        g.apply_index(0)
+    g.pimc(g.to_move, 0, [0, 1], 0, 3, 5, 0.1, 20_000, False, "smart", smart_params=SMART_DEFAULT)
+    g.pimc_hidden(g.to_move, 2, 4, 9)
 import numpy as np
 from bezique.envs import Encoding
 for preset in ("haitian", "classic"):
