@@ -230,3 +230,24 @@ def test_value_and_inference_import_no_deal() -> None:
                 names.update(a.name for a in node.names)
         banned = {"Deal", "FastDeal", "deal", "core.deal", "fast", "valuedata", "arena"}
         assert not names & banned, (module.__name__, names & banned)
+
+
+def test_a_weigher_built_once_gives_each_guess_its_log_weight() -> None:
+    """``seat_weigher``/``world_weigher`` work out the history once; each guess's weight is the
+    one ``log_weight`` gives it alone."""
+    checked = 0
+    for _, obs in stage1(held_out())[::7][:6]:
+        assert obs.seat is not None
+        rng = random.Random(checked)
+        guesses = [inference.sample_uniform(obs, rng) for _ in range(5)]
+        whole = inference.world_weigher(obs)
+        other = 1 - obs.seat
+        one = inference.seat_weigher(obs, other)
+        for g in guesses:
+            alone = inference.log_weight(obs, other, g[other])
+            assert one(g[other]) == pytest.approx(alone, abs=1e-9)
+            assert whole(g) == pytest.approx(inference.world_log_weight(obs, g), abs=1e-9)
+        checked += 1
+    assert checked == 6
+    with pytest.raises(ValueError, match="own cards"):
+        inference.seat_weigher(obs, obs.seat)

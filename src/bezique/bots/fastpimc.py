@@ -308,15 +308,16 @@ class FastPimcBot(CompiledSearchBot):
         rules = observation.rules
         if self.inference_power <= 0 or rules.players != 2 or rules.wild_cards:
             return None
-        from .inference import world_log_weight
+        from .inference import world_weigher
 
         seat = observation.seat
+        log_weight = world_weigher(observation)
         base: list[float] = []
 
         def weigh(first: int, count: int) -> list[float]:
             out = []
             for hidden in world.pimc_hidden(seat, first, count, seed):
-                log = world_log_weight(observation, hidden)
+                log = log_weight(hidden)
                 if not base:
                     base.append(log)  # weights are relative: the first world's is 1
                 out.append(math.exp(max(-50.0, min(50.0, self.inference_power * (log - base[0])))))

@@ -31,13 +31,13 @@ import json
 import math
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import Path
 
-from ..core.cards import SUITS, parse_card
+from ..core.cards import ALL_KINDS, SUITS, parse_card
 from ..core.events import EventKind, ScoreEvent
 from ..core.observation import Observation
 from ..core.tricks import beats
@@ -224,6 +224,14 @@ def log_weight(
 
     Only public actions and the observer's own view are read; ``ValueError`` for the
     observer's own seat."""
+    return seat_weigher(obs, seat, model)(cards)
+
+
+def seat_weigher(
+    obs: Observation, seat: int, model: PlayModel | None = None
+) -> Callable[[Sequence[str]], float]:
+    """:func:`log_weight` for many guesses at one seat's cards: what does not depend on the
+    guess (the seat's history, each past choice's scores) is worked out once, here."""
     if seat == obs.seat:
         raise ValueError("the observer's own cards are not guessed")
     model = model or shipped_model()
@@ -232,27 +240,38 @@ def log_weight(
     lead_wins = obs.rules.wild_card_lead_wins
     n = obs.rules.hand_size
     keep = 1.0 - 1.0 / n
-    guess = [parse_card(c) for c in cards]
-    total = 0.0
+    # per past choice: the chance a card held now was held then, the exp(score) of every kind,
+    # the card chosen's, and an average card's (for the rest of that hand)
+    rows = []
     for ch in hist.choices:
-        q = keep**ch.draws_since
-        chosen = math.exp(model.score(ch.played, trump, ch.led, lead_wins))
-        held = 0.0
-        mass = 0.0
-        for k in guess:
-            held += q
-            mass += q * math.exp(model.score(k, trump, ch.led, lead_wins))
-        # the rest of the hand at that trick (cards played or declared since): an average card
-        rest = max(0.0, n - 1 - held) * _mean_exp(model, trump, ch.led, lead_wins)
-        total -= math.log(chosen + mass + rest)
-    if hist.passes:
-        melds = _meld_chances(guess, hist, trump, obs.turn_up is not None)
-        for ps in hist.passes:
-            q = keep**ps.draws_since
-            for klass, needed in melds:
-                p_held = q**needed
-                total += math.log1p(-p_held * (1.0 - model.pass_chance[klass]))
-    return total
+        exp_score = [math.exp(model.score(k, trump, ch.led, lead_wins)) for k in range(ALL_KINDS)]
+        rows.append(
+            (
+                keep**ch.draws_since,
+                exp_score,
+                exp_score[ch.played],
+                _mean_exp(model, trump, ch.led, lead_wins),
+            )
+        )
+    passes = [keep**ps.draws_since for ps in hist.passes]
+    turn_up_there = obs.turn_up is not None
+
+    def weigh(cards: Sequence[str]) -> float:
+        guess = [parse_card(c) for c in cards]
+        total = 0.0
+        for q, exp_score, chosen, mean in rows:
+            held = q * len(guess)
+            mass = q * sum(exp_score[k] for k in guess)
+            # the rest of the hand at that trick (cards played or declared since): average cards
+            total -= math.log(chosen + mass + max(0.0, n - 1 - held) * mean)
+        if passes:
+            melds = _meld_chances(guess, hist, trump, turn_up_there)
+            for q in passes:
+                for klass, needed in melds:
+                    total += math.log1p(-(q**needed) * (1.0 - model.pass_chance[klass]))
+        return total
+
+    return weigh
 
 
 @cache
@@ -370,9 +389,20 @@ def world_log_weight(
 ) -> float:
     """:func:`log_weight` summed over the other seats (``hidden[s]``: seat ``s``'s guessed
     unseen concealed cards; the observer's entry is ignored)."""
-    return math.fsum(
-        log_weight(obs, s, hidden[s], model) for s in range(len(hidden)) if s != obs.seat
-    )
+    return world_weigher(obs, model)(hidden)
+
+
+def world_weigher(
+    obs: Observation, model: PlayModel | None = None
+) -> Callable[[Sequence[Sequence[str]]], float]:
+    """:func:`world_log_weight` for many guesses at the same observation, each seat's
+    :func:`seat_weigher` built once."""
+    seats = [(s, seat_weigher(obs, s, model)) for s in range(obs.rules.players) if s != obs.seat]
+
+    def weigh(hidden: Sequence[Sequence[str]]) -> float:
+        return math.fsum(w(hidden[s]) for s, w in seats)
+
+    return weigh
 
 
 def world_weights(
@@ -382,7 +412,8 @@ def world_weights(
     uniformly: the importance weights a search gives its determinized worlds."""
     if not worlds:
         return []
-    logs = [world_log_weight(obs, w, model) for w in worlds]
+    weigh = world_weigher(obs, model)
+    logs = [weigh(w) for w in worlds]
     top = max(logs)
     ws = [math.exp(v - top) for v in logs]
     total = math.fsum(ws)
@@ -412,8 +443,10 @@ __all__ = [
     "log_weight",
     "resample",
     "sample_uniform",
+    "seat_weigher",
     "shipped_model",
     "world_hidden",
     "world_log_weight",
+    "world_weigher",
     "world_weights",
 ]
