@@ -103,7 +103,8 @@ for args in ((g.to_move, 99, 10, 1), (9, 0, 10, 1)):
     except ValueError:
         pass
 # the smart policy's weights: duels (duel.c), pimc with weights and the worlds it names
-from bezique.fast.smart import SMART_DEFAULT, duel
+from bezique.fast import duel
+from bezique.fast.smart import SMART_DEFAULT
 duel(Rules.preset("classic"), 5, 1, SMART_DEFAULT, [0.0] * len(SMART_DEFAULT))
 duel(Rules.preset("rubicon"), 3, 2, SMART_DEFAULT, SMART_DEFAULT, solver_nodes=50)
 for bad in ([1.0], [float("nan")] * len(SMART_DEFAULT), None):

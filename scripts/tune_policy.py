@@ -1,4 +1,4 @@
-"""Look for better weights of the compiled ``'smart'`` policy by duels in C (:mod:`bezique.fast.smart`).
+"""Look for better weights of the compiled ``'smart'`` policy by duels in C (:func:`bezique.fast.duel`).
 
 The policy is the heuristic player's stage-1 rules of thumb; its weights are the heuristic's.
 Each weight in turn is halved and raised by half (a weight of 0 moved by -1 and +1), and the
@@ -24,7 +24,8 @@ import sys
 from pathlib import Path
 
 from bezique import Rules, fast
-from bezique.fast.smart import SMART_DEFAULT, SMART_NAMES, duel
+from bezique.fast import duel
+from bezique.fast.smart import SMART_DEFAULT, SMART_NAMES
 
 
 def gain(rules: Rules, params: list[float], decks: int, seed: int) -> tuple[float, float]:

@@ -16,7 +16,8 @@ from bezique import Deal, Rules, fast
 from bezique.bots import Limit, inference, make
 from bezique.bots.fastpimc import _paired
 from bezique.bots.heuristic import HeuristicBot
-from bezique.fast.smart import SMART_DEFAULT, SMART_NAMES, SMART_PARAMS, check_params, duel
+from bezique.fast import duel
+from bezique.fast.smart import SMART_DEFAULT, SMART_NAMES, SMART_PARAMS, check_params
 
 pytestmark = pytest.mark.skipif(not fast.available(), reason="the compiled engine is not built")
 

@@ -644,4 +644,41 @@ def simulate(rules: Rules, n: int, seed: int = 0, policy: str = "random") -> Any
     return np.frombuffer(raw, dtype=np.int64).reshape(n, sides).copy()
 
 
-__all__ = ["FastDeal", "UnsupportedRules", "available", "simulate", "supports"]
+def duel(
+    rules: Rules,
+    decks: int,
+    seed: int,
+    a: Sequence[float],
+    b: Sequence[float],
+    solver_nodes: int = 20_000,
+) -> list[tuple[float, float]]:
+    """Weights ``a`` against weights ``b``, both playing the ``'smart'`` policy with no random
+    move, on ``decks`` mirrored decks of these two-handed rules (each shuffled in C from
+    ``seed`` and its number, the dealers taking turns): for each deck, A's margin (its points
+    less B's) with A in seat 0 and then, the same cards dealt again, in seat 1.  From the first
+    trick of stage 2 a deal's value is the exact solver's (both sides playing it perfectly, as
+    every level does), while it needs at most ``solver_nodes`` nodes."""
+    engine = _need_engine()
+    if isinstance(decks, bool) or not isinstance(decks, int) or decks < 0:
+        raise ValueError(f"decks must be a whole number, at least 0: got {decks!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ValueError(f"seed must be a whole number: got {seed!r}")
+    if isinstance(solver_nodes, bool) or not isinstance(solver_nodes, int) or solver_nodes < 0:
+        raise ValueError(f"solver_nodes must be a whole number, at least 0: got {solver_nodes!r}")
+    if rules.players != 2:
+        raise ValueError(f"a duel needs two-handed rules: these have {rules.players} hands")
+    raw = engine.duel(
+        _config(rules),
+        decks,
+        seed & ((1 << 64) - 1),
+        check_params(a),
+        check_params(b),
+        solver_nodes,
+    )
+    import array
+
+    flat = array.array("d", raw).tolist()
+    return [(flat[i], flat[i + 1]) for i in range(0, len(flat), 2)]
+
+
+__all__ = ["FastDeal", "UnsupportedRules", "available", "duel", "simulate", "supports"]

@@ -1,4 +1,4 @@
-"""The weights of the compiled ``'smart'`` policy, and duels between two weightings.
+"""The weights of the compiled ``'smart'`` policy.
 
 The ``'smart'`` policy (``fast/search.c``) is the heuristic player's stage-1 rules of thumb in
 C: each card the seat may play gets a *keep value* (what it is worth held), and a lead or a
@@ -6,13 +6,13 @@ follow is worth what the trick brings less the keep value of the card spent.  It
 the weights below, in the order :data:`SMART_PARAMS` names them; :data:`SMART_DEFAULT` is the
 heuristic player's own set.  Any other set of the same length may be given to
 :meth:`FastDeal.pimc <bezique.fast.FastDeal.pimc>` (the playouts and the prior of a search) and
-to :func:`duel`, which plays two sets against each other on mirrored decks in C, for tuning
-(``scripts/tune_policy.py``)::
+to :func:`bezique.fast.duel`, which plays two sets against each other on mirrored decks in C,
+for tuning (``scripts/tune_policy.py``)::
 
     >>> from bezique import Rules, fast
-    >>> from bezique.fast.smart import SMART_DEFAULT, duel
+    >>> from bezique.fast.smart import SMART_DEFAULT
     >>> if fast.available():
-    ...     margins = duel(Rules.preset("classic"), 4, 1, SMART_DEFAULT, SMART_DEFAULT)
+    ...     margins = fast.duel(Rules.preset("classic"), 4, 1, SMART_DEFAULT, SMART_DEFAULT)
     ...     [a + b for a, b in margins] == [0.0] * 4  # equal players: each deck cancels out
     ... else:
     ...     True
@@ -22,8 +22,6 @@ to :func:`duel`, which plays two sets against each other on mirrored decks in C,
 from __future__ import annotations
 
 from collections.abc import Sequence
-
-from ..core.rules import Rules
 
 SMART_PARAMS: tuple[tuple[str, float, str], ...] = (
     ("keep_ace", 7.0, "keep value of a plain ace"),
@@ -77,43 +75,4 @@ def check_params(params: Sequence[float]) -> tuple[float, ...]:
     return tuple(out)
 
 
-def duel(
-    rules: Rules,
-    decks: int,
-    seed: int,
-    a: Sequence[float],
-    b: Sequence[float],
-    solver_nodes: int = 20_000,
-) -> list[tuple[float, float]]:
-    """Weights ``a`` against weights ``b``, both playing the ``'smart'`` policy with no random
-    move, on ``decks`` mirrored decks of these two-handed rules (each shuffled in C from
-    ``seed`` and its number, the dealers taking turns): for each deck, A's margin (its points
-    less B's) with A in seat 0 and then, the same cards dealt again, in seat 1.  From the first
-    trick of stage 2 a deal's value is the exact solver's (both sides playing it perfectly, as
-    every level does), while it needs at most ``solver_nodes`` nodes."""
-    from . import _config, _need_engine
-
-    engine = _need_engine()
-    if isinstance(decks, bool) or not isinstance(decks, int) or decks < 0:
-        raise ValueError(f"decks must be a whole number, at least 0: got {decks!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ValueError(f"seed must be a whole number: got {seed!r}")
-    if isinstance(solver_nodes, bool) or not isinstance(solver_nodes, int) or solver_nodes < 0:
-        raise ValueError(f"solver_nodes must be a whole number, at least 0: got {solver_nodes!r}")
-    if rules.players != 2:
-        raise ValueError(f"a duel needs two-handed rules: these have {rules.players} hands")
-    raw = engine.duel(
-        _config(rules),
-        decks,
-        seed & ((1 << 64) - 1),
-        check_params(a),
-        check_params(b),
-        solver_nodes,
-    )
-    import array
-
-    flat = array.array("d", raw).tolist()
-    return [(flat[i], flat[i + 1]) for i in range(0, len(flat), 2)]
-
-
-__all__ = ["SMART_DEFAULT", "SMART_NAMES", "SMART_PARAMS", "check_params", "duel"]
+__all__ = ["SMART_DEFAULT", "SMART_NAMES", "SMART_PARAMS", "check_params"]
