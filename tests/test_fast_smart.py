@@ -150,3 +150,21 @@ def test_the_tuning_script_probes_every_weight_and_checks_on_fresh_decks(tmp_pat
     assert report["check"]["decks"] == 40 and math.isfinite(report["check"]["gain"])
     with pytest.raises(SystemExit):
         module.main(["--preset", "four"])
+
+
+def test_the_inference_search_counts_worlds_alike_beyond_two_hands() -> None:
+    """The play model describes two hands: with four, ``pimc-c-inf`` is ``pimc-c``."""
+    rules = Rules.preset("four")
+    deal = Deal.new(rules, seed=4)
+    bots = [HeuristicBot(s) for s in range(4)]
+    for _ in range(14):
+        seat = deal.to_move
+        assert seat is not None
+        deal.apply(bots[seat].choose(deal.observation(seat)))
+    seat = deal.to_move
+    assert seat is not None
+    obs = deal.observation(seat)
+    assert len(obs.legal) > 1
+    plain = make("pimc-c", 3).play(obs, Limit(iterations=200))
+    weighed = make("pimc-c-inf", 3).play(obs, Limit(iterations=200))
+    assert (weighed.action, weighed.info["scores"]) == (plain.action, plain.info["scores"])
