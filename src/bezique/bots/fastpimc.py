@@ -229,9 +229,6 @@ class FastPimcBot(CompiledSearchBot):
             budget = min(budget, self.endgame_worlds * len(actions))
         self._bar = self.bar_for(observation.stock_size)
         n = len(actions)
-        total = [0.0] * n
-        square = [0.0] * n
-        worlds = [0] * n
         per_world: list[list[float]] = [[] for _ in range(n)]
         active = list(range(n))
         known = world_is_known(observation)  # every world is this one: one suffices
@@ -264,9 +261,6 @@ class FastPimcBot(CompiledSearchBot):
             for w in range(count):
                 row = values[w * len(active) : (w + 1) * len(active)]
                 for i, v in zip(active, row, strict=True):
-                    total[i] += v
-                    square[i] += v * v
-                    worlds[i] += 1
                     per_world[i].append(v)
             if known or rollouts >= budget:
                 break
@@ -279,20 +273,15 @@ class FastPimcBot(CompiledSearchBot):
                     active = self._futile(active, per_world, prior, first + left, weights)
                 if len(active) == 1:
                     break
-        if weights is None:
-            means = [total[i] / worlds[i] if worlds[i] else -math.inf for i in range(n)]
-        else:  # a dropped candidate saw the first worlds only
-            means = [
-                _mean(per_world[i], weights[: worlds[i]]) if worlds[i] else -math.inf
-                for i in range(n)
-            ]
+        # a dropped candidate saw the first worlds only: its weights are the first ones
+        means = [_mean(v, weights) if v else -math.inf for v in per_world]
         if known:  # exact values: the best one, no margin needed
             best = max(active, key=lambda i: (means[i], -i))
         else:
             best = self._overrule(active, per_world, means, prior, weights)
         info: InfoDict = {
             "value": round(means[best], 3),
-            "scores": {str(actions[i]): round(means[i], 3) for i in range(n) if worlds[i]},
+            "scores": {str(actions[i]): round(means[i], 3) for i in range(n) if per_world[i]},
             "visits": rollouts,
             "nodes": nodes,
             "pv": [str(actions[best])],

@@ -37,7 +37,7 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
-from ..core.cards import ALL_KINDS, SUITS, parse_card
+from ..core.cards import ALL_KINDS, SUITS, WILD, parse_card
 from ..core.events import EventKind, ScoreEvent
 from ..core.observation import Observation
 from ..core.tricks import beats
@@ -250,7 +250,7 @@ def seat_weigher(
                 keep**ch.draws_since,
                 exp_score,
                 exp_score[ch.played],
-                _mean_exp(model, trump, ch.led, lead_wins),
+                sum(exp_score[:WILD]) / WILD,
             )
         )
     passes = [keep**ps.draws_since for ps in hist.passes]
@@ -272,20 +272,6 @@ def seat_weigher(
         return total
 
     return weigh
-
-
-@cache
-def _mean_exp_cached(model_id: int, trump: int, led: int | None, lead_wins: bool) -> float:
-    model = _MODELS[model_id]
-    return sum(math.exp(model.score(k, trump, led, lead_wins)) for k in range(32)) / 32.0
-
-
-_MODELS: dict[int, PlayModel] = {}
-
-
-def _mean_exp(model: PlayModel, trump: int, led: int | None, lead_wins: bool) -> float:
-    _MODELS.setdefault(id(model), model)
-    return _mean_exp_cached(id(model), trump, led, lead_wins)
 
 
 def _meld_chances(

@@ -411,7 +411,8 @@ static PyObject *Core_apply_id(CoreObject *self, PyObject *arg) {
 }
 
 /* --- state read-out --------------------------------------------------------------------------- */
-static PyObject *codes_list(const Config *cfg, const uint16_t *ids, int n) {
+/* The kinds of these cards as codes, sorted by kind (a new list; NULL without memory). */
+PyObject *codes_list(const Config *cfg, const uint16_t *ids, int n) {
     int ks[MAXC];
     for (int i = 0; i < n; i++) ks[i] = cfg->kind_of[ids[i]];
     qsort(ks, (size_t)n, sizeof(int), cmp_int);

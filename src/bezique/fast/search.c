@@ -11,6 +11,7 @@ const Config *core_config(PyObject *o);
 int core_check(PyObject *o);
 void core_touch(PyObject *o);
 PyObject *config_type(void);
+PyObject *codes_list(const Config *cfg, const uint16_t *ids, int n);
 
 const Config *config_of(PyObject *o);
 
@@ -743,8 +744,6 @@ static void pimc_world(State *world, const State *root, const Config *cfg, int s
     determinize_state(world, cfg, seat, rng);
 }
 
-static int cmp_kind(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }
-
 /* pimc_hidden(seat, first, worlds, seed): for each of those worlds of a pimc call with this seed,
    per seat the concealed cards that seat does not know and nobody has been shown (sorted codes;
    none for seat itself): the guess a weighting of the worlds reads. */
@@ -773,19 +772,18 @@ PyObject *search_methods_pimc_hidden(PyObject *self, PyObject *args) {
         }
         PyList_SET_ITEM(out, w, seats);
         for (int s = 0; s < cfg->players && out; s++) {
-            int ks[MAXH], n = 0;
+            uint16_t ids[MAXH];
+            int n = 0;
             for (int i = 0; s != seat && i < world->hn[s]; i++) {
                 int c = world->hand[s][i];
-                if (!(world->mask[c].lo | world->mask[c].hi) && !world->known[c]) ks[n++] = cfg->kind_of[c];
+                if (!(world->mask[c].lo | world->mask[c].hi) && !world->known[c]) ids[n++] = (uint16_t)c;
             }
-            qsort(ks, (size_t)n, sizeof(int), cmp_kind);
-            PyObject *codes = PyList_New(n);
+            PyObject *codes = codes_list(cfg, ids, n);
             if (!codes) {
                 Py_CLEAR(out);
                 break;
             }
             PyList_SET_ITEM(seats, s, codes);
-            for (int i = 0; i < n; i++) PyList_SET_ITEM(codes, i, PyUnicode_FromString(KIND_CODES[ks[i]]));
         }
     }
     free(world);
