@@ -20,6 +20,7 @@ SOURCES = [
     "deal.c",
     "notation.c",
     "search.c",
+    "policy.c",
     "solver.c",
     "endgame.c",
     "ismcts.c",

@@ -30,6 +30,15 @@ double state_utility(const State *st, const Config *cfg, int side);
    random among those places (search.c). */
 void determinize_state(State *st, const Config *cfg, int seat, Rng *rng);
 
+/* The action the plain or 'meld' policy picks (meld_aware), the 'smart' one with weights sp,
+   and the policy of play_out (POLICY_*) picks; explore: chance of a uniform pick; noisy: small
+   random tie-breaks (policy.c). */
+int heuristic_pick(const State *st, const Config *cfg, const Move *mv, int n, Rng *rng, double explore, int noisy,
+                   int meld_aware);
+int smart_pick(const State *st, const Config *cfg, const Move *mv, int n, Rng *rng, double explore, int noisy,
+               const double *sp);
+int policy_pick(const State *st, const Config *cfg, const Move *mv, int n, Rng *rng, int policy);
+
 /* Play on with the default policy (style 0 plain, 1 'meld', 2 'smart'; a uniform move with
    chance explore), the stage-2 solver finishing from the first trick of stage 2 while it needs
    at most max_nodes nodes (0: never): the margin for side (*solved set where the solver
@@ -38,10 +47,10 @@ double search_rollout(State *st, const Config *cfg, int side, Rng *rng, double e
                       int *solved, long *nodes);
 
 /* The index of the action the policy of this style (0 plain, 1 'meld', 2 'smart') picks with
-   no random move and no noise (search.c). */
+   no random move and no noise (policy.c). */
 int policy_choice(const State *st, const Config *cfg, const Move *mv, int n, int style);
 
-/* The weights of the 'smart' policy (search.c's SMART_DEFAULT says what each is; in Python,
+/* The weights of the 'smart' policy (policy.c's SMART_DEFAULT says what each is; in Python,
    bezique.fast.SMART_PARAMS). */
 enum {
     SP_POWER = 0, /* 8 of them, by rank */
@@ -50,7 +59,7 @@ enum {
 };
 extern const double SMART_DEFAULT[SMART_NPARAM];
 
-/* The 'smart' policy's choice with these weights, no random move and no noise (search.c). */
+/* The 'smart' policy's choice with these weights, no random move and no noise (policy.c). */
 int smart_choice(const State *st, const Config *cfg, const Move *mv, int n, const double *sp);
 
 /* Most stage-1 positions endgame_value visits for one world and candidate. */

@@ -1,6 +1,6 @@
 """The weights of the compiled ``'smart'`` policy.
 
-The ``'smart'`` policy (``fast/search.c``) is the heuristic player's stage-1 rules of thumb in
+The ``'smart'`` policy (``fast/policy.c``) is the heuristic player's stage-1 rules of thumb in
 C: each card the seat may play gets a *keep value* (what it is worth held), and a lead or a
 follow is worth what the trick brings less the keep value of the card spent.  Its numbers are
 the weights below, in the order :data:`SMART_PARAMS` names them; :data:`SMART_DEFAULT` is the
@@ -46,7 +46,7 @@ SMART_PARAMS: tuple[tuple[str, float, str], ...] = (
     ("lose", 4.0, "what letting another seat win a stage-1 trick (and declare) costs"),
     ("hold", 0.5, "chance that a winning follow holds when others play after it"),
 )
-"""Each weight's name, the heuristic player's value, and what it does (``fast/search.c``,
+"""Each weight's name, the heuristic player's value, and what it does (``fast/policy.c``,
 ``SMART_DEFAULT``, in the same order; "at the end of the stock" scales by the share of the
 stock drawn, squared)."""
 

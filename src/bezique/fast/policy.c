@@ -1,0 +1,411 @@
+/* The default policies of the compiled search: the plain and 'meld' policies (the search
+   players' playout policy), the 'smart' one (the heuristic player's rules of thumb) and its
+   learned terms (bezique.fast.smart). */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <math.h>
+#include <string.h>
+
+#include "search.h"
+
+/* --- the search players' default policy (bezique.bots.playout.playout_action), ported ---- */
+static const double POWER[8] = {3.0, 2.5, 1.5, 1.2, 1.0, 0.5, 0.25, 0.0};
+#define TRUMP_POWER 4.0
+
+static double uniform(Rng *rng) { return (double)(rng_next(rng) >> 11) * (1.0 / 9007199254740992.0); }
+
+/* What the policy holds a wild card to be worth in melds (bots/playout.py _WILD_KEEP). */
+#define WILD_KEEP 30.0
+
+/* What kind k brings to a trick's winner in the policy's count (a wild card: nothing). */
+static inline double card_pts(const Config *cfg, int k) { return k == WILD_KIND ? 0.0 : cfg->pol_rank[k & 7]; }
+
+static double meld_bonus(const Config *cfg, int ti, int t, int k, const int *held, const int *by_rank) {
+    if (k == WILD_KIND) return WILD_KEEP;
+    int r = k & 7, s = k >> 3;
+    double bonus = 0.0;
+    if (r == 2 || r == 3) { /* king, queen */
+        int other = r == 2 ? held[k + 1] : held[k - 1];
+        bonus += cfg->pol_marriage[ti][s] * (other ? 0.5 : 0.12);
+    }
+    int q = cfg->pol_bez_q[ti], j = cfg->pol_bez_j[ti];
+    if (q >= 0 && (k == q || k == j)) {
+        int other = k == q ? held[j] : held[q];
+        bonus += cfg->pol_bez1[ti] * (other ? 0.5 : 0.2);
+        if (held[q] + held[j] >= 3) bonus += cfg->pol_bez2[ti] * 0.25;
+    }
+    double quartet = cfg->pol_quartet[ti][r];
+    if (quartet != 0.0) {
+        double c = by_rank[r] / 4.0;
+        if (c > 1.0) c = 1.0;
+        bonus += quartet * 0.6 * (c * c);
+    }
+    if (s == t && r <= 4 && cfg->pol_sequence[ti] != 0.0) {
+        int m = 0;
+        for (int rr = 0; rr < 5; rr++) m += held[s * 8 + rr] > 0;
+        double f = m / 5.0;
+        bonus += cfg->pol_sequence[ti] * 0.4 * (f * f);
+    }
+    return bonus;
+}
+
+/* What winning this stage-1 trick is worth to seat beyond its cards, for each candidate card:
+   `half` of the points of the best declaration it could make with the cards it keeps, plus
+   `base` (the heuristic player's _win_bonus: a half and one), instead of the flat 8 points of
+   the plain policy. */
+static void declare_bonus(const State *st, const Config *cfg, const Move *mv, int n, double half, double base,
+                          double *out) {
+    static Move dbuf[MAXMOVES];
+    int nd = declare_moves(st, cfg, st->to_move, dbuf, MAXMOVES);
+    for (int i = 0; i < n && i < MAXH * 4; i++) {
+        int c = mv[i].ids[0];
+        double best = 0.0;
+        for (int d = 0; d < nd; d++) {
+            double v = dbuf[d].type == MV_MELD ? cfg->pol_declare[dbuf[d].meld] : dbuf[d].type == MV_EXCH ? cfg->pol_exchange : 0.0;
+            if (v <= best) continue;
+            int uses = 0;
+            for (int j = 0; j < dbuf[d].n; j++) uses |= dbuf[d].ids[j] == c;
+            if (!uses) best = v;
+        }
+        out[i] = half * best + base;
+    }
+}
+
+/* The index of the action the policy picks; explore: chance of a uniform pick; noisy: the
+   small random tie-breaks of the Python policy (off to compare with it move for move);
+   meld_aware: a stage-1 trick is worth the declaration its winner could make (declare_bonus),
+   and losing it the 4 points the heuristic player charges (its opponent_declares). */
+int heuristic_pick(const State *st, const Config *cfg, const Move *mv, int n, Rng *rng, double explore,
+                          int noisy, int meld_aware) {
+    if (n == 1) return 0;
+    if (st->phase == PH_DECLARE) {
+        int best = 0;
+        double best_v = -1.0;
+        for (int i = 0; i < n; i++) {
+            double v = mv[i].type == MV_MELD ? cfg->pol_declare[mv[i].meld] : mv[i].type == MV_EXCH ? cfg->pol_exchange : 0.0;
+            if (v > best_v) {
+                best = i;
+                best_v = v;
+            }
+        }
+        return best;
+    }
+    if (explore > 0.0 && uniform(rng) < explore) return (int)rng_below(rng, (uint32_t)n);
+    int t = st->trump, ti = t < 0 ? 4 : t, seat = st->to_move, stage1 = st->stage == 1;
+    int held[NK] = {0}, by_rank[8] = {0};
+    if (stage1)
+        for (int i = 0; i < st->hn[seat]; i++) {
+            int k = cfg->kind_of[st->hand[seat][i]];
+            held[k]++;
+            if (k != WILD_KIND) by_rank[k & 7]++;
+        }
+    double keeps[MAXH * 4];
+    for (int i = 0; i < n && i < MAXH * 4; i++) {
+        int c = mv[i].ids[0], k = cfg->kind_of[c];
+        double keep = k == WILD_KIND ? 0.0 : POWER[k & 7] + ((k >> 3) == t ? TRUMP_POWER : 0.0);
+        if (stage1) {
+            double bonus = meld_bonus(cfg, ti, t, k, held, by_rank);
+            if (st->mask[c].lo | st->mask[c].hi) bonus *= 0.3; /* a declared copy has scored already */
+            keep += bonus;
+        }
+        keeps[i] = keep + (noisy ? 0.01 * uniform(rng) : 0.0);
+    }
+    int choice = 0;
+    double best_v = -1e9;
+    if (!st->tn) {
+        for (int i = 0; i < n; i++) {
+            int k = cfg->kind_of[mv[i].ids[0]];
+            double v = -keeps[i] - (stage1 ? 0.5 * card_pts(cfg, k) : 0.0);
+            if (v > best_v) {
+                best_v = v;
+                choice = i;
+            }
+        }
+        return choice;
+    }
+    int win_seat = st->tseat[0], win = cfg->kind_of[st->tcard[0]];
+    double points = cfg->pol_per_trick + card_pts(cfg, win);
+    for (int i = 1; i < st->tn; i++) {
+        int k = cfg->kind_of[st->tcard[i]];
+        points += card_pts(cfg, k);
+        if (st_beats(k, win, t, cfg->lead_wins)) {
+            win = k;
+            win_seat = st->tseat[i];
+        }
+    }
+    int partner_wins = (cfg->partnerships ? win_seat % 2 : win_seat) == (cfg->partnerships ? seat % 2 : seat);
+    int last = st->tn == cfg->active - 1;
+    double held_on = last ? 1.0 : 0.6, win_extra = stage1 ? 8.0 : 0.0, lose_extra = win_extra;
+    double bonus[MAXH * 4];
+    int aware = meld_aware && stage1;
+    if (aware) {
+        declare_bonus(st, cfg, mv, n, 0.5, 1.0, bonus);
+        lose_extra = 4.0;
+    }
+    for (int i = 0; i < n; i++) {
+        int k = cfg->kind_of[mv[i].ids[0]];
+        double mine = card_pts(cfg, k), keep = keeps[i], v;
+        if (aware) win_extra = bonus[i];
+        if (partner_wins)
+            v = (last ? mine : 0.0) - keep;
+        else if (st_beats(k, win, t, cfg->lead_wins))
+            v = held_on * (points + mine + win_extra) - (1 - held_on) * (points + mine) - keep;
+        else
+            v = -(points + mine + lose_extra) - keep;
+        if (v > best_v) {
+            best_v = v;
+            choice = i;
+        }
+    }
+    return choice;
+}
+
+/* --- the 'smart' policy: the heuristic player's stage-1 rules of thumb (bots/heuristic.py) --- */
+/* Its weights, by the SP_ names of search.h (bezique.fast.SMART_PARAMS describes each): these
+   are the heuristic player's; a tuned set may be passed instead (pimc, duel). */
+const double SMART_DEFAULT[SMART_NPARAM] = {
+    7.0, 5.0, 3.0, 2.5, 2.0, 1.0, 0.5, 0.0, /* keep value of a plain card by rank, A T K Q J 9 8 7 */
+    8.0,                                    /* trump: a trump keeps trump + 7 - rank */
+    0.7,                                    /* meld: weight of the meld points a card may still bring */
+    0.7,                                    /* exchange: weight of the turn-up taken by the exchange card */
+    4.0, 0.4, 2.0,                          /* late: trump, less rank x, ace; times the stock played, squared */
+    0.5, 1.0,                               /* a trick won: declare x the best declaration + win_base */
+    6.0,                                    /* the last trick of the stock */
+    0.3,                                    /* lead risk: share of a led card's points expected lost */
+    1.0,                                    /* what a lead that wins costs */
+    4.0,                                    /* lose: letting another seat win (and declare) */
+    0.5,                                    /* hold: chance a winning follow holds when others play after */
+};
+
+/* Copies of each kind whose place the seat to move does not know: not in its hand, not played,
+   not on a table or otherwise shown, not in the trick, not the turn-up. */
+static int unseen_counts(const State *st, const Config *cfg, int seat, int *unseen) {
+    for (int k = 0; k < NK; k++) unseen[k] = cfg->count[k] - st->played[k];
+    for (int s = 0; s < cfg->players; s++)
+        for (int i = 0; i < st->hn[s]; i++) {
+            int c = st->hand[s][i];
+            if (s == seat || st->mask[c].lo | st->mask[c].hi || st->known[c]) unseen[cfg->kind_of[c]]--;
+        }
+    for (int i = 0; i < st->tn; i++) unseen[cfg->kind_of[st->tcard[i]]]--;
+    if (st->turn_up >= 0) unseen[cfg->kind_of[st->turn_up]]--;
+    int total = 0;
+    for (int k = 0; k < NK; k++) {
+        if (unseen[k] < 0) unseen[k] = 0;
+        total += unseen[k];
+    }
+    return total;
+}
+
+static int beaters_of(const int *unseen, int k, int t) {
+    int s = k >> 3, r = k & 7, n = 0;
+    if (k == WILD_KIND) return 0; /* the smart policy leaves wild-card rules to the plain one */
+    for (int rr = 0; rr < r; rr++) n += unseen[s * 8 + rr];
+    if (t >= 0 && s != t)
+        for (int rr = 0; rr < 8; rr++) n += unseen[t * 8 + rr];
+    return n;
+}
+
+/* Chance of drawing at least miss of avail wanted cards, each with chance q (view._at_least). */
+static double at_least(int miss, int avail, double q) {
+    if (q <= 0.0) return 0.0;
+    if (q >= 1.0) return 1.0;
+    double below = 0.0, c = 1.0, qk = 1.0, rest = pow(1.0 - q, avail);
+    for (int k = 0; k < miss; k++) { /* P(exactly k), k < miss */
+        below += c * qk * rest;
+        c = c * (avail - k) / (k + 1);
+        qk *= q;
+        rest /= 1.0 - q;
+    }
+    return below >= 1.0 ? 0.0 : 1.0 - below;
+}
+
+/* The chance (roughly) that the seat's holdings, less the card `skip` (-1: none), can yet be
+   made into this meld and declared (View.meld_chance). */
+static double plan_chance(const PlanItem *it, const State *st, const Config *cfg, int seat, int skip,
+                          const int *unseen, double q) {
+    double chance = 1.0;
+    int missing = 0, fresh = 0;
+    for (int a = 0; a < it->nslots; a++) {
+        const Slot *sl = &it->slots[a];
+        int have = 0, avail = 0;
+        for (int i = 0; i < st->hn[seat]; i++) {
+            int c = st->hand[seat][i], k = cfg->kind_of[c];
+            if (c == skip) continue;
+            for (int j = 0; j < sl->nk; j++)
+                if (sl->kinds[j] == k) {
+                    Mask m = st->mask[c];
+                    if (!((m.lo & it->block.lo) | (m.hi & it->block.hi))) {
+                        have++;
+                        fresh |= !(m.lo | m.hi);
+                    }
+                    break;
+                }
+        }
+        int miss = sl->n - have;
+        if (miss > 0) {
+            for (int j = 0; j < sl->nk; j++) avail += unseen[sl->kinds[j]];
+            if (avail < miss) return 0.0;
+            chance *= at_least(miss, avail, q);
+            missing += miss;
+            if (chance == 0.0) return 0.0;
+        }
+    }
+    return !missing && !fresh ? 0.0 : chance;
+}
+
+/* The meld points the seat loses, in expectation, by parting with card c (View.meld_value of
+   its holdings with and without it, over the melds that need its kind). */
+static double meld_loss(const State *st, const Config *cfg, int seat, int c, const int *unseen, double q) {
+    int k = cfg->kind_of[c], pi = st->trump < 0 ? 4 : st->trump;
+    double loss = 0.0;
+    for (int p = 0; p < cfg->nplan[pi]; p++) {
+        const PlanItem *it = &cfg->plan[pi][p];
+        int uses = 0;
+        for (int a = 0; a < it->nslots && !uses; a++)
+            for (int j = 0; j < it->slots[a].nk; j++) uses |= it->slots[a].kinds[j] == k;
+        if (!uses) continue;
+        double pts = (double)cfg->meld_score[it->meld];
+        loss += pts * (plan_chance(it, st, cfg, seat, -1, unseen, q) - plan_chance(it, st, cfg, seat, c, unseen, q));
+    }
+    return loss;
+}
+
+/* The heuristic player's choice of a stage-1 card, read off the state as the seat to move sees
+   it: keep values (trick power, the meld points a card may still bring, trumps and aces kept
+   for the end of the stock), leads that are safe to win a wanted trick, follows that win when
+   the trick and the declaration it opens are worth the card. */
+int smart_pick(const State *st, const Config *cfg, const Move *mv, int n, Rng *rng, double explore, int noisy,
+                      const double *sp) {
+    if (st->phase == PH_DECLARE || st->stage != 1 || cfg->players != 2 || cfg->wild || n > MAXH * 4)
+        return heuristic_pick(st, cfg, mv, n, rng, explore, noisy, 1);
+    if (n == 1) return 0;
+    if (explore > 0.0 && uniform(rng) < explore) return (int)rng_below(rng, (uint32_t)n);
+    int t = st->trump, seat = st->to_move;
+    int held[NK] = {0}, by_rank[8] = {0}, unseen[NK];
+    for (int i = 0; i < st->hn[seat]; i++) {
+        int k = cfg->kind_of[st->hand[seat][i]];
+        held[k]++;
+        by_rank[k & 7]++;
+    }
+    int total = unseen_counts(st, cfg, seat, unseen);
+    int full = cfg->ncards - cfg->players * cfg->hand_size;
+    int stock = st->nstock + (st->turn_up >= 0);
+    double frac = full > 0 ? 1.0 - (double)stock / full : 1.0, late = frac * frac;
+    double q = total ? fmin(1.0, (double)stock / cfg->players / total) : 0.0;
+    int exch = cfg->exch_rank >= 0 && st->turn_up >= 0 && t >= 0 && cfg->kind_of[st->turn_up] != t * 8 + cfg->exch_rank;
+    int upk = st->turn_up >= 0 ? cfg->kind_of[st->turn_up] : 0;
+    double up_power = (upk >> 3) == t ? sp[SP_TRUMP] + 7 - (upk & 7) : sp[SP_POWER + (upk & 7)];
+    double wins[MAXH * 4], keeps[MAXH * 4];
+    declare_bonus(st, cfg, mv, n, sp[SP_DECLARE], sp[SP_WIN_BASE], wins);
+    double last_extra = stock <= cfg->players ? sp[SP_LAST_TRICK] : 0.0;
+    for (int i = 0; i < n; i++) {
+        int c = mv[i].ids[0], k = cfg->kind_of[c], r = k & 7;
+        double keep = (t >= 0 && k >> 3 == t) ? sp[SP_TRUMP] + 7 - r : sp[SP_POWER + r];
+        keep += sp[SP_MELD] * meld_loss(st, cfg, seat, c, unseen, q);
+        if (exch && k == t * 8 + cfg->exch_rank && !(st->mask[c].lo | st->mask[c].hi))
+            keep += sp[SP_EXCHANGE] * up_power; /* the card that takes the turn-up */
+        if (t >= 0 && k >> 3 == t)
+            keep += late * (sp[SP_LATE_TRUMP] - sp[SP_LATE_TRUMP_RANK] * r);
+        else if (r == 0)
+            keep += late * sp[SP_LATE_ACE];
+        keeps[i] = keep + (noisy ? 0.01 * uniform(rng) : 0.0);
+        wins[i] += last_extra;
+    }
+    int others = 0;
+    for (int s = 0; s < cfg->players; s++)
+        if (s != seat) others += st->hn[s];
+    int choice = 0;
+    double best_v = -1e9;
+    if (!st->tn) {
+        for (int i = 0; i < n; i++) {
+            int k = cfg->kind_of[mv[i].ids[0]];
+            double risk = sp[SP_LEAD_RISK] * cfg->pol_rank[k & 7];
+            double safe = total ? pow(fmax(0.0, 1.0 - (double)beaters_of(unseen, k, t) / total), others) : 1.0;
+            double v = -keeps[i] - risk * (1 - safe) + safe * (wins[i] - sp[SP_LEAD_WIN_COST]);
+            if (v > best_v) {
+                best_v = v;
+                choice = i;
+            }
+        }
+        return choice;
+    }
+    int win_seat = st->tseat[0], win = cfg->kind_of[st->tcard[0]];
+    double points = cfg->pol_per_trick + cfg->pol_rank[win & 7];
+    for (int i = 1; i < st->tn; i++) {
+        int k = cfg->kind_of[st->tcard[i]];
+        points += cfg->pol_rank[k & 7];
+        if (st_beats(k, win, t, cfg->lead_wins)) {
+            win = k;
+            win_seat = st->tseat[i];
+        }
+    }
+    int last = st->tn == cfg->active - 1;
+    for (int i = 0; i < n; i++) {
+        int k = cfg->kind_of[mv[i].ids[0]];
+        double pts = points + cfg->pol_rank[k & 7], v;
+        int mine = st_beats(k, win, t, cfg->lead_wins) ? 1 : (win_seat == seat);
+        if (mine) {
+            double hold = last || beaters_of(unseen, k, t) == 0 ? 1.0 : sp[SP_HOLD];
+            v = hold * (pts + wins[i]) - (1 - hold) * (pts + sp[SP_LOSE]) - keeps[i];
+        } else
+            v = -(pts + sp[SP_LOSE]) - keeps[i];
+        if (v > best_v) {
+            best_v = v;
+            choice = i;
+        }
+    }
+    return choice;
+}
+
+/* One policy's pick (explore and noise as play_out gives them). */
+int policy_pick(const State *st, const Config *cfg, const Move *mv, int n, Rng *rng, int policy) {
+    int noisy = policy == POLICY_HEURISTIC || policy == POLICY_MELD || policy == POLICY_SMART;
+    if (policy == POLICY_RANDOM) return (int)rng_below(rng, (uint32_t)n);
+    if (policy >= POLICY_SMART) return smart_pick(st, cfg, mv, n, rng, noisy ? 0.1 : 0.0, noisy, SMART_DEFAULT);
+    return heuristic_pick(st, cfg, mv, n, rng, noisy ? 0.1 : 0.0, noisy, policy >= POLICY_MELD);
+}
+
+/* The playout policy's own choice with no random move and no noise (the prior of ismcts.c). */
+int policy_choice(const State *st, const Config *cfg, const Move *mv, int n, int style) {
+    Rng unused;
+    rng_seed(&unused, 1); /* neither policy draws with explore and noise off */
+    return style >= 2 ? smart_pick(st, cfg, mv, n, &unused, 0.0, 0, SMART_DEFAULT)
+                      : heuristic_pick(st, cfg, mv, n, &unused, 0.0, 0, style);
+}
+
+int smart_choice(const State *st, const Config *cfg, const Move *mv, int n, const double *sp) {
+    Rng unused;
+    rng_seed(&unused, 1); /* not drawn from with explore and noise off */
+    return smart_pick(st, cfg, mv, n, &unused, 0.0, 0, sp);
+}
+
+int smart_params(PyObject *seq, double *out) {
+    if (seq == NULL || seq == Py_None) {
+        memcpy(out, SMART_DEFAULT, sizeof(SMART_DEFAULT));
+        return 0;
+    }
+    PyObject *fast = PySequence_Fast(seq, "the smart policy's weights must be a sequence of numbers");
+    if (!fast) return -1;
+    if (PySequence_Fast_GET_SIZE(fast) != SMART_NPARAM) {
+        PyErr_Format(PyExc_ValueError, "the smart policy has %d weights: got %zd", SMART_NPARAM,
+                     PySequence_Fast_GET_SIZE(fast));
+        Py_DECREF(fast);
+        return -1;
+    }
+    for (int i = 0; i < SMART_NPARAM; i++) {
+        double v = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(fast, i));
+        if (v == -1.0 && PyErr_Occurred()) {
+            Py_DECREF(fast);
+            return -1;
+        }
+        if (!isfinite(v)) {
+            Py_DECREF(fast);
+            PyErr_Format(PyExc_ValueError, "the smart policy's weight %d is not a finite number", i);
+            return -1;
+        }
+        out[i] = v;
+    }
+    Py_DECREF(fast);
+    return 0;
+}
+
