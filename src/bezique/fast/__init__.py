@@ -469,6 +469,18 @@ class FastDeal:
             None if smart_params is None else check_params(smart_params),
         )
 
+    def smart_features(
+        self, smart_params: Sequence[float] | None = None
+    ) -> tuple[list[float], list[list[float]]] | None:
+        """The ``'smart'`` policy's view of the card to play, for fitting its learned terms:
+        for each of :meth:`legal_actions`, its value with ``smart_params`` (None: the heuristic
+        player's; the policy plays the first of the highest) and its
+        :data:`~bezique.fast.smart.LEARNED_FEATURES`.  None where the smart rules do not choose
+        (a declaration, stage 2, other than two hands, a wild card).  Both read only what the
+        seat to move sees."""
+        params = None if smart_params is None else check_params(smart_params)
+        return self._c.smart_features(params)  # type: ignore[no-any-return]
+
     def pimc_hidden(self, seat: int, first: int, worlds: int, seed: int) -> list[list[list[str]]]:
         """The worlds ``first`` .. ``first + worlds - 1`` of :meth:`pimc` with this ``seed`` and
         ``seat``, each as the cards it deals every other seat that ``seat`` has not seen (per

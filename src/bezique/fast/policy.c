@@ -49,12 +49,9 @@ static double meld_bonus(const Config *cfg, int ti, int t, int k, const int *hel
     return bonus;
 }
 
-/* What winning this stage-1 trick is worth to seat beyond its cards, for each candidate card:
-   `half` of the points of the best declaration it could make with the cards it keeps, plus
-   `base` (the heuristic player's _win_bonus: a half and one), instead of the flat 8 points of
-   the plain policy. */
-static void declare_bonus(const State *st, const Config *cfg, const Move *mv, int n, double half, double base,
-                          double *out) {
+/* For each candidate card, the points of the best declaration seat could make with the cards
+   it keeps, were it to win this stage-1 trick. */
+static void declare_best(const State *st, const Config *cfg, const Move *mv, int n, double *out) {
     static Move dbuf[MAXMOVES];
     int nd = declare_moves(st, cfg, st->to_move, dbuf, MAXMOVES);
     for (int i = 0; i < n && i < MAXH * 4; i++) {
@@ -67,8 +64,18 @@ static void declare_bonus(const State *st, const Config *cfg, const Move *mv, in
             for (int j = 0; j < dbuf[d].n; j++) uses |= dbuf[d].ids[j] == c;
             if (!uses) best = v;
         }
-        out[i] = half * best + base;
+        out[i] = best;
     }
+}
+
+/* What winning this stage-1 trick is worth to seat beyond its cards, for each candidate card:
+   `half` of the points of the best declaration it could make with the cards it keeps, plus
+   `base` (the heuristic player's _win_bonus: a half and one), instead of the flat 8 points of
+   the plain policy. */
+static void declare_bonus(const State *st, const Config *cfg, const Move *mv, int n, double half, double base,
+                          double *out) {
+    declare_best(st, cfg, mv, n, out);
+    for (int i = 0; i < n && i < MAXH * 4; i++) out[i] = half * out[i] + base;
 }
 
 /* The index of the action the policy picks; explore: chance of a uniform pick; noisy: the
@@ -270,23 +277,67 @@ static double meld_loss(const State *st, const Config *cfg, int seat, int c, con
     return loss;
 }
 
-/* The heuristic player's choice of a stage-1 card, read off the state as the seat to move sees
-   it: keep values (trick power, the meld points a card may still bring, trumps and aces kept
-   for the end of the stock), leads that are safe to win a wanted trick, follows that win when
-   the trick and the declaration it opens are worth the card. */
-int smart_pick(const State *st, const Config *cfg, const Move *mv, int n, Rng *rng, double explore, int noisy,
-                      const double *sp) {
-    if (st->phase == PH_DECLARE || st->stage != 1 || cfg->players != 2 || cfg->wild || n > MAXH * 4)
-        return heuristic_pick(st, cfg, mv, n, rng, explore, noisy, 1);
-    if (n == 1) return 0;
-    if (explore > 0.0 && uniform(rng) < explore) return (int)rng_below(rng, (uint32_t)n);
+/* Where the 'smart' rules apply: a stage-1 card to play, two hands, no wild card. */
+static int smart_applies(const State *st, const Config *cfg, int n) {
+    return st->phase != PH_DECLARE && st->stage == 1 && cfg->players == 2 && !cfg->wild && n <= MAXH * 4;
+}
+
+/* The learned terms' features of one candidate card (bezique.fast.smart.LEARNED_FEATURES names
+   them, in this order). */
+typedef struct {
+    int r, trump, lead, beats, declared, copies, unseen, suit, exch, lead_brisque, last;
+    double frac, ml, safe, pts, best, card;
+} Cand;
+
+static void learned_features(const Cand *c, double *f) {
+    memset(f, 0, sizeof(double) * SMART_NLEARN);
+    int follow_win = !c->lead && c->beats, follow_lose = !c->lead && !c->beats;
+    f[(c->trump ? 8 : 0) + c->r] = 1.0;
+    f[(c->trump ? 24 : 16) + c->r] = c->frac;
+    f[32] = c->ml;
+    f[33] = c->ml * c->frac;
+    f[34] = c->lead;
+    f[35] = c->lead * c->safe;
+    f[36] = c->lead * c->safe * c->best;
+    f[37] = c->lead * (1.0 - c->safe) * c->card;
+    f[38] = c->lead * c->frac;
+    f[39] = follow_win;
+    f[40] = follow_win * c->pts;
+    f[41] = follow_win * c->best;
+    f[42] = follow_lose * c->pts;
+    f[43] = c->declared;
+    f[44] = c->copies;
+    f[45] = c->unseen;
+    f[46] = c->suit;
+    f[47] = c->last * (c->lead ? c->safe : (double)c->beats);
+    f[48] = c->exch;
+    f[49] = follow_win * c->trump;
+    f[50] = c->lead * (c->r <= 1);
+    f[51] = follow_win * c->lead_brisque;
+    f[52] = follow_lose * c->frac;
+    f[53] = follow_win * c->frac;
+    f[54] = c->lead * c->trump * c->frac;
+    f[55] = c->lead * c->ml;
+}
+
+/* The 'smart' value of each candidate card (the heuristic player's rules of thumb, read off the
+   state as the seat to move sees it: keep values from trick power, the meld points a card may
+   still bring, trumps and aces kept for the end of the stock; leads that are safe to win a
+   wanted trick; follows that win when the trick and the declaration it opens are worth the
+   card), plus the learned terms where sp has any; feat (NULL: not wanted) gets each
+   candidate's SMART_NLEARN features.  Only where smart_applies. */
+static void smart_values(const State *st, const Config *cfg, const Move *mv, int n, Rng *rng, int noisy,
+                         const double *sp, double *v, double *feat) {
     int t = st->trump, seat = st->to_move;
-    int held[NK] = {0}, by_rank[8] = {0}, unseen[NK];
+    int held[NK] = {0}, by_rank[8] = {0}, by_suit[4] = {0}, unseen[NK];
     for (int i = 0; i < st->hn[seat]; i++) {
         int k = cfg->kind_of[st->hand[seat][i]];
         held[k]++;
         by_rank[k & 7]++;
+        by_suit[k >> 3]++;
     }
+    int learned = 0;
+    for (int j = 0; j < SMART_NLEARN; j++) learned |= sp[SP_LEARN + j] != 0.0;
     int total = unseen_counts(st, cfg, seat, unseen);
     int full = cfg->ncards - cfg->players * cfg->hand_size;
     int stock = st->nstock + (st->turn_up >= 0);
@@ -295,13 +346,14 @@ int smart_pick(const State *st, const Config *cfg, const Move *mv, int n, Rng *r
     int exch = cfg->exch_rank >= 0 && st->turn_up >= 0 && t >= 0 && cfg->kind_of[st->turn_up] != t * 8 + cfg->exch_rank;
     int upk = st->turn_up >= 0 ? cfg->kind_of[st->turn_up] : 0;
     double up_power = (upk >> 3) == t ? sp[SP_TRUMP] + 7 - (upk & 7) : sp[SP_POWER + (upk & 7)];
-    double wins[MAXH * 4], keeps[MAXH * 4];
-    declare_bonus(st, cfg, mv, n, sp[SP_DECLARE], sp[SP_WIN_BASE], wins);
+    double best[MAXH * 4], keeps[MAXH * 4], mls[MAXH * 4];
+    declare_best(st, cfg, mv, n, best);
     double last_extra = stock <= cfg->players ? sp[SP_LAST_TRICK] : 0.0;
     for (int i = 0; i < n; i++) {
         int c = mv[i].ids[0], k = cfg->kind_of[c], r = k & 7;
         double keep = (t >= 0 && k >> 3 == t) ? sp[SP_TRUMP] + 7 - r : sp[SP_POWER + r];
-        keep += sp[SP_MELD] * meld_loss(st, cfg, seat, c, unseen, q);
+        mls[i] = meld_loss(st, cfg, seat, c, unseen, q);
+        keep += sp[SP_MELD] * mls[i];
         if (exch && k == t * 8 + cfg->exch_rank && !(st->mask[c].lo | st->mask[c].hi))
             keep += sp[SP_EXCHANGE] * up_power; /* the card that takes the turn-up */
         if (t >= 0 && k >> 3 == t)
@@ -309,51 +361,70 @@ int smart_pick(const State *st, const Config *cfg, const Move *mv, int n, Rng *r
         else if (r == 0)
             keep += late * sp[SP_LATE_ACE];
         keeps[i] = keep + (noisy ? 0.01 * uniform(rng) : 0.0);
-        wins[i] += last_extra;
     }
     int others = 0;
     for (int s = 0; s < cfg->players; s++)
         if (s != seat) others += st->hn[s];
-    int choice = 0;
-    double best_v = -1e9;
-    if (!st->tn) {
-        for (int i = 0; i < n; i++) {
-            int k = cfg->kind_of[mv[i].ids[0]];
-            double risk = sp[SP_LEAD_RISK] * cfg->pol_rank[k & 7];
-            double safe = total ? pow(fmax(0.0, 1.0 - (double)beaters_of(unseen, k, t) / total), others) : 1.0;
-            double v = -keeps[i] - risk * (1 - safe) + safe * (wins[i] - sp[SP_LEAD_WIN_COST]);
-            if (v > best_v) {
-                best_v = v;
-                choice = i;
+    int win_seat = -1, win = -1, lead_k = -1;
+    double points = 0.0;
+    if (st->tn) {
+        win_seat = st->tseat[0];
+        win = lead_k = cfg->kind_of[st->tcard[0]];
+        points = cfg->pol_per_trick + cfg->pol_rank[win & 7];
+        for (int i = 1; i < st->tn; i++) {
+            int k = cfg->kind_of[st->tcard[i]];
+            points += cfg->pol_rank[k & 7];
+            if (st_beats(k, win, t, cfg->lead_wins)) {
+                win = k;
+                win_seat = st->tseat[i];
             }
-        }
-        return choice;
-    }
-    int win_seat = st->tseat[0], win = cfg->kind_of[st->tcard[0]];
-    double points = cfg->pol_per_trick + cfg->pol_rank[win & 7];
-    for (int i = 1; i < st->tn; i++) {
-        int k = cfg->kind_of[st->tcard[i]];
-        points += cfg->pol_rank[k & 7];
-        if (st_beats(k, win, t, cfg->lead_wins)) {
-            win = k;
-            win_seat = st->tseat[i];
         }
     }
     int last = st->tn == cfg->active - 1;
     for (int i = 0; i < n; i++) {
-        int k = cfg->kind_of[mv[i].ids[0]];
-        double pts = points + cfg->pol_rank[k & 7], v;
-        int mine = st_beats(k, win, t, cfg->lead_wins) ? 1 : (win_seat == seat);
-        if (mine) {
-            double hold = last || beaters_of(unseen, k, t) == 0 ? 1.0 : sp[SP_HOLD];
-            v = hold * (pts + wins[i]) - (1 - hold) * (pts + sp[SP_LOSE]) - keeps[i];
-        } else
-            v = -(pts + sp[SP_LOSE]) - keeps[i];
-        if (v > best_v) {
-            best_v = v;
-            choice = i;
+        int c = mv[i].ids[0], k = cfg->kind_of[c];
+        double wins = sp[SP_DECLARE] * best[i] + sp[SP_WIN_BASE] + last_extra;
+        Cand cd = {.r = k & 7, .trump = t >= 0 && k >> 3 == t, .lead = !st->tn, .frac = frac, .ml = mls[i],
+                   .best = best[i], .card = cfg->pol_rank[k & 7]};
+        if (!st->tn) {
+            double risk = sp[SP_LEAD_RISK] * cfg->pol_rank[k & 7];
+            cd.safe = total ? pow(fmax(0.0, 1.0 - (double)beaters_of(unseen, k, t) / total), others) : 1.0;
+            v[i] = -keeps[i] - risk * (1 - cd.safe) + cd.safe * (wins - sp[SP_LEAD_WIN_COST]);
+        } else {
+            cd.pts = points + cfg->pol_rank[k & 7];
+            cd.beats = st_beats(k, win, t, cfg->lead_wins);
+            if (cd.beats || win_seat == seat) {
+                double hold = last || beaters_of(unseen, k, t) == 0 ? 1.0 : sp[SP_HOLD];
+                v[i] = hold * (cd.pts + wins) - (1 - hold) * (cd.pts + sp[SP_LOSE]) - keeps[i];
+            } else
+                v[i] = -(cd.pts + sp[SP_LOSE]) - keeps[i];
         }
+        if (!learned && !feat) continue;
+        cd.declared = (st->mask[c].lo | st->mask[c].hi) != 0;
+        cd.copies = held[k] - 1;
+        cd.unseen = unseen[k];
+        cd.suit = by_suit[k >> 3] - 1;
+        cd.exch = exch && k == t * 8 + cfg->exch_rank && !cd.declared;
+        cd.lead_brisque = lead_k >= 0 && (lead_k & 7) <= 1;
+        cd.last = stock <= cfg->players;
+        double f[SMART_NLEARN];
+        learned_features(&cd, f);
+        if (feat) memcpy(feat + (size_t)i * SMART_NLEARN, f, sizeof(f));
+        if (learned)
+            for (int j = 0; j < SMART_NLEARN; j++) v[i] += sp[SP_LEARN + j] * f[j];
     }
+}
+
+int smart_pick(const State *st, const Config *cfg, const Move *mv, int n, Rng *rng, double explore, int noisy,
+               const double *sp) {
+    if (!smart_applies(st, cfg, n)) return heuristic_pick(st, cfg, mv, n, rng, explore, noisy, 1);
+    if (n == 1) return 0;
+    if (explore > 0.0 && uniform(rng) < explore) return (int)rng_below(rng, (uint32_t)n);
+    double v[MAXH * 4];
+    smart_values(st, cfg, mv, n, rng, noisy, sp, v, NULL);
+    int choice = 0;
+    for (int i = 1; i < n; i++)
+        if (v[i] > v[choice]) choice = i;
     return choice;
 }
 
@@ -379,6 +450,8 @@ int smart_choice(const State *st, const Config *cfg, const Move *mv, int n, cons
     return smart_pick(st, cfg, mv, n, &unused, 0.0, 0, sp);
 }
 
+/* The weights in seq (None: SMART_DEFAULT), either the SP_LEARN rule weights (the learned ones
+   then 0) or all SMART_NPARAM, into out: 0, or -1 with an exception set. */
 int smart_params(PyObject *seq, double *out) {
     if (seq == NULL || seq == Py_None) {
         memcpy(out, SMART_DEFAULT, sizeof(SMART_DEFAULT));
@@ -386,13 +459,15 @@ int smart_params(PyObject *seq, double *out) {
     }
     PyObject *fast = PySequence_Fast(seq, "the smart policy's weights must be a sequence of numbers");
     if (!fast) return -1;
-    if (PySequence_Fast_GET_SIZE(fast) != SMART_NPARAM) {
-        PyErr_Format(PyExc_ValueError, "the smart policy has %d weights: got %zd", SMART_NPARAM,
-                     PySequence_Fast_GET_SIZE(fast));
+    Py_ssize_t size = PySequence_Fast_GET_SIZE(fast);
+    if (size != SP_LEARN && size != SMART_NPARAM) {
+        PyErr_Format(PyExc_ValueError, "the smart policy has %d weights (%d with its learned terms): got %zd",
+                     SP_LEARN, SMART_NPARAM, size);
         Py_DECREF(fast);
         return -1;
     }
-    for (int i = 0; i < SMART_NPARAM; i++) {
+    memcpy(out, SMART_DEFAULT, sizeof(SMART_DEFAULT));
+    for (int i = 0; i < size; i++) {
         double v = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(fast, i));
         if (v == -1.0 && PyErr_Occurred()) {
             Py_DECREF(fast);
@@ -409,3 +484,40 @@ int smart_params(PyObject *seq, double *out) {
     return 0;
 }
 
+
+State *core_state(PyObject *o);
+const Config *core_config(PyObject *o);
+
+/* smart_features(params): None where the 'smart' rules do not choose (not a stage-1 card of two
+   hands); else, for each legal action in order, its 'smart' value with these weights (learned
+   terms included) and its SMART_NLEARN features, as (values, features). */
+PyObject *search_methods_smart_features(PyObject *self, PyObject *args) {
+    PyObject *params;
+    if (!PyArg_ParseTuple(args, "O", &params)) return NULL;
+    double sp[SMART_NPARAM];
+    if (smart_params(params, sp) < 0) return NULL;
+    const State *st = core_state(self);
+    const Config *cfg = core_config(self);
+    if (st->phase == PH_OVER || !cfg->pol_ready) Py_RETURN_NONE;
+    static Move buf[MAXMOVES];
+    int n = st_moves(st, cfg, buf, MAXMOVES);
+    if (n <= 0 || !smart_applies(st, cfg, n)) Py_RETURN_NONE;
+    double v[MAXH * 4], feat[MAXH * 4 * SMART_NLEARN];
+    Rng unused;
+    rng_seed(&unused, 1); /* not drawn from with noise off */
+    smart_values(st, cfg, buf, n, &unused, 0, sp, v, feat);
+    PyObject *values = PyList_New(n), *rows = PyList_New(n);
+    for (int i = 0; values && rows && i < n; i++) {
+        PyObject *row = PyList_New(SMART_NLEARN);
+        if (!row) break;
+        for (int j = 0; j < SMART_NLEARN; j++) PyList_SET_ITEM(row, j, PyFloat_FromDouble(feat[i * SMART_NLEARN + j]));
+        PyList_SET_ITEM(rows, i, row);
+        PyList_SET_ITEM(values, i, PyFloat_FromDouble(v[i]));
+    }
+    if (PyErr_Occurred()) {
+        Py_XDECREF(values);
+        Py_XDECREF(rows);
+        return NULL;
+    }
+    return Py_BuildValue("(NN)", values, rows);
+}

@@ -590,6 +590,7 @@ PyObject *search_methods_pick(PyObject *self, PyObject *args);
 PyObject *search_methods_determinize(PyObject *self, PyObject *args);
 PyObject *search_methods_pimc(PyObject *self, PyObject *args);
 PyObject *search_methods_pimc_hidden(PyObject *self, PyObject *args);
+PyObject *search_methods_smart_features(PyObject *self, PyObject *args);
 PyObject *search_methods_ismcts(PyObject *self, PyObject *args);
 PyObject *Core_encode(PyObject *self, PyObject *args);
 
@@ -613,6 +614,7 @@ static PyMethodDef Core_methods[] = {
     {"determinize", (PyCFunction)search_methods_determinize, METH_VARARGS, "A copy, unseen cards reshuffled."},
     {"pimc", (PyCFunction)search_methods_pimc, METH_VARARGS, "Margins of moves across determinized worlds."},
     {"pimc_hidden", (PyCFunction)search_methods_pimc_hidden, METH_VARARGS, "The unseen concealed cards of pimc's worlds."},
+    {"smart_features", (PyCFunction)search_methods_smart_features, METH_VARARGS, "The smart policy's values and learned features."},
     {"ismcts", (PyCFunction)search_methods_ismcts, METH_VARARGS, "IS-MCTS with a PUCT prior: root visits and values."},
     {"hidden", (PyCFunction)Core_hidden, METH_NOARGS, "Concealed unknown cards per seat, and the stock."},
     {"legal_id_texts", (PyCFunction)Core_legal_id_texts, METH_NOARGS, "(id, text) pairs, ascending by id."},

@@ -51,11 +51,13 @@ double search_rollout(State *st, const Config *cfg, int side, Rng *rng, double e
 int policy_choice(const State *st, const Config *cfg, const Move *mv, int n, int style);
 
 /* The weights of the 'smart' policy (policy.c's SMART_DEFAULT says what each is; in Python,
-   bezique.fast.SMART_PARAMS). */
+   bezique.fast.SMART_PARAMS), then those of its learned terms (SMART_NLEARN of them, 0 in
+   SMART_DEFAULT; bezique.fast.smart.LEARNED_FEATURES). */
 enum {
     SP_POWER = 0, /* 8 of them, by rank */
     SP_TRUMP = 8, SP_MELD, SP_EXCHANGE, SP_LATE_TRUMP, SP_LATE_TRUMP_RANK, SP_LATE_ACE, SP_DECLARE, SP_WIN_BASE,
-    SP_LAST_TRICK, SP_LEAD_RISK, SP_LEAD_WIN_COST, SP_LOSE, SP_HOLD, SMART_NPARAM
+    SP_LAST_TRICK, SP_LEAD_RISK, SP_LEAD_WIN_COST, SP_LOSE, SP_HOLD, SP_LEARN,
+    SMART_NLEARN = 56, SMART_NPARAM = SP_LEARN + SMART_NLEARN
 };
 extern const double SMART_DEFAULT[SMART_NPARAM];
 

@@ -50,6 +50,51 @@ SMART_PARAMS: tuple[tuple[str, float, str], ...] = (
 ``SMART_DEFAULT``, in the same order; "at the end of the stock" scales by the share of the
 stock drawn, squared)."""
 
+_RANKS = ("ace", "ten", "king", "queen", "jack", "nine", "eight", "seven")
+
+LEARNED_FEATURES: tuple[tuple[str, str], ...] = (
+    *((f"plain_{r}", f"the card is a plain {r}") for r in _RANKS),
+    *((f"trump_{r}", f"the card is the {r} of trumps") for r in _RANKS),
+    *((f"plain_{r}_drawn", f"a plain {r}, times the share of the stock drawn") for r in _RANKS),
+    *(
+        (f"trump_{r}_drawn", f"the {r} of trumps, times the share of the stock drawn")
+        for r in _RANKS
+    ),
+    ("meld_loss", "the meld points the seat may lose by parting with the card"),
+    ("meld_loss_drawn", "the same, times the share of the stock drawn"),
+    ("lead", "the card leads the trick"),
+    ("lead_safe", "a lead: the chance no unseen card beats it"),
+    ("lead_safe_declare", "a lead: that chance times the best declaration winning opens"),
+    ("lead_beaten_points", "a lead: the chance it is beaten times its trick points"),
+    ("lead_drawn", "a lead, times the share of the stock drawn"),
+    ("follow_win", "a follow that wins the trick"),
+    ("follow_win_points", "a winning follow: the trick's points"),
+    ("follow_win_declare", "a winning follow: the best declaration it opens"),
+    ("follow_lose_points", "a losing follow: the trick's points"),
+    ("declared", "the card is on the table in a declared meld"),
+    ("copies", "other copies of the card in the hand"),
+    ("unseen", "copies of the card the seat has not seen"),
+    ("suit_length", "other cards of its suit in the hand"),
+    ("last_trick_won", "the last trick of the stock, won (a lead: the chance it is safe)"),
+    ("exchange_card", "the card may yet take the turn-up"),
+    ("follow_trump_win", "a winning follow with a trump"),
+    ("lead_brisque", "a lead of an ace or a ten"),
+    ("follow_win_brisque_led", "a winning follow on a led ace or ten"),
+    ("follow_lose_drawn", "a losing follow, times the share of the stock drawn"),
+    ("follow_win_drawn", "a winning follow, times the share of the stock drawn"),
+    ("lead_trump_drawn", "a trump lead, times the share of the stock drawn"),
+    ("lead_meld_loss", "a lead: the meld points it may lose"),
+)
+"""The features of a stage-1 card the policy's learned terms weigh (``fast/policy.c``,
+``learned_features``, in this order): a weighting may add one weight per feature after the
+rule weights, and each card's value grows by their sum of products.  The features read only
+what the seat to move sees; :meth:`FastDeal.smart_features
+<bezique.fast.FastDeal.smart_features>` gives them per card, to fit the weights
+(``scripts/train_policy.py``)."""
+
+LEARNED_NAMES: tuple[str, ...] = tuple(name for name, _ in LEARNED_FEATURES)
+"""The learned terms' features' names, in order."""
+
 SMART_DEFAULT: tuple[float, ...] = tuple(value for _, value, _ in SMART_PARAMS)
 """The heuristic player's weights."""
 
@@ -58,12 +103,17 @@ SMART_NAMES: tuple[str, ...] = tuple(name for name, _, _ in SMART_PARAMS)
 
 
 def check_params(params: Sequence[float]) -> tuple[float, ...]:
-    """``params`` as a tuple of floats, or ``ValueError`` saying what is wrong with them."""
+    """``params`` as a tuple of floats, or ``ValueError`` saying what is wrong with them: the
+    rule weights of :data:`SMART_PARAMS`, optionally followed by one weight for each of the
+    :data:`LEARNED_FEATURES` (none given: all 0)."""
     values = tuple(params)
-    if len(values) != len(SMART_PARAMS):
-        raise ValueError(f"the smart policy has {len(SMART_PARAMS)} weights: got {len(values)}")
+    rules, full = len(SMART_PARAMS), len(SMART_PARAMS) + len(LEARNED_FEATURES)
+    if len(values) not in (rules, full):
+        raise ValueError(
+            f"the smart policy has {rules} weights ({full} with its learned terms): got {len(values)}"
+        )
     out = []
-    for name, v in zip(SMART_NAMES, values, strict=True):
+    for name, v in zip(SMART_NAMES + LEARNED_NAMES, values, strict=False):
         if (
             isinstance(v, bool)
             or not isinstance(v, int | float)
@@ -75,4 +125,11 @@ def check_params(params: Sequence[float]) -> tuple[float, ...]:
     return tuple(out)
 
 
-__all__ = ["SMART_DEFAULT", "SMART_NAMES", "SMART_PARAMS", "check_params"]
+__all__ = [
+    "LEARNED_FEATURES",
+    "LEARNED_NAMES",
+    "SMART_DEFAULT",
+    "SMART_NAMES",
+    "SMART_PARAMS",
+    "check_params",
+]

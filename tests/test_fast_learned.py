@@ -1,0 +1,167 @@
+"""The learned terms of the compiled ``'smart'`` policy (:data:`bezique.fast.smart.LEARNED_FEATURES`,
+``FastDeal.smart_features``) and the script that fits them (``scripts/train_policy.py``)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from bezique import Rules, fast
+from bezique.fast import duel
+from bezique.fast.smart import LEARNED_NAMES, SMART_DEFAULT, SMART_NAMES, check_params
+
+pytestmark = pytest.mark.skipif(not fast.available(), reason="the compiled engine is not built")
+
+CLASSIC = Rules.preset("classic")
+NO_TERMS = (0.0,) * len(LEARNED_NAMES)
+
+
+def learned(**weights: float) -> tuple[float, ...]:
+    out = list(SMART_DEFAULT + NO_TERMS)
+    for name, value in weights.items():
+        out[len(SMART_NAMES) + LEARNED_NAMES.index(name)] = value
+    return tuple(out)
+
+
+def stage1_positions(seed: int, count: int) -> list[fast.FastDeal]:
+    """Positions of classic self-play with a few random moves where the smart rules choose."""
+    rng = random.Random(seed)
+    out: list[fast.FastDeal] = []
+    deal_no = 0
+    while len(out) < count:
+        deal = fast.FastDeal.new(CLASSIC, seed=seed * 1000 + deal_no)
+        deal_no += 1
+        while not deal.is_over and len(out) < count:
+            ids = deal.legal_ids()
+            if len(ids) > 1 and deal.smart_features() is not None:
+                out.append(deal.clone())
+            deal.apply_index(rng.randrange(len(ids)))
+    return out
+
+
+def test_the_learned_features_are_named_once_each() -> None:
+    assert len(LEARNED_NAMES) == len(set(LEARNED_NAMES)) == 56
+    assert not set(LEARNED_NAMES) & set(SMART_NAMES)
+    assert check_params(learned()) == SMART_DEFAULT + NO_TERMS
+    with pytest.raises(ValueError, match=r"21 weights \(77 with its learned terms\): got 22"):
+        check_params((*SMART_DEFAULT, 1.0))
+    with pytest.raises(ValueError, match="weight lead_brisque must be a finite number"):
+        check_params(learned(lead_brisque=float("inf")))
+    with pytest.raises(ValueError, match="21 weights"):
+        fast.FastDeal.new(CLASSIC, seed=1).smart_features([1.0])
+
+
+def test_the_features_and_values_are_the_smart_policys_own() -> None:
+    """With no learned terms the values pick what the compiled 'smart' policy picks; every
+    feature row has one rank flag set, and a lead or a follow, never both."""
+    rank_flags = [
+        LEARNED_NAMES.index(f"{kind}_{rank}")
+        for kind in ("plain", "trump")
+        for rank in ("ace", "ten", "king", "queen", "jack", "nine", "eight", "seven")
+    ]
+    lead = LEARNED_NAMES.index("lead")
+    for deal in stage1_positions(3, 60):
+        view = deal.smart_features()
+        assert view is not None
+        values, rows = view
+        assert len(values) == len(rows) == len(deal.legal_ids())
+        pick = max(range(len(values)), key=lambda i: (values[i], -i))
+        assert pick == deal._c.policy_pick("smart-exact", 0)
+        assert deal.smart_features(learned()) == view
+        for row, action in zip(rows, deal.legal_actions(), strict=True):
+            assert len(row) == len(LEARNED_NAMES)
+            assert sum(row[i] for i in rank_flags) == 1.0
+            assert row[lead] == (1.0 if not deal.trick else 0.0)
+            assert action.verb == "play"
+
+
+def test_features_read_only_what_the_seat_sees() -> None:
+    """Two deals that look the same to the seat to move (its unseen cards dealt again) give the
+    same values and features: the policy cannot tell them apart."""
+    for n, deal in enumerate(stage1_positions(4, 30)):
+        seat = deal.to_move
+        assert seat is not None
+        other = deal.determinize(seat, seed=n)
+        assert other.hand(1 - seat) != deal.hand(1 - seat) or not deal.stock_size
+        assert other.smart_features(learned(lead_brisque=3.0)) == deal.smart_features(
+            learned(lead_brisque=3.0)
+        )
+
+
+def test_the_smart_rules_alone_say_when_features_exist() -> None:
+    deal = fast.FastDeal.new(Rules.preset("three"), seed=2)
+    assert deal.smart_features() is None  # three hands: the plain rules choose
+    deal = fast.FastDeal.new(CLASSIC, seed=2)
+    while deal.stage == 1:
+        deal.apply_index(0)
+    while deal.phase != "play":
+        deal.apply_index(0)
+    assert deal.smart_features() is None  # stage 2: the solver's and the plain rules' part
+
+
+def test_a_learned_weight_changes_the_choice_it_should() -> None:
+    """A large weight on leading aces and tens makes the policy lead one wherever it may; its
+    value grows by exactly the weight times the feature."""
+    index = LEARNED_NAMES.index("lead_brisque")
+    seen = 0
+    for deal in stage1_positions(5, 80):
+        base = deal.smart_features()
+        view = deal.smart_features(learned(lead_brisque=1000.0))
+        assert base is not None and view is not None
+        for v0, v1, row in zip(base[0], view[0], view[1], strict=True):
+            assert v1 == pytest.approx(v0 + 1000.0 * row[index])
+        brisque = [i for i, row in enumerate(view[1]) if row[index] == 1.0]
+        if brisque:
+            seen += 1
+            pick = max(range(len(view[0])), key=lambda i: (view[0][i], -i))
+            assert pick in brisque
+    assert seen > 5
+
+
+def test_learned_weights_play_in_duels_and_in_pimc() -> None:
+    """Zero learned weights are the plain smart policy, deck for deck; a weight that makes it
+    throw its aces and tens away loses the duel."""
+    assert duel(CLASSIC, 40, 3, learned(), SMART_DEFAULT) == duel(
+        CLASSIC, 40, 3, SMART_DEFAULT, SMART_DEFAULT
+    )
+    bad = duel(CLASSIC, 300, 3, learned(lead_brisque=1000.0), SMART_DEFAULT)
+    assert sum(a + b for a, b in bad) / (2 * len(bad)) < -10
+    deal = stage1_positions(6, 1)[0]
+    seat = deal.to_move
+    assert seat is not None
+    args = (seat, seat, list(range(len(deal.legal_ids()))), 0, 20, 5, 0.0, 20_000, False, "smart")
+    assert deal.pimc(*args, smart_params=learned()) == deal.pimc(*args)
+    assert deal.pimc(*args, smart_params=learned(lead_brisque=1000.0)) != deal.pimc(*args)
+
+
+def test_the_training_script_fits_and_checks_a_round(tmp_path: Path) -> None:
+    spec = importlib.util.spec_from_file_location("train_policy", Path("scripts/train_policy.py"))
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    out = tmp_path / "round.json"
+    data = tmp_path / "data.npz"
+    args = [
+        "--positions",
+        "60",
+        "--worlds",
+        "4",
+        "--check-decks",
+        "50",
+        "--data",
+        str(data),
+        "--out",
+        str(out),
+    ]
+    assert module.main(args) == 0
+    saved = json.loads(out.read_text())
+    assert len(saved["params"]) == len(SMART_NAMES) + len(LEARNED_NAMES)
+    assert saved["params"][: len(SMART_NAMES)] == list(SMART_DEFAULT)
+    assert saved["figures"]["rows"] > 60
+    assert saved["figures"]["duel_decks"] == 50
+    assert module.main([*args, "--ridge", "100"]) == 0  # the positions read back, refit
+    assert json.loads(out.read_text())["params"] != saved["params"]
