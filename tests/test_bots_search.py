@@ -35,6 +35,8 @@ HONEST = [
     "pimc-c-v1",
     "pimc-c-smart",
     "pimc-c-inf",
+    "pimc-c-learned",
+    "learned",
     "ismcts-c",
 ]
 TINY = Limit(nodes=300)

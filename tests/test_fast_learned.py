@@ -6,11 +6,14 @@ from __future__ import annotations
 import importlib.util
 import json
 import random
+import statistics
 from pathlib import Path
 
 import pytest
 
-from bezique import Rules, fast
+from bezique import Deal, Rules, fast
+from bezique.bots import Limit, make
+from bezique.bots.learned import learned_choice, learned_params
 from bezique.fast import duel
 from bezique.fast.smart import LEARNED_NAMES, SMART_DEFAULT, SMART_NAMES, check_params
 
@@ -165,3 +168,61 @@ def test_the_training_script_fits_and_checks_a_round(tmp_path: Path) -> None:
     assert saved["figures"]["duel_decks"] == 50
     assert module.main([*args, "--ridge", "100"]) == 0  # the positions read back, refit
     assert json.loads(out.read_text())["params"] != saved["params"]
+
+
+def test_the_shipped_weights_load_and_beat_the_rules_alone() -> None:
+    """The weights in the package are a full set, fit to classic, and the policy with them wins
+    its duel against the heuristic's rules alone on fresh decks (their file says by how much)."""
+    params = learned_params(CLASSIC)
+    assert params is not None and len(params) == len(SMART_NAMES) + len(LEARNED_NAMES)
+    assert any(params[len(SMART_NAMES) :])
+    assert learned_params(Rules.preset("four")) is None
+    assert learned_params(Rules.preset("haitian")) is None
+    per_deck = [(a + b) / 2 for a, b in duel(CLASSIC, 4000, 2024, params, SMART_DEFAULT)]
+    assert statistics.fmean(per_deck) > 0
+
+
+def test_the_learned_bot_plays_the_learned_choice_and_the_heuristic_elsewhere() -> None:
+    params = learned_params(CLASSIC)
+    assert params is not None
+    bot, heuristic = make("learned", 1), make("heuristic", 1)
+    deal = Deal.new(CLASSIC, seed=8)
+    differ = 0
+    while not deal.is_over:
+        seat = deal.to_move
+        assert seat is not None
+        obs = deal.observation(seat)
+        action = bot.choose(obs)
+        world = fast.FastDeal.from_deal(deal)
+        pick = learned_choice(world, params)
+        if pick is None or len(deal.legal_actions()) == 1:
+            assert action == heuristic.choose(obs)
+        else:
+            assert action == world.legal_actions()[pick]
+            differ += action != heuristic.choose(obs)
+        deal.apply(action)
+    assert differ > 0
+    # with four hands there are no weights: the heuristic throughout
+    deal = Deal.new(Rules.preset("four"), seed=8)
+    for _ in range(12):
+        seat = deal.to_move
+        assert seat is not None
+        obs = deal.observation(seat)
+        assert bot.choose(obs) == heuristic.choose(obs)
+        deal.apply(bot.choose(obs))
+
+
+def test_the_search_may_start_from_the_learned_choice() -> None:
+    """``pimc-c-learned`` keeps the learned policy's choice where the search cannot clear the bar
+    against it (a budget of one world a card: never)."""
+    params = learned_params(CLASSIC)
+    assert params is not None
+    bot = make("pimc-c-learned", 2)
+    for n, world in enumerate(stage1_positions(9, 12)):
+        deal = world.to_deal()
+        seat = deal.to_move
+        assert seat is not None
+        pick = learned_choice(world, params)
+        assert pick is not None
+        action = bot.play(deal.observation(seat), Limit(iterations=len(world.legal_ids()))).action
+        assert action == world.legal_actions()[pick], n

@@ -75,12 +75,12 @@ NODES_PER_ROLLOUT = 40
 
 
 def compiled_world(
-    observation: Observation, actions: list[Action], salt: int
+    observation: Observation, actions: list[Action], salt: int, heuristic: bool = True
 ) -> tuple[Any, list[int], int, int]:
     """What a compiled search starts from: one world consistent with ``observation`` (seeded by
     the observation and ``salt``, so a search is reproducible), the index in that world's legal
-    actions of each of ``actions``, the index in ``actions`` of the heuristic's choice, and the
-    seed."""
+    actions of each of ``actions``, the index in ``actions`` of the heuristic's choice (-1
+    without ``heuristic``: not asked), and the seed."""
     from .. import fast
     from .heuristic import HeuristicBot
 
@@ -88,7 +88,8 @@ def compiled_world(
     world = fast.FastDeal.from_deal(Deal.from_observation(observation, random.Random(seed)))
     order = world.legal_actions()
     index = [order.index(a) for a in actions]
-    return world, index, actions.index(HeuristicBot(salt).choose(observation)), seed
+    prior = actions.index(HeuristicBot(salt).choose(observation)) if heuristic else -1
+    return world, index, prior, seed
 
 
 class CompiledSearchBot(Bot):
@@ -197,6 +198,11 @@ class FastPimcBot(CompiledSearchBot):
     (:func:`bezique.bots.inference.world_log_weight`, the likelihood raised to this power:
     1 is the play model as fit, below 1 trusts it less); 0: every world counts alike."""
 
+    learned_prior = False
+    """Whether the choice the search starts from (and must be beaten by the bar) is the learned
+    policy's (:mod:`.learned`) where it has weights for the rules and chooses, instead of the
+    heuristic's."""
+
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(seed)
         self._bar = (self.overrule_points, self.overrule_z)
@@ -224,6 +230,13 @@ class FastPimcBot(CompiledSearchBot):
         side = observation.rules.side_of(seat)
         start = time.perf_counter()
         world, index, prior, seed = compiled_world(observation, actions, self._salt)
+        if self.learned_prior:
+            from .learned import learned_choice, learned_params
+
+            params = learned_params(observation.rules)
+            pick = None if params is None else learned_choice(world, params)
+            if pick is not None:
+                prior = index.index(pick)
         budget, seconds = self._rollouts(limit)
         if self.endgame_stock and world.stock_size <= self.endgame_stock + 1:
             budget = min(budget, self.endgame_worlds * len(actions))
@@ -492,6 +505,14 @@ class FastPimcInferenceBot(FastPimcBot):
 
     name = "pimc-c-inf"
     inference_power = 1.0
+
+
+class FastPimcLearnedBot(FastPimcBot):
+    """``pimc-c`` starting from the learned policy's choice (:mod:`.learned`) instead of the
+    heuristic's where it has weights, on trial."""
+
+    name = "pimc-c-learned"
+    learned_prior = True
 
 
 class FastPimcV1Bot(FastPimcBot):

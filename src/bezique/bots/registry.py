@@ -16,12 +16,14 @@ from .fastpimc import (
     FastPimcBot,
     FastPimcInferenceBot,
     FastPimcLateBot,
+    FastPimcLearnedBot,
     FastPimcModelBot,
     FastPimcSmartBot,
     FastPimcV1Bot,
 )
 from .heuristic import HeuristicBot
 from .ismcts import IsmctsBot
+from .learned import LearnedBot
 from .levels import CANDIDATES, FORMER, LEVELS, Level, LevelBot
 from .random_bot import RandomBot
 from .search import PimcBot
@@ -94,6 +96,11 @@ register(
     HeuristicBot,
     "a stronger club player's heuristic: meld timing, the end of the stock, exact last tricks",
 )
+register(
+    "learned",
+    LearnedBot,
+    "the heuristic's rules of thumb with corrections learned from the search (on trial)",
+)
 register("pimc", PimcBot, "searches sampled deals, each with every card shown (PIMC)")
 register("ismcts", IsmctsBot, "information-set Monte Carlo tree search over sampled deals")
 register(
@@ -120,6 +127,11 @@ register(
     "pimc-c-inf",
     FastPimcInferenceBot,
     "pimc-c whose worlds count by how likely the opponent's past plays make them (on trial)",
+)
+register(
+    "pimc-c-learned",
+    FastPimcLearnedBot,
+    "pimc-c starting from the learned policy's choice instead of the heuristic's (on trial)",
 )
 register(
     "ismcts-c",
