@@ -12,11 +12,13 @@ old value).  The new weights then play the old ones on ``--check-decks`` mirrore
 (:func:`bezique.fast.duel`, stage 2 solved exactly); the points a deal and their standard error
 are printed and written with the weights.
 
-    .venv/bin/python scripts/train_policy.py --positions 4000 --worlds 16 --seed 1 \\
-        --data policy-data.npz --out policy.json
+    .venv/bin/python scripts/train_policy.py --rounds 3 --positions 20000 --worlds 32 --seed 1 \\
+        --data policy-data --out policy.json
 
-``--base FILE`` starts from the weights of an earlier round (its ``params``) instead of the
-heuristic's; ``--data`` keeps the positions, so a second run with other ``--ridge`` only refits.
+``--rounds`` chains rounds, each one's positions played and searched with the weights of the
+last (expert iteration), round k from seed ``--seed + k - 1``; ``--base FILE`` starts from an
+earlier run's weights (its ``params``) instead of the heuristic's; ``--data`` keeps each round's
+positions, so a second run with other ``--ridge`` only refits.
 Needs numpy (the ``rl`` or ``cluster`` extra).
 """
 
@@ -126,58 +128,26 @@ def fit(
     return coef[1:] / coef[0], figures
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--preset", default="classic", help="two-handed rules (default classic)")
-    parser.add_argument(
-        "--positions", type=int, default=4000, help="positions to fit on (default 4000)"
-    )
-    parser.add_argument("--worlds", type=int, default=16, help="worlds a position (default 16)")
-    parser.add_argument("--seed", type=int, default=1, help="self-play and worlds (default 1)")
-    parser.add_argument(
-        "--explore", type=float, default=0.1, help="chance of a uniform move in self-play"
-    )
-    parser.add_argument(
-        "--keep", type=float, default=0.5, help="share of the positions kept (default 0.5)"
-    )
-    parser.add_argument(
-        "--ridge", type=float, default=1.0, help="ridge penalty, standardized features"
-    )
-    parser.add_argument("--base", type=Path, help="start from this earlier round's weights")
-    parser.add_argument(
-        "--data", type=Path, help="keep the positions here (.npz), or read them back"
-    )
-    parser.add_argument("--check-decks", type=int, default=20000, help="decks of the duel check")
-    parser.add_argument("--check-seed", type=int, default=77, help="the check's decks")
-    parser.add_argument("--out", type=Path, help="write the weights and the figures here (JSON)")
-    args = parser.parse_args(argv)
-    if not fast.available():
-        print("the compiled engine is not built", file=sys.stderr)
-        return 2
-    try:
-        import numpy as np
-    except ImportError:
-        print("train_policy needs numpy: pip install 'bezique[rl]'", file=sys.stderr)
-        return 2
-    rules = Rules.preset(args.preset)
-    if rules.players != 2:
-        parser.error(f"--preset {args.preset} has {rules.players} hands: the smart rules need two")
-    base = check_params(json.loads(args.base.read_text())["params"] if args.base else SMART_DEFAULT)
-    full = len(SMART_NAMES) + len(LEARNED_NAMES)
-    base = base + (0.0,) * (full - len(base))
+def one_round(
+    args: argparse.Namespace, rules: Rules, base: tuple[float, ...], seed: int, data: Path | None
+) -> tuple[list[float], dict[str, Any]]:
+    """One round from ``base``: positions (read from ``data`` where it exists, else played and
+    kept there), the fit, and the duel of the new weights against ``base``."""
+    import numpy as np
+
     start = time.process_time()
-    if args.data and args.data.exists():
-        saved = np.load(args.data, allow_pickle=True)
+    if data and data.exists():
+        saved = np.load(data, allow_pickle=True)
         values, features, targets = (list(saved[k]) for k in ("values", "features", "targets"))
-        print(f"read {len(values)} positions from {args.data}")
+        print(f"read {len(values)} positions from {data}")
     else:
         values, features, targets = positions(
-            rules, base, args.positions, args.worlds, args.seed, args.explore, args.keep
+            rules, base, args.positions, args.worlds, seed, args.explore, args.keep
         )
-        if args.data:
+        if data:
             obj = np.empty(len(values), dtype=object)
             np.savez(
-                args.data,
+                data,
                 **{
                     k: _objects(obj, v)
                     for k, v in (("values", values), ("features", features), ("targets", targets))
@@ -193,19 +163,80 @@ def main(argv: list[str] | None = None) -> int:
     ]
     gain = statistics.fmean(per_deck)
     se = statistics.stdev(per_deck) / math.sqrt(len(per_deck))
-    figures.update({"duel_gain": gain, "duel_se": se, "duel_decks": args.check_decks})
+    figures.update({"seed": seed, "duel_gain": gain, "duel_se": se, "duel_decks": args.check_decks})
     print(json.dumps(figures, indent=1))
     print(
         f"new weights against the old: {gain:+.1f} ({se:.1f}) points a deal over {args.check_decks} decks"
     )
+    return params, figures
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--preset", default="classic", help="two-handed rules (default classic)")
+    parser.add_argument(
+        "--positions", type=int, default=4000, help="positions a round (default 4000)"
+    )
+    parser.add_argument("--worlds", type=int, default=16, help="worlds a position (default 16)")
+    parser.add_argument(
+        "--seed", type=int, default=1, help="self-play and worlds of round 1; round k: seed + k - 1"
+    )
+    parser.add_argument(
+        "--rounds", type=int, default=1, help="rounds, each from the last (default 1)"
+    )
+    parser.add_argument(
+        "--explore", type=float, default=0.1, help="chance of a uniform move in self-play"
+    )
+    parser.add_argument(
+        "--keep", type=float, default=0.5, help="share of the positions kept (default 0.5)"
+    )
+    parser.add_argument(
+        "--ridge", type=float, default=1.0, help="ridge penalty, standardized features"
+    )
+    parser.add_argument("--base", type=Path, help="start from this earlier run's weights")
+    parser.add_argument(
+        "--data",
+        type=Path,
+        help="keep each round's positions in this folder (round-K.npz), or read them back",
+    )
+    parser.add_argument("--check-decks", type=int, default=20000, help="decks of the duel check")
+    parser.add_argument("--check-seed", type=int, default=77, help="the check's decks")
+    parser.add_argument("--out", type=Path, help="write the weights and the figures here (JSON)")
+    args = parser.parse_args(argv)
+    if not fast.available():
+        print("the compiled engine is not built", file=sys.stderr)
+        return 2
+    try:
+        import numpy  # noqa: F401
+    except ImportError:
+        print("train_policy needs numpy: pip install 'bezique[rl]'", file=sys.stderr)
+        return 2
+    rules = Rules.preset(args.preset)
+    if rules.players != 2:
+        parser.error(f"--preset {args.preset} has {rules.players} hands: the smart rules need two")
+    if args.rounds < 1 or args.positions < 10 or args.worlds < 2:
+        parser.error("--rounds must be at least 1, --positions at least 10, --worlds at least 2")
+    base = check_params(json.loads(args.base.read_text())["params"] if args.base else SMART_DEFAULT)
+    full = len(SMART_NAMES) + len(LEARNED_NAMES)
+    base = base + (0.0,) * (full - len(base))
+    if args.data:
+        args.data.mkdir(parents=True, exist_ok=True)
+    rounds = []
+    for k in range(1, args.rounds + 1):
+        print(f"round {k}")
+        data = args.data / f"round-{k}.npz" if args.data else None
+        params, figures = one_round(args, rules, base, args.seed + k - 1, data)
+        rounds.append(figures)
+        base = tuple(params)
     if args.out:
         args.out.write_text(
             json.dumps(
                 {
-                    "params": params,
+                    "params": list(base),
                     "names": list(SMART_NAMES + LEARNED_NAMES),
-                    "figures": figures,
-                    "command": " ".join(sys.argv),
+                    "rounds": rounds,
+                    "command": "python scripts/train_policy.py "
+                    + " ".join(sys.argv[1:] if argv is None else argv),
                 },
                 indent=1,
             )

@@ -141,33 +141,26 @@ def test_learned_weights_play_in_duels_and_in_pimc() -> None:
     assert deal.pimc(*args, smart_params=learned(lead_brisque=1000.0)) != deal.pimc(*args)
 
 
-def test_the_training_script_fits_and_checks_a_round(tmp_path: Path) -> None:
+def test_the_training_script_fits_and_checks_its_rounds(tmp_path: Path) -> None:
     spec = importlib.util.spec_from_file_location("train_policy", Path("scripts/train_policy.py"))
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    out = tmp_path / "round.json"
-    data = tmp_path / "data.npz"
-    args = [
-        "--positions",
-        "60",
-        "--worlds",
-        "4",
-        "--check-decks",
-        "50",
-        "--data",
-        str(data),
-        "--out",
-        str(out),
-    ]
+    out = tmp_path / "policy.json"
+    data = tmp_path / "data"
+    args = ["--positions", "60", "--worlds", "4", "--rounds", "2", "--check-decks", "50"]
+    args += ["--data", str(data), "--out", str(out)]
     assert module.main(args) == 0
     saved = json.loads(out.read_text())
     assert len(saved["params"]) == len(SMART_NAMES) + len(LEARNED_NAMES)
     assert saved["params"][: len(SMART_NAMES)] == list(SMART_DEFAULT)
-    assert saved["figures"]["rows"] > 60
-    assert saved["figures"]["duel_decks"] == 50
+    assert [r["seed"] for r in saved["rounds"]] == [1, 2]
+    assert all(r["rows"] > 60 and r["duel_decks"] == 50 for r in saved["rounds"])
+    assert sorted(p.name for p in data.iterdir()) == ["round-1.npz", "round-2.npz"]
     assert module.main([*args, "--ridge", "100"]) == 0  # the positions read back, refit
     assert json.loads(out.read_text())["params"] != saved["params"]
+    with pytest.raises(SystemExit):
+        module.main(["--rounds", "0"])
 
 
 def test_the_shipped_weights_load_and_beat_the_rules_alone() -> None:
