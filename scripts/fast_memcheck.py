@@ -118,6 +118,23 @@ for preset in ("classic", "four"):
         g.apply_index(0)
     g.pimc(g.to_move, 0, [0, 1], 0, 3, 5, 0.1, 20_000, False, "smart", smart_params=SMART_DEFAULT)
     g.pimc_hidden(g.to_move, 2, 4, 9)
+# the learned terms: features, duels and playouts with them, bad weights refused
+from bezique.fast.smart import LEARNED_NAMES
+full = list(SMART_DEFAULT) + [0.5] * len(LEARNED_NAMES)
+g = fast.FastDeal.new(Rules.preset("classic"), seed=4)
+while not g.is_over:
+    g.smart_features(full)
+    g.apply_index(g._c.policy_pick("smart", 1))
+duel(Rules.preset("classic"), 3, 4, full, SMART_DEFAULT)
+g = fast.FastDeal.new(Rules.preset("classic"), seed=5)
+g.apply_index(0)
+g.pimc(g.to_move, 0, [0, 1], 0, 3, 5, 0.0, 20_000, False, "smart", smart_params=full)
+for bad in ([0.0] * (len(full) + 1), "weights", [None] * len(full)):
+    for call in (g.smart_features, g._c.smart_features):
+        try:
+            call(bad)
+        except (ValueError, TypeError):
+            pass
 import numpy as np
 from bezique.envs import Encoding
 for preset in ("haitian", "classic"):

@@ -12,6 +12,7 @@ int core_check(PyObject *o);
 void core_touch(PyObject *o);
 PyObject *config_type(void);
 PyObject *codes_list(const Config *cfg, const uint16_t *ids, int n);
+int smart_params(PyObject *seq, double *out);
 
 const Config *config_of(PyObject *o);
 
