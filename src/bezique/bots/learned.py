@@ -35,12 +35,9 @@ def _shipped(name: str) -> tuple[float, ...]:
 
 
 def learned_params(rules: Rules) -> tuple[float, ...] | None:
-    """The shipped learned weights for these rules, or None where none were fit (they were fit
-    on the classic preset and serve rules that play alike: two hands, no wild card, the classic
-    melds and deck)."""
-    if rules.players != 2 or rules.wild_cards or rules != Rules.preset("classic"):
-        return None
-    return _shipped(_FILES["classic"])
+    """The shipped learned weights for these rules, or None where none were fit: they were fit
+    on the classic preset and serve it alone (any other option changes what a card is worth)."""
+    return _shipped(_FILES["classic"]) if rules == Rules.preset("classic") else None
 
 
 def learned_choice(world: Any, params: tuple[float, ...]) -> int | None:
