@@ -35,7 +35,8 @@ from ..core.observation import Observation
 from ..core.percache import per_rules
 from ..core.rules import Rules
 from .base import Bot, InfoDict, Limit, PlayResult
-from .fastpimc import CompiledSearchBot, compiled_world
+from .compiled import compiled_world
+from .fastpimc import CompiledSearchBot
 from .solver import world_is_known
 
 NODES_PER_ITERATION = 40

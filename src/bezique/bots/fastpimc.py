@@ -48,12 +48,10 @@ play the rules (more cards than it holds), the reference-core :class:`~.search.P
 from __future__ import annotations
 
 import math
-import random
 import time
 from collections.abc import Callable
 from typing import Any
 
-from ..core.deal import Deal
 from ..core.notation import Action
 from ..core.observation import Observation
 from ..core.rules import Rules
@@ -64,32 +62,14 @@ from .base import (
     PlayResult,
     fallback_limit,
     legal_actions,
-    observation_rng_seed,
     only_action,
     salt_for,
 )
+from .compiled import compiled_world
 from .solver import world_is_known
 
 NODES_PER_ROLLOUT = 40
 """Engine steps one rollout counts for, to read a ``nodes`` budget."""
-
-
-def compiled_world(
-    observation: Observation, actions: list[Action], salt: int, heuristic: bool = True
-) -> tuple[Any, list[int], int, int]:
-    """What a compiled search starts from: one world consistent with ``observation`` (seeded by
-    the observation and ``salt``, so a search is reproducible), the index in that world's legal
-    actions of each of ``actions``, the index in ``actions`` of the heuristic's choice (-1
-    without ``heuristic``: not asked), and the seed."""
-    from .. import fast
-    from .heuristic import HeuristicBot
-
-    seed = observation_rng_seed(salt, observation)
-    world = fast.FastDeal.from_deal(Deal.from_observation(observation, random.Random(seed)))
-    order = world.legal_actions()
-    index = [order.index(a) for a in actions]
-    prior = actions.index(HeuristicBot(salt).choose(observation)) if heuristic else -1
-    return world, index, prior, seed
 
 
 class CompiledSearchBot(Bot):

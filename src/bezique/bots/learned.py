@@ -73,7 +73,7 @@ class LearnedBot(Bot):
 
         params = learned_params(observation.rules)
         if params is not None and fast.available() and observation.stage == 1:
-            from .fastpimc import compiled_world
+            from .compiled import compiled_world
 
             world, index, _, _ = compiled_world(observation, actions, self._salt, heuristic=False)
             pick = learned_choice(world, params)
