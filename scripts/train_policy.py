@@ -110,7 +110,8 @@ def fit(
     xs = x / scale
     a = xs[~held]
     coef = np.linalg.solve(a.T @ a + ridge * np.eye(a.shape[1]), a.T @ y[~held]) / scale
-    only_old = float(np.dot(x[:, 0], y) / np.dot(x[:, 0], x[:, 0]))
+    old, fit_y = x[~held, 0], y[~held]
+    only_old = float(np.dot(old, fit_y) / np.dot(old, old))
 
     def r2(pred: Any) -> float:
         return float(1 - ((y[held] - pred[held]) ** 2).sum() / (y[held] ** 2).sum())
