@@ -8,7 +8,7 @@ value a weighted sum of features of the card as the seat to move sees it; the we
 
 :class:`LearnedBot` plays that policy where its rules choose (a stage-1 card with two hands) and
 the heuristic elsewhere (declarations, stage 2 solved exactly).  The compiled searches may take it
-as the choice they start from (:attr:`bezique.bots.fastpimc.FastPimcBot.prior_params`).
+as the choice they start from (:attr:`bezique.bots.fastpimc.FastPimcBot.learned_prior`).
 """
 
 from __future__ import annotations
@@ -34,10 +34,15 @@ def _shipped(name: str) -> tuple[float, ...]:
     return check_params(data["params"])
 
 
+@cache
+def _classic() -> Rules:
+    return Rules.preset("classic")
+
+
 def learned_params(rules: Rules) -> tuple[float, ...] | None:
     """The shipped learned weights for these rules, or None where none were fit: they were fit
     on the classic preset and serve it alone (any other option changes what a card is worth)."""
-    return _shipped(_FILES["classic"]) if rules == Rules.preset("classic") else None
+    return _shipped(_FILES["classic"]) if rules == _classic() else None
 
 
 def learned_choice(world: Any, params: tuple[float, ...]) -> int | None:
