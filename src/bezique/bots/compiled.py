@@ -20,11 +20,18 @@ def compiled_world(
     actions of each of ``actions``, the index in ``actions`` of the heuristic's choice (-1
     without ``heuristic``: not asked), and the seed."""
     from .. import fast
-    from .heuristic import HeuristicBot
 
     seed = observation_rng_seed(salt, observation)
     world = fast.FastDeal.from_deal(Deal.from_observation(observation, random.Random(seed)))
     order = world.legal_actions()
     index = [order.index(a) for a in actions]
-    prior = actions.index(HeuristicBot(salt).choose(observation)) if heuristic else -1
+    prior = heuristic_choice(observation, actions, salt) if heuristic else -1
     return world, index, prior, seed
+
+
+def heuristic_choice(observation: Observation, actions: list[Action], salt: int) -> int:
+    """The index in ``actions`` of the heuristic's choice, the move a compiled search starts
+    from unless told otherwise."""
+    from .heuristic import HeuristicBot
+
+    return actions.index(HeuristicBot(salt).choose(observation))

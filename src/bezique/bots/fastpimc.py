@@ -65,7 +65,7 @@ from .base import (
     only_action,
     salt_for,
 )
-from .compiled import compiled_world
+from .compiled import compiled_world, heuristic_choice
 from .solver import world_is_known
 
 NODES_PER_ROLLOUT = 40
@@ -209,14 +209,19 @@ class FastPimcBot(CompiledSearchBot):
         seat = observation.seat
         side = observation.rules.side_of(seat)
         start = time.perf_counter()
-        world, index, prior, seed = compiled_world(observation, actions, self._salt)
-        if self.learned_prior:
+        world, index, prior, seed = compiled_world(
+            observation, actions, self._salt, heuristic=not self.learned_prior
+        )
+        if self.learned_prior:  # the heuristic only where the learned policy does not choose
             from .learned import learned_choice, learned_params
 
             params = learned_params(observation.rules)
             pick = None if params is None else learned_choice(world, params)
-            if pick is not None:
-                prior = index.index(pick)
+            prior = (
+                heuristic_choice(observation, actions, self._salt)
+                if pick is None
+                else index.index(pick)
+            )
         budget, seconds = self._rollouts(limit)
         if self.endgame_stock and world.stock_size <= self.endgame_stock + 1:
             budget = min(budget, self.endgame_worlds * len(actions))
