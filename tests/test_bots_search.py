@@ -36,6 +36,7 @@ HONEST = [
     "pimc-c-smart",
     "pimc-c-inf",
     "pimc-c-learned",
+    "pimc-c-lp",
     "learned",
     "ismcts-c",
 ]

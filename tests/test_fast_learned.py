@@ -13,6 +13,7 @@ import pytest
 
 from bezique import Deal, Rules, fast
 from bezique.bots import Limit, make
+from bezique.bots.base import legal_actions
 from bezique.bots.learned import learned_choice, learned_params
 from bezique.fast import duel
 from bezique.fast.smart import LEARNED_NAMES, SMART_DEFAULT, SMART_NAMES, check_params
@@ -219,3 +220,47 @@ def test_the_search_may_start_from_the_learned_choice() -> None:
         assert pick is not None
         action = bot.play(deal.observation(seat), Limit(iterations=len(world.legal_ids()))).action
         assert action == world.legal_actions()[pick], n
+
+
+def test_the_search_may_play_out_by_the_learned_policy() -> None:
+    """``pimc-c-lp`` values each candidate by playouts of the learned policy: with a budget of
+    one world a candidate, its values are the compiled ``pimc``'s with the ``'smart'`` policy,
+    the shipped weights and coupled draws, in the world its search deals; and it says whose
+    choice it started from."""
+    from bezique.bots.compiled import compiled_world
+
+    params = learned_params(CLASSIC)
+    assert params is not None
+    bot = make("pimc-c-lp", 3)
+    inner = getattr(bot, "bot", bot)
+    checked = 0
+    for world0 in stage1_positions(13, 6):
+        deal = world0.to_deal()
+        seat = deal.to_move
+        assert seat is not None
+        obs = deal.observation(seat)
+        actions = legal_actions(obs)
+        result = bot.play(obs, Limit(iterations=len(actions)))
+        world, index, _, seed = compiled_world(obs, actions, inner._salt, heuristic=False)
+        side = CLASSIC.side_of(seat)
+        want, _, _ = world.pimc(
+            seat,
+            side,
+            index,
+            0,
+            1,
+            seed,
+            inner.explore,
+            inner.solver_nodes,
+            False,
+            "smart",
+            True,
+            0,
+            params,
+        )
+        plain, _, _ = world.pimc(seat, side, index, 0, 1, seed, inner.explore, inner.solver_nodes)
+        got = [result.info["scores"][str(a)] for a in actions]
+        assert got == pytest.approx(want, abs=1e-3)
+        checked += got != pytest.approx(plain, abs=1e-3)
+        assert "the learned policy's choice" in result.info["reason"]
+    assert checked  # the learned playouts are not the plain ones

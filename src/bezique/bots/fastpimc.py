@@ -183,6 +183,12 @@ class FastPimcBot(CompiledSearchBot):
     policy's (:mod:`.learned`) where it has weights for the rules and chooses, instead of the
     heuristic's."""
 
+    learned_playouts = False
+    """Whether the playouts use the ``'smart'`` policy with the learned weights (:mod:`.learned`)
+    where the rules have them (elsewhere :attr:`playout_policy` as it is): the playouts then play
+    stage 1 as the learned policy does, some 8 points a deal better than the heuristic's rules
+    in C duels."""
+
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(seed)
         self._bar = (self.overrule_points, self.overrule_z)
@@ -212,16 +218,23 @@ class FastPimcBot(CompiledSearchBot):
         world, index, prior, seed = compiled_world(
             observation, actions, self._salt, heuristic=not self.learned_prior
         )
+        whose = "the heuristic's"
         if self.learned_prior:  # the heuristic only where the learned policy does not choose
             from .learned import learned_choice, learned_params
 
             params = learned_params(observation.rules)
             pick = None if params is None else learned_choice(world, params)
-            prior = (
-                heuristic_choice(observation, actions, self._salt)
-                if pick is None
-                else index.index(pick)
-            )
+            if pick is None:
+                prior = heuristic_choice(observation, actions, self._salt)
+            else:
+                prior, whose = index.index(pick), "the learned policy's"
+        policy, playout_params = self.playout_policy, None
+        if self.learned_playouts:
+            from .learned import learned_params
+
+            playout_params = learned_params(observation.rules)
+            if playout_params is not None:
+                policy = "smart"
         budget, seconds = self._rollouts(limit)
         if self.endgame_stock and world.stock_size <= self.endgame_stock + 1:
             budget = min(budget, self.endgame_worlds * len(actions))
@@ -246,9 +259,10 @@ class FastPimcBot(CompiledSearchBot):
                 self.explore,
                 solver_nodes,
                 self.meld_aware,
-                self.playout_policy,
+                policy,
                 self.couple_draws,
                 self.endgame_stock,
+                playout_params,
             )
             if weigh and weights is not None:
                 weights.extend(weigh(first, count))
@@ -283,7 +297,7 @@ class FastPimcBot(CompiledSearchBot):
             "visits": rollouts,
             "nodes": nodes,
             "pv": [str(actions[best])],
-            "reason": self._reason(known, first, solved, rollouts, best, prior, actions),
+            "reason": self._reason(known, whose, first, solved, rollouts, best, prior, actions),
         }
         return PlayResult(actions[best], info)
 
@@ -406,6 +420,7 @@ class FastPimcBot(CompiledSearchBot):
     @staticmethod
     def _reason(
         known: bool,
+        whose: str,
         worlds: int,
         solved: int,
         rollouts: int,
@@ -416,9 +431,9 @@ class FastPimcBot(CompiledSearchBot):
         if known:
             return "stage 2 solved exactly: every card is known"
         why = (
-            "the heuristic's choice, confirmed"
+            f"{whose} choice, confirmed"
             if best == prior
-            else f"searched better than the heuristic's {actions[prior]}"
+            else f"searched better than {whose} {actions[prior]}"
         )
         return f"{worlds} worlds, {rollouts} rollouts ({solved} finished by the solver): {why}"
 
@@ -498,6 +513,17 @@ class FastPimcLearnedBot(FastPimcBot):
 
     name = "pimc-c-learned"
     learned_prior = True
+
+
+class FastPimcLearnedPlayoutsBot(FastPimcLearnedBot):
+    """``pimc-c-learned`` whose playouts play the learned policy too, with coupled draws (on
+    trial): the search starts from the learned choice and values each candidate by playing on
+    as the learned policy would."""
+
+    name = "pimc-c-lp"
+    learned_playouts = True
+    playout_policy = "smart"
+    couple_draws = True
 
 
 class FastPimcV1Bot(FastPimcBot):

@@ -143,6 +143,12 @@ CANDIDATES: dict[str, Level] = _by_name(
         "pimc-c-learned (starting from the learned policy's choice) at expert-c's budget",
     ),
     Level(
+        "expert-c-lp",
+        "pimc-c-lp",
+        Limit(iterations=EXPERT_ROLLOUTS),
+        "pimc-c-lp (the learned policy as prior and in the playouts) at expert-c's budget",
+    ),
+    Level(
         "expert-c-ismcts",
         "ismcts-c",
         Limit(iterations=EXPERT_ISMCTS_ITERATIONS),
@@ -151,7 +157,7 @@ CANDIDATES: dict[str, Level] = _by_name(
 )
 """The compiled search by name for measurement: ``expert-c`` is the ``expert`` level, ``hard-c``
 the same search at 1,200 rollouts; ``expert-c-smart``, ``expert-c-late``, ``expert-c-model``,
-``expert-c-inf``, ``expert-c-learned`` and ``expert-c-ismcts`` are versions on trial at about the expert's budget."""
+``expert-c-inf``, ``expert-c-learned``, ``expert-c-lp`` and ``expert-c-ismcts`` are versions on trial at about the expert's budget."""
 
 
 class LevelBot(Bot):

@@ -17,6 +17,7 @@ from .fastpimc import (
     FastPimcInferenceBot,
     FastPimcLateBot,
     FastPimcLearnedBot,
+    FastPimcLearnedPlayoutsBot,
     FastPimcModelBot,
     FastPimcSmartBot,
     FastPimcV1Bot,
@@ -132,6 +133,11 @@ register(
     "pimc-c-learned",
     FastPimcLearnedBot,
     "pimc-c starting from the learned policy's choice instead of the heuristic's (on trial)",
+)
+register(
+    "pimc-c-lp",
+    FastPimcLearnedPlayoutsBot,
+    "pimc-c-learned whose playouts play the learned policy too, coupled draws (on trial)",
 )
 register(
     "ismcts-c",
