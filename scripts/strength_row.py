@@ -8,6 +8,10 @@ with ``--runs``, writes the entry into that file, replacing an entry with the sa
     python scripts/strength_row.py arena-runs/rubicon-s12*.json --label "expert-c rubicon" \\
         --command "bezique arena expert-c heuristic --variant rubicon --deals 10 --seed S ..." \\
         --runs docs/strength-runs.json
+
+``--same-decks FILES`` names runs of another player against the same opponent on the same seeds:
+the script then prints A's gain over that player deck by deck (``bezique.arena.paired_margin``)
+and keeps it in the entry as ``same_decks``.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ import statistics
 from pathlib import Path
 from typing import Any
 
-from bezique.arena import pool
+from bezique.arena import paired_margin, pool
 from bezique.arena.runner import ArenaResult
 
 
@@ -68,6 +72,12 @@ def row(e: dict[str, Any]) -> str:
     )
 
 
+def _load(files: list[Path]) -> list[ArenaResult]:
+    return sorted(
+        (ArenaResult.from_json(json.loads(f.read_text())) for f in files), key=lambda r: r.seed
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("files", nargs="+", type=Path)
@@ -75,14 +85,24 @@ def main() -> None:
     parser.add_argument("--command", required=True, help="how the runs were made")
     parser.add_argument("--note", default="")
     parser.add_argument("--runs", type=Path, help="docs/strength-runs.json to update")
-    args = parser.parse_args()
-    results = sorted(
-        (ArenaResult.from_json(json.loads(f.read_text())) for f in args.files),
-        key=lambda r: r.seed,
+    parser.add_argument(
+        "--same-decks",
+        type=Path,
+        nargs="+",
+        help="runs of another player against the same opponent on the same seeds",
     )
+    args = parser.parse_args()
+    results = _load(args.files)
     e = entry(results, args.command, args.note, args.label)
     print(row(e))
     print("runs:", "; ".join(f"seed {r['seed']}: {_iv(r['margin'])}" for r in e["runs"]))
+    if args.same_decks:
+        other = _load(args.same_decks)
+        gain = paired_margin(pool(results), pool(other))
+        e["same_decks"] = {"a": str(other[0].a), "gain": gain.as_dict(2)}
+        print(
+            f"A's gain over {other[0].a} on the same {gain.n} decks: {_iv(e['same_decks']['gain'])}"
+        )
     if args.runs:
         data = json.loads(args.runs.read_text())
         data = [d for d in data if d.get("label") != args.label] + [e]

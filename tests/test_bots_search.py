@@ -525,3 +525,22 @@ def test_arena_runs_pool_into_one(tmp_path: object) -> None:
     assert json.loads((d / "p.json").read_text())["decks"] == 7
     bad = runner.invoke(app, ["arena-pool", str(d / "one.json"), str(d / "bad.json")])
     assert bad.exit_code == 2 and "bad.json" in bad.output
+
+
+def test_two_players_compare_deck_by_deck_on_the_same_decks() -> None:
+    """``paired_margin``: the mean of the per-deck margin differences over the decks two runs
+    share (docs/strength.md uses it to compare two players against one opponent)."""
+    from bezique.arena import paired_margin
+
+    one = run_arena("simple", "random", "classic", decks=4, seed=5)
+    two = run_arena("heuristic", "random", "classic", decks=3, seed=5)
+    gain = paired_margin(two, one)
+    assert gain.n == 3
+    first = {d: m for d, m in enumerate(one._per_deck(lambda p: p.margin))}
+    second = two._per_deck(lambda p: p.margin)
+    assert gain.mean == pytest.approx(sum(second[d] - first[d] for d in range(3)) / 3)
+    assert paired_margin(one, one).mean == 0.0
+    with pytest.raises(ValueError, match="share no deck"):
+        paired_margin(one, run_arena("simple", "random", "classic", decks=1, seed=6))
+    with pytest.raises(ValueError, match="different opponents"):
+        paired_margin(one, run_arena("random", "simple", "classic", decks=1, seed=5))
