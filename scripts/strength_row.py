@@ -9,9 +9,9 @@ with ``--runs``, writes the entry into that file, replacing an entry with the sa
         --command "bezique arena expert-c heuristic --variant rubicon --deals 10 --seed S ..." \\
         --runs docs/strength-runs.json
 
-``--same-decks FILES`` names runs of another player against the same opponent on the same seeds:
-the script then prints A's gain over that player deck by deck (``bezique.arena.paired_margin``)
-and keeps it in the entry as ``same_decks``.
+``--same-decks FILES`` (repeatable) names runs of another player against the same opponent on
+the same seeds: the script then prints A's gain over that player deck by deck
+(``bezique.arena.paired_margin``) and keeps each in the entry's ``same_decks`` list.
 """
 
 from __future__ import annotations
@@ -89,20 +89,19 @@ def main() -> None:
         "--same-decks",
         type=Path,
         nargs="+",
-        help="runs of another player against the same opponent on the same seeds",
+        action="append",
+        help="runs of another player against the same opponent on the same seeds (repeatable)",
     )
     args = parser.parse_args()
     results = _load(args.files)
     e = entry(results, args.command, args.note, args.label)
     print(row(e))
     print("runs:", "; ".join(f"seed {r['seed']}: {_iv(r['margin'])}" for r in e["runs"]))
-    if args.same_decks:
-        other = _load(args.same_decks)
+    for files in args.same_decks or []:
+        other = _load(files)
         gain = paired_margin(pool(results), pool(other))
-        e["same_decks"] = {"a": str(other[0].a), "gain": gain.as_dict(2)}
-        print(
-            f"A's gain over {other[0].a} on the same {gain.n} decks: {_iv(e['same_decks']['gain'])}"
-        )
+        e.setdefault("same_decks", []).append({"a": str(other[0].a), "gain": gain.as_dict(2)})
+        print(f"A's gain over {other[0].a} on the same {gain.n} decks: {_iv(gain.as_dict(2))}")
     if args.runs:
         data = json.loads(args.runs.read_text())
         data = [d for d in data if d.get("label") != args.label] + [e]
