@@ -264,3 +264,24 @@ def test_the_search_may_play_out_by_the_learned_policy() -> None:
         checked += got != pytest.approx(plain, abs=1e-3)
         assert "the learned policy's choice" in result.info["reason"]
     assert checked  # the learned playouts are not the plain ones
+
+
+def test_without_learned_weights_the_learned_search_is_pimc_c() -> None:
+    """Where the rules have no learned weights (rubicon here), ``pimc-c-lp`` searches exactly as
+    ``pimc-c``: the same values for every candidate and the same choice."""
+    rules = Rules.preset("rubicon")
+    assert learned_params(rules) is None
+    deal = Deal.new(rules, seed=21)
+    rng = random.Random(4)
+    asked = 0
+    while deal.stage == 1 and asked < 6:
+        seat = deal.to_move
+        assert seat is not None
+        obs = deal.observation(seat)
+        if len(obs.legal) > 1:
+            asked += 1
+            lp = make("pimc-c-lp", 5).play(obs, Limit(iterations=200))
+            plain = make("pimc-c", 5).play(obs, Limit(iterations=200))
+            assert (lp.action, lp.info["scores"]) == (plain.action, plain.info["scores"])
+        deal.apply(rng.choice(legal_actions(obs)))
+    assert asked == 6

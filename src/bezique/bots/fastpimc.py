@@ -185,9 +185,9 @@ class FastPimcBot(CompiledSearchBot):
 
     learned_playouts = False
     """Whether the playouts use the ``'smart'`` policy with the learned weights (:mod:`.learned`)
-    where the rules have them (elsewhere :attr:`playout_policy` as it is): the playouts then play
-    stage 1 as the learned policy does, some 8 points a deal better than the heuristic's rules
-    in C duels."""
+    and coupled draws where the rules have such weights (elsewhere :attr:`playout_policy` and
+    :attr:`couple_draws` as they are): the playouts then play stage 1 as the learned policy
+    does, some 8 points a deal better than the heuristic's rules in C duels."""
 
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(seed)
@@ -228,13 +228,13 @@ class FastPimcBot(CompiledSearchBot):
                 prior = heuristic_choice(observation, actions, self._salt)
             else:
                 prior, whose = index.index(pick), "the learned policy's"
-        policy, playout_params = self.playout_policy, None
+        policy, couple, playout_params = self.playout_policy, self.couple_draws, None
         if self.learned_playouts:
             from .learned import learned_params
 
             playout_params = learned_params(observation.rules)
             if playout_params is not None:
-                policy = "smart"
+                policy, couple = "smart", True
         budget, seconds = self._rollouts(limit)
         if self.endgame_stock and world.stock_size <= self.endgame_stock + 1:
             budget = min(budget, self.endgame_worlds * len(actions))
@@ -260,7 +260,7 @@ class FastPimcBot(CompiledSearchBot):
                 solver_nodes,
                 self.meld_aware,
                 policy,
-                self.couple_draws,
+                couple,
                 self.endgame_stock,
                 playout_params,
             )
@@ -516,14 +516,12 @@ class FastPimcLearnedBot(FastPimcBot):
 
 
 class FastPimcLearnedPlayoutsBot(FastPimcLearnedBot):
-    """``pimc-c-learned`` whose playouts play the learned policy too, with coupled draws (on
-    trial): the search starts from the learned choice and values each candidate by playing on
-    as the learned policy would."""
+    """``pimc-c-learned`` whose playouts play the learned policy too, with coupled draws: the
+    search starts from the learned choice and values each candidate by playing on as the
+    learned policy would.  Where the rules have no learned weights it is ``pimc-c``."""
 
     name = "pimc-c-lp"
     learned_playouts = True
-    playout_policy = "smart"
-    couple_draws = True
 
 
 class FastPimcV1Bot(FastPimcBot):
