@@ -286,7 +286,7 @@ def test_levels() -> None:
         "careless",
         "heuristic",
         "pimc-c",
-        "pimc-c",
+        "pimc-c-lp",
     ]
     hard, expert = LEVELS["hard"].limit, LEVELS["expert"].limit
     assert hard.iterations is not None and expert.iterations is not None
@@ -294,7 +294,8 @@ def test_levels() -> None:
     assert expert.iterations > hard.iterations
     assert set(levels()) <= set(names())
     # the measurements' names are the levels; the old levels stay playable by name
-    assert CANDIDATES["expert-c"].limit == expert
+    assert CANDIDATES["expert-c"].limit == CANDIDATES["expert-c-lp"].limit == expert
+    assert CANDIDATES["expert-c"].bot == "pimc-c"  # the expert of sessions 8-10
     hard_c = CANDIDATES["hard-c"].limit.iterations
     assert hard_c is not None and hard.iterations < hard_c < expert.iterations
     assert FORMER["hard-old"].bot == "pimc" and FORMER["expert-old"].bot == "ismcts"
@@ -306,7 +307,7 @@ def test_levels() -> None:
     # the level's own budget, unless a limit is given
     assert bot.choose(obs) == make("pimc-c", 3).choose(obs, hard)
     assert bot.play(obs).info["visits"] == make("pimc-c", 3).play(obs, hard).info["visits"]
-    assert make("expert-c", 3).play(obs).info == make("expert", 3).play(obs).info
+    assert make("expert-c-lp", 3).play(obs).info == make("expert", 3).play(obs).info
     # a rollout budget: whole worlds of every candidate still in the running, at least one
     visits = make("expert", 3).play(obs, Limit(iterations=9)).info["visits"]
     assert 9 <= visits < 9 + len(obs.legal)

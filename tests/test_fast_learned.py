@@ -263,6 +263,7 @@ def test_the_search_may_play_out_by_the_learned_policy() -> None:
         assert got == pytest.approx(want, abs=1e-3)
         checked += got != pytest.approx(plain, abs=1e-3)
         assert "the learned policy's choice" in result.info["reason"]
+        assert inner._bar == inner.learned_bar == (2.0, 1.5)  # the lower bar, with the weights
     assert checked  # the learned playouts are not the plain ones
 
 
@@ -280,8 +281,10 @@ def test_without_learned_weights_the_learned_search_is_pimc_c() -> None:
         obs = deal.observation(seat)
         if len(obs.legal) > 1:
             asked += 1
-            lp = make("pimc-c-lp", 5).play(obs, Limit(iterations=200))
+            bot = make("pimc-c-lp", 5)
+            lp = bot.play(obs, Limit(iterations=200))
             plain = make("pimc-c", 5).play(obs, Limit(iterations=200))
             assert (lp.action, lp.info["scores"]) == (plain.action, plain.info["scores"])
+            assert bot._bar == (5.0, 2.5)  # type: ignore[attr-defined]
         deal.apply(rng.choice(legal_actions(obs)))
     assert asked == 6

@@ -25,8 +25,10 @@ pimc       perfect-information Monte Carlo over sampled worlds (:mod:`.search`)
 ismcts     single-observer information-set MCTS (:mod:`.ismcts`)
 pimc-c     PIMC in the compiled engine, exact stage 2 in every world (:mod:`.fastpimc`)
 pimc-c-v1  the first pimc-c, which played the best mean (kept for comparison)
+pimc-c-lp  pimc-c from the learned policy's choice, played out by it (:mod:`.learned`)
 beginner, easy, medium, hard, expert: the levels for people (:mod:`.levels`)
-expert-c: the expert level (pimc-c) under the name measured before; hard-c: it at 1,200 rollouts
+expert-c-lp: the expert level (pimc-c-lp) under the name measured; expert-c: the expert of
+sessions 8-10 (pimc-c); hard-c: that at 1,200 rollouts
 hard-old, expert-old: the levels before session 8 (pimc, ismcts), kept for comparison
 pimc-c-smart, expert-c-smart: pimc-c with the heuristic's rules in its playouts (on trial)
 pimc-c-late, expert-c-late: pimc-c-smart with a lower bar late in the stock (on trial)

@@ -189,6 +189,12 @@ class FastPimcBot(CompiledSearchBot):
     :attr:`couple_draws` as they are): the playouts then play stage 1 as the learned policy
     does, some 8 points a deal better than the heuristic's rules in C duels."""
 
+    learned_bar: tuple[float, float] | None = None
+    """With :attr:`learned_playouts`, the bar to overrule the choice the search starts from
+    (points and standard errors) where the rules have learned weights, in place of
+    :attr:`overrule_points` and :attr:`overrule_z` (None: those).  Playouts by the learned
+    policy are less biased, so smaller gains can be trusted."""
+
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(seed)
         self._bar = (self.overrule_points, self.overrule_z)
@@ -239,6 +245,8 @@ class FastPimcBot(CompiledSearchBot):
         if self.endgame_stock and world.stock_size <= self.endgame_stock + 1:
             budget = min(budget, self.endgame_worlds * len(actions))
         self._bar = self.bar_for(observation.stock_size)
+        if playout_params is not None and self.learned_bar is not None:
+            self._bar = self.learned_bar
         n = len(actions)
         per_world: list[list[float]] = [[] for _ in range(n)]
         active = list(range(n))
@@ -517,11 +525,13 @@ class FastPimcLearnedBot(FastPimcBot):
 
 class FastPimcLearnedPlayoutsBot(FastPimcLearnedBot):
     """``pimc-c-learned`` whose playouts play the learned policy too, with coupled draws: the
-    search starts from the learned choice and values each candidate by playing on as the
-    learned policy would.  Where the rules have no learned weights it is ``pimc-c``."""
+    search starts from the learned choice, values each candidate by playing on as the learned
+    policy would, and overrules that choice at a lower bar (2 points and 1.5 standard errors
+    instead of 5 and 2.5).  Where the rules have no learned weights it is ``pimc-c``."""
 
     name = "pimc-c-lp"
     learned_playouts = True
+    learned_bar = (2.0, 1.5)
 
 
 class FastPimcV1Bot(FastPimcBot):

@@ -7,7 +7,8 @@ beginner   random       none: any legal action
 easy       careless     none: the simple rules of thumb, about one move in three at random
 medium     heuristic    none: the club player's heuristic, exact once every card is known
 hard       pimc-c       ``Limit(iterations=HARD_ROLLOUTS)``: PIMC in the compiled engine
-expert     pimc-c       ``Limit(iterations=EXPERT_ROLLOUTS)``: the same with more rollouts
+expert     pimc-c-lp    ``Limit(iterations=EXPERT_ROLLOUTS)``: more rollouts, from the learned
+                        policy's choice and played out by it (classic; elsewhere ``pimc-c``)
 =========  ===========  =====================================================================
 
 The search levels count rollouts, not seconds, so a level plays the same way on a fast or a slow
@@ -25,7 +26,12 @@ compiled search keeps within them, beats the heuristic in the arena and is ahead
 ``expert`` (not yet by a separated interval; docs/strength.md).  They stay playable by name as
 ``hard-old`` and ``expert-old`` (:data:`FORMER`), for comparison.  ``hard`` searches 300
 rollouts a move: ``pimc-c`` at 1,200 (``hard-c``) was as strong as at 4,000 (``expert-c``, the
-``expert`` level), where at 300 it sits between the heuristic and the expert (docs/strength.md).
+``expert`` level of sessions 8-10), where at 300 it sits between the heuristic and the expert
+(docs/strength.md).  Since session 11 ``expert`` is ``pimc-c-lp``: on the classic rules its
+search starts from the learned policy's choice (:mod:`.learned`), plays out by that policy and
+overrules it at a lower bar; it was ahead of ``expert-c`` deck by deck over 500 decks
+(docs/strength.md, "Session 11").  Where the rules have no learned weights it is ``pimc-c``, so
+``expert`` plays them as before.
 """
 
 from __future__ import annotations
@@ -45,7 +51,8 @@ HARD_C_ROLLOUTS = 1_200
 """Most rollouts a move for ``hard-c``, the first candidate for ``hard`` (measured in session 7;
 as strong as ``expert-c``)."""
 EXPERT_ROLLOUTS = 4_000
-"""Most rollouts a move for ``expert`` (and ``expert-c``; at most 0.3 s a move, median)."""
+"""Most rollouts a move for ``expert`` (and ``expert-c``, ``expert-c-lp``; at most 0.3 s a move,
+median)."""
 EXPERT_LATE_ROLLOUTS = 8_000
 """Most rollouts a move for ``expert-c-late`` (the version on trial; at most 0.3 s a move,
 median: early in the stock its searches stop long before it)."""
@@ -81,9 +88,9 @@ LEVELS: dict[str, Level] = _by_name(
     ),
     Level(
         "expert",
-        "pimc-c",
+        "pimc-c-lp",
         Limit(iterations=EXPERT_ROLLOUTS),
-        "searches more sampled deals (at most 0.3 s a move)",
+        "searches more sampled deals from a learned policy (at most 0.3 s a move)",
     ),
 )
 """The levels, weakest first."""
@@ -110,7 +117,7 @@ CANDIDATES: dict[str, Level] = _by_name(
         "expert-c",
         "pimc-c",
         Limit(iterations=EXPERT_ROLLOUTS),
-        "the expert level under the name its measurements used",
+        "the expert level of sessions 8-10 (pimc-c), under the name its measurements used",
     ),
     Level(
         "expert-c-smart",
@@ -146,7 +153,7 @@ CANDIDATES: dict[str, Level] = _by_name(
         "expert-c-lp",
         "pimc-c-lp",
         Limit(iterations=EXPERT_ROLLOUTS),
-        "pimc-c-lp (the learned policy as prior and in the playouts) at expert-c's budget",
+        "the expert level since session 11 (pimc-c-lp), under the name its measurements used",
     ),
     Level(
         "expert-c-ismcts",
@@ -155,9 +162,9 @@ CANDIDATES: dict[str, Level] = _by_name(
         "ismcts-c (IS-MCTS in C, the heuristic as a PUCT prior) at expert-c's CPU budget",
     ),
 )
-"""The compiled search by name for measurement: ``expert-c`` is the ``expert`` level, ``hard-c``
-the same search at 1,200 rollouts; ``expert-c-smart``, ``expert-c-late``, ``expert-c-model``,
-``expert-c-inf``, ``expert-c-learned``, ``expert-c-lp`` and ``expert-c-ismcts`` are versions on trial at about the expert's budget."""
+"""The compiled search by name for measurement: ``expert-c-lp`` is the ``expert`` level,
+``expert-c`` the ``expert`` level of sessions 8-10, ``hard-c`` that search at 1,200 rollouts; ``expert-c-smart``, ``expert-c-late``, ``expert-c-model``,
+``expert-c-inf``, ``expert-c-learned`` and ``expert-c-ismcts`` are versions on trial at about the expert's budget."""
 
 
 class LevelBot(Bot):
