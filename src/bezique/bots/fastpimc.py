@@ -225,22 +225,22 @@ class FastPimcBot(CompiledSearchBot):
             observation, actions, self._salt, heuristic=not self.learned_prior
         )
         whose = "the heuristic's"
-        if self.learned_prior:  # the heuristic only where the learned policy does not choose
-            from .learned import learned_choice, learned_params
+        params = None
+        if self.learned_prior or self.learned_playouts:
+            from .learned import learned_params
 
             params = learned_params(observation.rules)
+        if self.learned_prior:  # the heuristic only where the learned policy does not choose
+            from .learned import learned_choice
+
             pick = None if params is None else learned_choice(world, params)
             if pick is None:
                 prior = heuristic_choice(observation, actions, self._salt)
             else:
                 prior, whose = index.index(pick), "the learned policy's"
         policy, couple, playout_params = self.playout_policy, self.couple_draws, None
-        if self.learned_playouts:
-            from .learned import learned_params
-
-            playout_params = learned_params(observation.rules)
-            if playout_params is not None:
-                policy, couple = "smart", True
+        if self.learned_playouts and params is not None:
+            policy, couple, playout_params = "smart", True, params
         budget, seconds = self._rollouts(limit)
         if self.endgame_stock and world.stock_size <= self.endgame_stock + 1:
             budget = min(budget, self.endgame_worlds * len(actions))
