@@ -137,7 +137,7 @@ register(
 register(
     "pimc-c-lp",
     FastPimcLearnedPlayoutsBot,
-    "pimc-c-learned whose playouts play the learned policy too, coupled draws (on trial)",
+    "pimc-c from the learned policy's choice, played out by it, a lower bar (the expert's bot)",
 )
 register(
     "ismcts-c",
