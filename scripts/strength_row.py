@@ -97,9 +97,10 @@ def main() -> None:
     e = entry(results, args.command, args.note, args.label)
     print(row(e))
     print("runs:", "; ".join(f"seed {r['seed']}: {_iv(r['margin'])}" for r in e["runs"]))
+    pooled = pool(results)
     for files in args.same_decks or []:
         other = _load(files)
-        gain = paired_margin(pool(results), pool(other))
+        gain = paired_margin(pooled, pool(other))
         e.setdefault("same_decks", []).append({"a": str(other[0].a), "gain": gain.as_dict(2)})
         print(f"A's gain over {other[0].a} on the same {gain.n} decks: {_iv(gain.as_dict(2))}")
     if args.runs:

@@ -537,7 +537,7 @@ def test_two_players_compare_deck_by_deck_on_the_same_decks() -> None:
     two = run_arena("heuristic", "random", "classic", decks=3, seed=5)
     gain = paired_margin(two, one)
     assert gain.n == 3
-    first = {d: m for d, m in enumerate(one._per_deck(lambda p: p.margin))}
+    first = one._per_deck(lambda p: p.margin)
     second = two._per_deck(lambda p: p.margin)
     assert gain.mean == pytest.approx(sum(second[d] - first[d] for d in range(3)) / 3)
     assert paired_margin(one, one).mean == 0.0

@@ -326,10 +326,16 @@ class ArenaResult:
 
     # --- statistics ------------------------------------------------------------------------------
     def _per_deck(self, value: Callable[[Play], float]) -> list[float]:
+        return [m for _, m in sorted(self._deck_means(value, lambda p: p.deck).items())]
+
+    def _deck_means(
+        self, value: Callable[[Play], float], key: Callable[[Play], int]
+    ) -> dict[int, float]:
+        """The mean of ``value`` over each deck's plays, by ``key`` (the deck's index or seed)."""
         by_deck: dict[int, list[float]] = {}
         for p in self.plays:
-            by_deck.setdefault(p.deck, []).append(value(p))
-        return [sum(v) / len(v) for _, v in sorted(by_deck.items())]
+            by_deck.setdefault(key(p), []).append(value(p))
+        return {k: sum(v) / len(v) for k, v in by_deck.items()}
 
     def deal_score(self) -> Estimate:
         """A's mean deal result (wins, ties as halves), per deck: the normal interval on the
@@ -587,14 +593,7 @@ def paired_margin(first: ArenaResult, second: ArenaResult) -> Estimate:
         raise ValueError(f"different rules: {first.rules} and {second.rules}")
     if str(first.b) != str(second.b):
         raise ValueError(f"different opponents: {first.b} and {second.b}")
-
-    def per_seed(result: ArenaResult) -> dict[int, float]:
-        by: dict[int, list[float]] = {}
-        for p in result.plays:
-            by.setdefault(p.seed, []).append(p.margin)
-        return {seed: sum(v) / len(v) for seed, v in by.items()}
-
-    x, y = per_seed(first), per_seed(second)
+    x, y = (r._deck_means(lambda p: p.margin, lambda p: p.seed) for r in (first, second))
     common = sorted(set(x) & set(y))
     if not common:
         raise ValueError("the two results share no deck")

@@ -227,12 +227,10 @@ class FastPimcBot(CompiledSearchBot):
         whose = "the heuristic's"
         params = None
         if self.learned_prior or self.learned_playouts:
-            from .learned import learned_params
+            from .learned import learned_choice, learned_params
 
             params = learned_params(observation.rules)
         if self.learned_prior:  # the heuristic only where the learned policy does not choose
-            from .learned import learned_choice
-
             pick = None if params is None else learned_choice(world, params)
             if pick is None:
                 prior = heuristic_choice(observation, actions, self._salt)

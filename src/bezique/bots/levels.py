@@ -163,8 +163,10 @@ CANDIDATES: dict[str, Level] = _by_name(
     ),
 )
 """The compiled search by name for measurement: ``expert-c-lp`` is the ``expert`` level,
-``expert-c`` the ``expert`` level of sessions 8-10, ``hard-c`` that search at 1,200 rollouts; ``expert-c-smart``, ``expert-c-late``, ``expert-c-model``,
-``expert-c-inf``, ``expert-c-learned`` and ``expert-c-ismcts`` are versions on trial at about the expert's budget."""
+``expert-c`` the ``expert`` level of sessions 8-10, ``hard-c`` that search at 1,200 rollouts;
+``expert-c-smart``, ``expert-c-late``, ``expert-c-model``, ``expert-c-inf``,
+``expert-c-learned`` and ``expert-c-ismcts`` are versions on trial at about the expert's
+budget."""
 
 
 class LevelBot(Bot):
