@@ -93,14 +93,17 @@ def main() -> None:
         help="runs of another player against the same opponent on the same seeds (repeatable)",
     )
     args = parser.parse_args()
-    results = _load(args.files)
-    e = entry(results, args.command, args.note, args.label)
+    try:  # a file that is not an arena result, runs that cannot pool or pair: one line, no trace
+        results = _load(args.files)
+        others = [_load(files) for files in args.same_decks or []]
+        e = entry(results, args.command, args.note, args.label)
+        pooled = pool(results)
+        gains = [paired_margin(pooled, pool(other)) for other in others]
+    except (OSError, ValueError) as err:
+        parser.error(str(err))
     print(row(e))
     print("runs:", "; ".join(f"seed {r['seed']}: {_iv(r['margin'])}" for r in e["runs"]))
-    pooled = pool(results)
-    for files in args.same_decks or []:
-        other = _load(files)
-        gain = paired_margin(pooled, pool(other))
+    for other, gain in zip(others, gains, strict=True):
         e.setdefault("same_decks", []).append({"a": str(other[0].a), "gain": gain.as_dict(2)})
         print(f"A's gain over {other[0].a} on the same {gain.n} decks: {_iv(gain.as_dict(2))}")
     if args.runs:
