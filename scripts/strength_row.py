@@ -12,6 +12,9 @@ with ``--runs``, writes the entry into that file, replacing an entry with the sa
 ``--same-decks FILES`` (repeatable) names runs of another player against the same opponent on
 the same seeds: the script then prints A's gain over that player deck by deck
 (``bezique.arena.paired_margin``) and keeps each in the entry's ``same_decks`` list.
+``--paired-with LABEL`` (repeatable, with ``--runs``) does the same with an entry already in the
+file: every entry keeps A's mean margin on each deck by the deck's seed (``deck_margins``), so a
+later session can compare with it without the arena files, which are not kept.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ import statistics
 from pathlib import Path
 from typing import Any
 
-from bezique.arena import paired_margin, pool
+from bezique.arena import paired_deck_margins, paired_margin, pool
 from bezique.arena.runner import ArenaResult
 
 
@@ -54,6 +57,7 @@ def entry(results: list[ArenaResult], command: str, note: str, label: str) -> di
             {"seed": r.seed, "decks": r.decks, "margin": r.summary()["margin"]} for r in results
         ],
         "summary": summary,
+        "deck_margins": {str(seed): round(m, 2) for seed, m in pooled.deck_margins().items()},
         "command": command,
         "date": datetime.date.today().isoformat(),
         "note": note,
@@ -78,6 +82,23 @@ def _load(files: list[Path]) -> list[ArenaResult]:
     )
 
 
+def _paired_with(e: dict[str, Any], data: list[dict[str, Any]], label: str) -> tuple[str, Any]:
+    """A's gain deck by deck over the player of the stored entry ``label`` (same opponent, same
+    rules), from the two entries' per-deck margins."""
+    found = [d for d in data if d.get("label") == label]
+    if not found:
+        raise ValueError(f"no entry labelled {label!r} in the runs file")
+    other = found[0]
+    if "deck_margins" not in other:
+        raise ValueError(f"entry {label!r} keeps no per-deck margins (recorded before session 12)")
+    for key in ("b", "variant"):
+        if other[key] != e[key]:
+            raise ValueError(f"entry {label!r} has {key} {other[key]!r}, these runs {e[key]!r}")
+    mine = {int(k): v for k, v in e["deck_margins"].items()}
+    theirs = {int(k): v for k, v in other["deck_margins"].items()}
+    return f"{other['a']} ({label})", paired_deck_margins(mine, theirs)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("files", nargs="+", type=Path)
@@ -92,22 +113,32 @@ def main() -> None:
         action="append",
         help="runs of another player against the same opponent on the same seeds (repeatable)",
     )
+    parser.add_argument(
+        "--paired-with",
+        metavar="LABEL",
+        action="append",
+        default=[],
+        help="an entry of --runs of another player against the same opponent (repeatable)",
+    )
     args = parser.parse_args()
+    if args.paired_with and not args.runs:
+        parser.error("--paired-with reads the entries of --runs: name that file")
     try:  # a file that is not an arena result, runs that cannot pool or pair: one line, no trace
         results = _load(args.files)
         others = [_load(files) for files in args.same_decks or []]
         e = entry(results, args.command, args.note, args.label)
         pooled = pool(results)
-        gains = [paired_margin(pooled, pool(other)) for other in others]
+        gains = [(str(o[0].a), paired_margin(pooled, pool(o))) for o in others]
+        data = json.loads(args.runs.read_text()) if args.runs else []
+        gains += [_paired_with(e, data, label) for label in args.paired_with]
     except (OSError, ValueError) as err:
         parser.error(str(err))
     print(row(e))
     print("runs:", "; ".join(f"seed {r['seed']}: {_iv(r['margin'])}" for r in e["runs"]))
-    for other, gain in zip(others, gains, strict=True):
-        e.setdefault("same_decks", []).append({"a": str(other[0].a), "gain": gain.as_dict(2)})
-        print(f"A's gain over {other[0].a} on the same {gain.n} decks: {_iv(gain.as_dict(2))}")
+    for name, gain in gains:
+        e.setdefault("same_decks", []).append({"a": name, "gain": gain.as_dict(2)})
+        print(f"A's gain over {name} on the same {gain.n} decks: {_iv(gain.as_dict(2))}")
     if args.runs:
-        data = json.loads(args.runs.read_text())
         data = [d for d in data if d.get("label") != args.label] + [e]
         args.runs.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n")
 

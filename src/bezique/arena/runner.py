@@ -28,7 +28,7 @@ from __future__ import annotations
 import importlib
 import time
 import zlib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
@@ -337,6 +337,10 @@ class ArenaResult:
             by_deck.setdefault(key(p), []).append(value(p))
         return {k: sum(v) / len(v) for k, v in by_deck.items()}
 
+    def deck_margins(self) -> dict[int, float]:
+        """A's mean margin on each deck, by the deck's seed (its two plays, seats swapped)."""
+        return self._deck_means(lambda p: p.margin, lambda p: p.seed)
+
     def deal_score(self) -> Estimate:
         """A's mean deal result (wins, ties as halves), per deck: the normal interval on the
         per-deck means, or the Wilson one on the decks where that collapses (every deck went
@@ -593,8 +597,13 @@ def paired_margin(first: ArenaResult, second: ArenaResult) -> Estimate:
         raise ValueError(f"different rules: {first.rules} and {second.rules}")
     if str(first.b) != str(second.b):
         raise ValueError(f"different opponents: {first.b} and {second.b}")
-    x, y = (r._deck_means(lambda p: p.margin, lambda p: p.seed) for r in (first, second))
-    common = sorted(set(x) & set(y))
+    return paired_deck_margins(first.deck_margins(), second.deck_margins())
+
+
+def paired_deck_margins(first: Mapping[int, float], second: Mapping[int, float]) -> Estimate:
+    """:func:`paired_margin` from two players' per-deck margins by deck seed (as
+    :meth:`ArenaResult.deck_margins` gives them, or as docs/strength-runs.json keeps them)."""
+    common = sorted(set(first) & set(second))
     if not common:
         raise ValueError("the two results share no deck")
-    return mean_interval([x[s] - y[s] for s in common])
+    return mean_interval([first[s] - second[s] for s in common])
