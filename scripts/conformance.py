@@ -65,7 +65,10 @@ def _unit_key(rules_text: str, seeds: range, every: dict[str, int], code: str) -
 
 
 def _stats_to_json(stats: Any) -> dict[str, Any]:
-    return dataclasses.asdict(stats)
+    data = dataclasses.asdict(stats)
+    # asdict rebuilds a Counter from its (key, count) pairs, which it then counts as keys
+    data["failure_counts"] = dict(stats.failure_counts)
+    return data
 
 
 def _stats_from_json(suite: ModuleType, data: dict[str, Any]) -> Any:

@@ -366,7 +366,8 @@ def brisque_majority(rules: Rules, brisques: list[int], scores: list[int]) -> li
 def check_early_end(deal: Deal, by_events: list[int]) -> None:
     """A deal ended when a side reached the target (``target_check=immediate``): that side is
     there, nobody had been before the last scoring step, and no trick points nor last trick
-    count (HAITIAN.md H25)."""
+    count (HAITIAN.md H25, section 6), even where a seven of trumps in the last trick reached
+    it (H15)."""
     rules = deal.rules
     assert rules.target_check == "immediate", "a deal ended early without target_check"
     result = deal.result
@@ -377,7 +378,15 @@ def check_early_end(deal: Deal, by_events: list[int]) -> None:
     if rules.brisque_timing == "end-of-hand" and rules.trick_scoring != "greek-per-trick":
         assert all(r.tricks == 0 for r in result), "trick points counted in a deal ended early"
     assert all(r.last_trick == 0 for r in result), "a last trick in a deal ended early"
-    assert deal.tricks_played < rules.tricks
+    # a meld reaches the target between tricks of stage 1; a seven of trumps scores as its
+    # trick is taken, so in the deal's very last trick it too ends the deal before the bonus
+    if deal.tricks_played == rules.tricks:
+        step = deal.events[-2]
+        assert step.what.startswith("seven ") and step.trick == rules.tricks, (
+            f"every trick played, yet ended early after {step}"
+        )
+    else:
+        assert deal.tricks_played < rules.tricks, f"{deal.tricks_played} tricks played"
 
 
 def check_legal(deal: Deal) -> None:

@@ -263,3 +263,43 @@ def test_journal_that_is_not_a_file_is_refused(tmp_path, capsys) -> None:  # typ
         _runner_script().main(["--rules", "classic", "--deals", "1", "--journal", str(tmp_path)])
     assert stop.value.code == 2
     assert "not a file" in capsys.readouterr().err
+
+
+def test_journal_keeps_a_unit_that_failed(tmp_path, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A unit whose deals failed a check is journaled like any other, its failure and count
+    with it, and a later sitting reads it back and still fails (a failed unit once stopped the
+    whole run instead: its failure counts did not go into JSON)."""
+    import json
+
+    script = _runner_script()
+    suite = script._suite()
+    real = suite.check_deals
+
+    def failing(rules, seeds, **every):  # type: ignore[no-untyped-def]
+        stats = real(rules, seeds, **every)
+        stats.failures["points: AssertionError: "] = "AssertionError: planted"
+        stats.failure_counts["points: AssertionError: "] += 1
+        return stats
+
+    monkeypatch.setattr(suite, "check_deals", failing)
+    journal = tmp_path / "run.jsonl"
+    argv = ["--rules", "classic", "--deals", "2", "--chunk", "1", "--jobs", "1"]
+    argv += ["--resample-every", "8", "--round-trip-every", "16", "--journal", str(journal)]
+    assert script.main(argv) == 1
+    assert "FAILED points" in capsys.readouterr().out
+    entries = [json.loads(line) for line in journal.read_text().splitlines()]
+    assert [e["stats"]["failure_counts"] for e in entries] == [{"points: AssertionError: ": 1}] * 2
+    monkeypatch.setattr(suite, "check_deals", real)
+    assert script.main(argv) == 1
+    again = capsys.readouterr().out
+    assert "2 units done before, 0 to run" in again and "FAILED points" in again
+
+
+def test_a_seven_of_trumps_in_the_last_trick_may_end_a_deal_early() -> None:
+    """The deal the full run of session 12 stopped on (Haitian, seed 10000819): the seven of
+    trumps of the very last trick brings seat 0 from 990 to 1000, so the deal ends as early
+    ends do (HAITIAN.md H15, H25), with every trick played; the suite accepts it."""
+    stats = conformance.check_deals(
+        Rules.preset("haitian"), range(10000819, 10000820), resample_every=1, round_trip_every=4
+    )
+    assert stats.deals == 1 and not stats.failures, stats.failures

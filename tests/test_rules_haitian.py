@@ -49,7 +49,12 @@ def fix_trump(deal: Deal, king_queen: str, lead: str = "9S", follow: str = "8S")
     meld(deal, "royal-marriage", king_queen)
 
 
-def stage2(finals: Sequence[Sequence[str]], marriage: str, **options: object) -> Deal:
+def stage2(
+    finals: Sequence[Sequence[str]],
+    marriage: str,
+    carry: tuple[int, int] = (0, 0),
+    **options: object,
+) -> Deal:
     """A two-player deal played through stage 1 so that each seat holds ``finals[s]`` when
     stage 2 begins, seat 0 to lead.  Seat 0 wins every stage-1 trick and declares
     ``marriage`` (whose K and Q are in ``finals[0]``) on the first, which fixes trump; the
@@ -69,7 +74,7 @@ def stage2(finals: Sequence[Sequence[str]], marriage: str, **options: object) ->
     hands = [[*finals[s][:-1], per_seat[s][0]] for s in range(2)]
     stock = [per_seat[s][t] for t in range(1, tricks) for s in range(2)]
     stock += [finals[s][-1] for s in range(2)]
-    deal = Deal.from_cards(r, hands, None, stock, dealer=1)
+    deal = Deal.from_cards(r, hands, None, stock, dealer=1, carry=carry)
     for t in range(tricks):
         for s in range(2):
             deal.apply("play " + per_seat[s][t])
@@ -599,6 +604,39 @@ def test_h25_a_seven_reaching_the_target_ends_the_deal() -> None:
     deal.apply("play 7H")
     deal.apply("play 8D")
     assert deal.is_over and deal.ended_early and deal.points == [50, 0]
+
+
+def test_h25_a_seven_in_the_last_trick_reaching_the_target_ends_the_deal() -> None:
+    """H15, H25 and section 6: a seven of trumps scores as its trick is taken; when the seven of
+    the deal's very last trick brings its player to the target, the deal ends there like any
+    early end: every trick played, but no last trick and no brisques."""
+    finals = [
+        ["AH", "AH", "TH", "TH", "KH", "QH", "AS", "AS", "7H"],
+        ["8C", "8C", "9C", "9C", "8D", "8D", "9D", "9D", "JC"],
+    ]
+
+    def play_stage2(deal: Deal, cards: Sequence[str]) -> None:
+        for card in cards:  # seat 0 leads and takes every trick (hearts are trumps)
+            deal.apply("play " + card)
+            deal.apply(deal.legal_actions()[0])
+            assert deal.is_over or deal.to_move == 0
+
+    control = stage2(finals, "KH QH")  # far from the target: the deal ends as usual
+    play_stage2(control, finals[0][:-1])
+    before = control.points[0]
+    play_stage2(control, finals[0][-1:])
+    assert control.is_over and not control.ended_early
+    assert control.result is not None and control.result[0].last_trick == 10
+
+    deal = stage2(finals, "KH QH", carry=(1000 - 10 - before, 0))
+    play_stage2(deal, finals[0][:-1])
+    assert not deal.is_over and deal.points[0] == before  # 990 with the carry
+    play_stage2(deal, finals[0][-1:])
+    assert deal.is_over and deal.ended_early and deal.tricks_played == deal.rules.tricks
+    assert [e.what for e in deal.events[-2:]] == ["seven played 7H", "target reached"]
+    assert deal.result is not None
+    assert [(r.tricks, r.last_trick, r.brisques) for r in deal.result] == [(0, 0, 0), (0, 0, 0)]
+    assert deal.points == [before + 10, 0]
 
 
 # --- game and match -------------------------------------------------------------------------------
