@@ -122,7 +122,8 @@ def main(argv: list[str] | None = None) -> int:
         plan = [(str(r), args.deals) for _, r in suite.preset_rule_sets()]
         plan += [(str(r), variations) for _, r in suite.variation_rule_sets()]
     done = _read_journal(args.journal, suite) if args.journal else {}
-    if args.journal and args.journal.exists() and not args.journal.read_bytes().endswith(b"\n"):
+    written = args.journal.read_bytes() if args.journal and args.journal.exists() else b""
+    if written and not written.endswith(b"\n"):
         with args.journal.open("a") as f:
             f.write("\n")  # end a torn line, so the next entry starts a line of its own
     code = code_fingerprint()
