@@ -117,9 +117,6 @@ def click_visible(page: Any, selector: str) -> None:
     so the element is looked up afresh each try)."""
     page.wait_for_selector(selector, state="visible")
     for _ in range(50):
-        page.wait_for_function(
-            "() => !document.getAnimations().some(a => a.playState === 'running')"
-        )
         point = page.evaluate(VISIBLE_POINT, selector)
         if point is not None:
             page.mouse.click(*point)
