@@ -18,7 +18,10 @@ are printed and written with the weights.
 ``--rounds`` chains rounds, each one's positions played and searched with the weights of the
 last (expert iteration), round k from seed ``--seed + k - 1``; ``--base FILE`` starts from an
 earlier run's weights (its ``params``) instead of the heuristic's; ``--data`` keeps each round's
-positions, so a second run with other ``--ridge`` only refits.
+positions, so a second run with other ``--ridge`` only refits.  ``--net`` fits the learned
+terms afresh together with a small network over the rules' value and the same features
+(:data:`bezique.fast.smart.NET_SHAPE`), by Adam on the same advantages; ``--also`` adds positions
+kept by other runs from the same base to a round's fit.
 Needs numpy (the ``rl`` or ``cluster`` extra).
 """
 
@@ -35,7 +38,14 @@ from pathlib import Path
 from typing import Any
 
 from bezique import Rules, fast
-from bezique.fast.smart import LEARNED_NAMES, SMART_DEFAULT, SMART_NAMES, check_params
+from bezique.fast.smart import (
+    LEARNED_NAMES,
+    NET_NAMES,
+    NET_SHAPE,
+    SMART_DEFAULT,
+    SMART_NAMES,
+    check_params,
+)
 
 
 def positions(
@@ -46,13 +56,15 @@ def positions(
     seed: int,
     explore: float,
     keep: float,
-) -> tuple[list[Any], list[Any], list[Any]]:
+) -> tuple[list[Any], list[Any], list[Any], list[Any]]:
     """``count`` positions of self-play: per position the cards' values and features under
-    ``params``, and the search's value of each card."""
+    ``params``, the search's value of each card, and the cards' values by the rules alone."""
     rng = random.Random(seed)
     values: list[Any] = []
     features: list[Any] = []
     targets: list[Any] = []
+    rules_values: list[Any] = []
+    rules_only = params[: len(SMART_NAMES)]
     deal_no = 0
     while len(values) < count:
         deal = fast.FastDeal.new(rules, seed=seed * 1_000_003 + deal_no, dealer=deal_no % 2)
@@ -79,13 +91,16 @@ def positions(
                 values.append(view[0])
                 features.append(view[1])
                 targets.append(q)
+                plain = deal.smart_features(rules_only)
+                assert plain is not None
+                rules_values.append(plain[0])
             if rng.random() < explore:
                 deal.apply_index(rng.randrange(n))
             elif view is not None:
                 deal.apply_index(max(range(n), key=lambda i: (view[0][i], -i)))
             else:
                 deal.apply_index(deal._c.policy_pick("smart-exact", 0))
-    return values, features, targets
+    return values, features, targets, rules_values
 
 
 def fit(
@@ -129,6 +144,110 @@ def fit(
     return coef[1:] / coef[0], figures
 
 
+def fit_net(
+    rules_values: list[Any],
+    features: list[Any],
+    targets: list[Any],
+    ridge: float,
+    epochs: int,
+    seed: int,
+) -> tuple[Any, Any, dict[str, float]]:
+    """The learned terms' weights and the network's (both in the policy's own units) fit to the
+    search's advantages, and the fit's figures.
+
+    The prediction of a card's advantage is ``w . z + u . relu(W z + b)``, centred within its
+    position, ``z`` the standardized rules' value of the card (no learned terms) and its
+    features: what the compiled network reads.  The linear part starts from the ridge fit and the
+    network at zero weight, so the first epoch is the ridge fit; Adam on the squared error,
+    keeping the epoch with the least held-out error.  With ``a`` the weight on the rules' value,
+    the new value is the rules' plus the rest of the fit divided by ``a``."""
+    import numpy as np
+
+    xs, ys, group = [], [], []
+    for g, (v, f, q) in enumerate(zip(rules_values, features, targets, strict=True)):
+        xs.append(np.column_stack([np.asarray(v), np.asarray(f)]))
+        ys.append(np.asarray(q) - np.mean(q))
+        group.extend([g] * len(q))
+    x = np.vstack(xs)
+    y = np.concatenate(ys)
+    groups = np.asarray(group)
+    held = groups % 10 == 9
+    mu = x[~held].mean(axis=0)
+    sd = x[~held].std(axis=0)
+    sd[sd == 0] = 1.0
+    z = (x - mu) / sd
+    sizes = np.bincount(groups).astype(float)
+
+    def centred(p: Any, g: Any = groups, n: Any = sizes) -> Any:
+        return p - (np.bincount(g, weights=p, minlength=len(n)) / np.maximum(n, 1))[g]
+
+    lin_cols = net_cols = list(range(x.shape[1]))
+    zl = np.column_stack([centred(z[:, j]) for j in lin_cols])
+    a = zl[~held]
+    w = np.linalg.solve(a.T @ a + ridge * np.eye(a.shape[1]), a.T @ y[~held])
+    hidden = NET_SHAPE[0]
+    rng = np.random.default_rng(seed)
+    big_w = rng.normal(0.0, 1.0 / math.sqrt(len(net_cols)), (len(net_cols), hidden))
+    b = np.zeros(hidden)
+    u = np.zeros(hidden)
+    params = [w, big_w, b, u]
+    moments = [(np.zeros_like(p), np.zeros_like(p)) for p in params]
+
+    def predict(rows: Any) -> Any:
+        return z[rows][:, lin_cols] @ w + np.maximum(z[rows][:, net_cols] @ big_w + b, 0.0) @ u
+
+    every = np.arange(len(y))
+
+    def r2() -> float:
+        pred = centred(predict(every))
+        return float(1 - ((y[held] - pred[held]) ** 2).sum() / (y[held] ** 2).sum())
+
+    ridge_r2 = r2()
+    best = (ridge_r2, 0, [p.copy() for p in params])
+    train_groups = np.unique(groups[~held])
+    step = 0
+    for epoch in range(1, epochs + 1):
+        rng.shuffle(train_groups)
+        for batch in np.array_split(train_groups, max(1, len(train_groups) // 256)):
+            rows = np.flatnonzero(np.isin(groups, batch))
+            _, local = np.unique(groups[rows], return_inverse=True)
+            zl_b, zn_b = z[rows][:, lin_cols], z[rows][:, net_cols]
+            h = np.maximum(zn_b @ big_w + b, 0.0)
+            p = zl_b @ w + h @ u
+            n = np.bincount(local).astype(float)
+            grad_p = 2.0 * (centred(p, local, n) - y[rows]) / len(rows)
+            grad_h = np.outer(grad_p, u) * (h > 0)
+            grads = [zl_b.T @ grad_p, zn_b.T @ grad_h, grad_h.sum(axis=0), h.T @ grad_p]
+            step += 1
+            for param, grad, (m1, m2) in zip(params, grads, moments, strict=True):
+                m1 *= 0.9
+                m1 += 0.1 * grad
+                m2 *= 0.999
+                m2 += 0.001 * grad * grad
+                param -= 1e-3 * (m1 / (1 - 0.9**step)) / (np.sqrt(m2 / (1 - 0.999**step)) + 1e-8)
+        score = r2()
+        if score > best[0]:
+            best = (score, epoch, [p.copy() for p in params])
+    w, big_w, b, u = best[2]
+    value_weight = w[0] / sd[0]
+    if value_weight <= 0:
+        raise SystemExit(
+            f"the fit gives the policy's own value a weight of {value_weight:.3f}: nothing to build on"
+        )
+    learned = (w[1:] / sd[1:]) / value_weight
+    scaled = big_w / sd[:, None]  # inputs in the policy's units
+    net_b = b - (mu / sd) @ big_w
+    net = [*scaled.T.reshape(-1), *net_b, *(u / value_weight)]
+    figures = {
+        "rows": len(y),
+        "old_value_weight": float(value_weight),
+        "r2_held_out_ridge": ridge_r2,
+        "r2_held_out": best[0],
+        "best_epoch": best[1],
+    }
+    return learned, np.asarray(net), figures
+
+
 def one_round(
     args: argparse.Namespace, rules: Rules, base: tuple[float, ...], seed: int, data: Path | None
 ) -> tuple[list[float], dict[str, Any]]:
@@ -138,11 +257,10 @@ def one_round(
 
     start = time.process_time()
     if data and data.exists():
-        saved = np.load(data, allow_pickle=True)
-        values, features, targets = (list(saved[k]) for k in ("values", "features", "targets"))
+        values, features, targets, rules_values = _read(data, base)
         print(f"read {len(values)} positions from {data}")
     else:
-        values, features, targets = positions(
+        values, features, targets, rules_values = positions(
             rules, base, args.positions, args.worlds, seed, args.explore, args.keep
         )
         if data:
@@ -151,14 +269,34 @@ def one_round(
                 data,
                 **{
                     k: _objects(obj, v)
-                    for k, v in (("values", values), ("features", features), ("targets", targets))
+                    for k, v in (
+                        ("values", values),
+                        ("features", features),
+                        ("targets", targets),
+                        ("rules_values", rules_values),
+                    )
                 },
             )
         print(f"{len(values)} positions, {time.process_time() - start:.0f} s of CPU")
-    learned, figures = fit(values, features, targets, args.ridge)
-    params = list(base[: len(SMART_NAMES)]) + [
-        b + float(w) for b, w in zip(base[len(SMART_NAMES) :], learned, strict=True)
-    ]
+    for extra_data in args.also:
+        more = _read(extra_data, base)
+        for mine, theirs in zip((values, features, targets, rules_values), more, strict=True):
+            mine.extend(theirs)
+        print(f"and {len(more[0])} positions from {extra_data}")
+    nlinear = len(SMART_NAMES) + len(LEARNED_NAMES)
+    if args.net:
+        learned, net, figures = fit_net(
+            rules_values, features, targets, args.ridge, args.epochs, seed
+        )
+        params = list(base[: len(SMART_NAMES)]) + [float(w) for w in learned]
+        params += [float(v) for v in net]
+    else:
+        learned, figures = fit(values, features, targets, args.ridge)
+        params = (
+            list(base[: len(SMART_NAMES)])
+            + [b + float(w) for b, w in zip(base[len(SMART_NAMES) : nlinear], learned, strict=True)]
+            + list(base[nlinear:])
+        )
     per_deck = [
         (a + b) / 2 for a, b in fast.duel(rules, args.check_decks, args.check_seed, params, base)
     ]
@@ -196,6 +334,19 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--base", type=Path, help="start from this earlier run's weights")
     parser.add_argument(
+        "--net",
+        action="store_true",
+        help="fit the network too (a small one over the features; replaces any in --base)",
+    )
+    parser.add_argument("--epochs", type=int, default=60, help="the network's epochs (default 60)")
+    parser.add_argument(
+        "--also",
+        type=Path,
+        nargs="*",
+        default=[],
+        help="positions kept by other runs from the same base (round-K.npz), fit with this round's",
+    )
+    parser.add_argument(
         "--data",
         type=Path,
         help="keep each round's positions in this folder (round-K.npz), or read them back",
@@ -219,7 +370,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--rounds must be at least 1, --positions at least 10, --worlds at least 2")
     base = check_params(json.loads(args.base.read_text())["params"] if args.base else SMART_DEFAULT)
     full = len(SMART_NAMES) + len(LEARNED_NAMES)
-    base = base + (0.0,) * (full - len(base))
+    if len(base) < full:
+        base = base + (0.0,) * (full - len(base))
     if args.data:
         args.data.mkdir(parents=True, exist_ok=True)
     rounds = []
@@ -234,7 +386,7 @@ def main(argv: list[str] | None = None) -> int:
             json.dumps(
                 {
                     "params": list(base),
-                    "names": list(SMART_NAMES + LEARNED_NAMES),
+                    "names": list((SMART_NAMES + LEARNED_NAMES + NET_NAMES)[: len(base)]),
                     "rounds": rounds,
                     "command": "python scripts/train_policy.py "
                     + " ".join(sys.argv[1:] if argv is None else argv),
@@ -244,6 +396,26 @@ def main(argv: list[str] | None = None) -> int:
             + "\n"
         )
     return 0
+
+
+def _read(path: Path, base: tuple[float, ...]) -> tuple[list[Any], list[Any], list[Any], list[Any]]:
+    """Positions kept by an earlier run (played with ``base``'s weights): the values, features,
+    search values and the rules' values (worked out from ``base`` where an older file lacks
+    them, which needs a base with no network)."""
+    import numpy as np
+
+    saved = np.load(path, allow_pickle=True)
+    values, features, targets = (list(saved[k]) for k in ("values", "features", "targets"))
+    if "rules_values" in saved:
+        return values, features, targets, list(saved["rules_values"])
+    nlinear = len(SMART_NAMES) + len(LEARNED_NAMES)
+    if len(base) > nlinear:
+        raise SystemExit(f"{path} has no rules' values, and the base has a network")
+    lin = np.asarray(base[len(SMART_NAMES) : nlinear])
+    rules_values = [
+        np.asarray(v) - np.asarray(f) @ lin for v, f in zip(values, features, strict=True)
+    ]
+    return values, features, targets, rules_values
 
 
 def _objects(template: Any, rows: list[Any]) -> Any:

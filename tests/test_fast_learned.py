@@ -16,7 +16,14 @@ from bezique.bots import Limit, make
 from bezique.bots.base import legal_actions
 from bezique.bots.learned import learned_choice, learned_params
 from bezique.fast import duel
-from bezique.fast.smart import LEARNED_NAMES, SMART_DEFAULT, SMART_NAMES, check_params
+from bezique.fast.smart import (
+    LEARNED_NAMES,
+    NET_NAMES,
+    NET_SHAPE,
+    SMART_DEFAULT,
+    SMART_NAMES,
+    check_params,
+)
 
 pytestmark = pytest.mark.skipif(not fast.available(), reason="the compiled engine is not built")
 
@@ -51,7 +58,9 @@ def test_the_learned_features_are_named_once_each() -> None:
     assert len(LEARNED_NAMES) == len(set(LEARNED_NAMES)) == 56
     assert not set(LEARNED_NAMES) & set(SMART_NAMES)
     assert check_params(learned()) == SMART_DEFAULT + NO_TERMS
-    with pytest.raises(ValueError, match=r"21 weights \(77 with its learned terms\): got 22"):
+    with pytest.raises(
+        ValueError, match=r"\(77 with its learned terms, 1021 with its network\): got 22"
+    ):
         check_params((*SMART_DEFAULT, 1.0))
     with pytest.raises(ValueError, match="weight lead_brisque must be a finite number"):
         check_params(learned(lead_brisque=float("inf")))
@@ -94,6 +103,41 @@ def test_features_read_only_what_the_seat_sees() -> None:
         assert other.smart_features(learned(lead_brisque=3.0)) == deal.smart_features(
             learned(lead_brisque=3.0)
         )
+
+
+def test_the_network_adds_what_its_units_say() -> None:
+    """Each card's value with a network is its value with the learned terms plus, over the
+    units, the unit's weight times its rectified sum of the rules' value (no learned terms) and
+    the features: the layout NET_SHAPE and NET_NAMES give (bezique.fast.smart)."""
+    hidden, inputs = NET_SHAPE
+    assert len(NET_NAMES) == len(set(NET_NAMES)) == hidden * (inputs + 2)
+    rng = random.Random(8)
+    linear = learned(lead_brisque=2.0, lead=-1.5, trump_ace=0.7)
+    net = [rng.gauss(0.0, 0.3) for _ in range(hidden * inputs)]
+    net += [rng.gauss(0.0, 1.0) for _ in range(hidden)]  # biases
+    net += [rng.gauss(0.0, 2.0) for _ in range(hidden)]  # the units' weights in the value
+    params = linear + tuple(net)
+    assert check_params(params) == params
+    changed = 0
+    for deal in stage1_positions(9, 40):
+        rules_only = deal.smart_features()
+        with_linear = deal.smart_features(linear)
+        view = deal.smart_features(params)
+        assert rules_only is not None and with_linear is not None and view is not None
+        assert view[1] == with_linear[1]
+        for v_rules, v_linear, v, row in zip(
+            rules_only[0], with_linear[0], view[0], view[1], strict=True
+        ):
+            x = [v_rules, *row]
+            added = 0.0
+            for h in range(hidden):
+                total = net[hidden * inputs + h] + sum(
+                    w * xi for w, xi in zip(net[h * inputs : (h + 1) * inputs], x, strict=True)
+                )
+                added += net[hidden * (inputs + 1) + h] * max(total, 0.0)
+            assert v == pytest.approx(v_linear + added, abs=1e-9)
+            changed += added != 0.0
+    assert changed > 100
 
 
 def test_the_smart_rules_alone_say_when_features_exist() -> None:

@@ -47,7 +47,9 @@ def test_the_weights_are_named_once_each() -> None:
 
 
 def test_bad_weights_are_refused() -> None:
-    with pytest.raises(ValueError, match=r"21 weights \(77 with its learned terms\): got 3"):
+    with pytest.raises(
+        ValueError, match=r"21 weights \(77 with its learned terms, 1021 with its network\): got 3"
+    ):
         check_params([1.0, 2.0, 3.0])
     with pytest.raises(ValueError, match="weight meld must be a finite number"):
         check_params(with_weight("meld", math.nan))

@@ -320,6 +320,23 @@ static void learned_features(const Cand *c, double *f) {
     f[55] = c->lead * c->ml;
 }
 
+/* What the network adds to a card's value: its units over the rules' value (the learned terms
+   left out) and the learned features (most of them 0, so skipped: the one-hot rank and trump, the leads or follows). */
+static double net_value(const double *w, const double *b, const double *u, double value, const double *f) {
+    int nz[SMART_NLEARN], m = 0;
+    for (int j = 0; j < SMART_NLEARN; j++)
+        if (f[j] != 0.0) nz[m++] = j;
+    double out = 0.0;
+    for (int h = 0; h < SMART_NHIDDEN; h++) {
+        if (u[h] == 0.0) continue;
+        const double *wh = w + h * SMART_NIN;
+        double a = b[h] + wh[0] * value;
+        for (int i = 0; i < m; i++) a += wh[1 + nz[i]] * f[nz[i]];
+        if (a > 0.0) out += u[h] * a;
+    }
+    return out;
+}
+
 /* The 'smart' value of each candidate card (the heuristic player's rules of thumb, read off the
    state as the seat to move sees it: keep values from trick power, the meld points a card may
    still bring, trumps and aces kept for the end of the stock; leads that are safe to win a
@@ -336,8 +353,10 @@ static void smart_values(const State *st, const Config *cfg, const Move *mv, int
         by_rank[k & 7]++;
         by_suit[k >> 3]++;
     }
-    int learned = 0;
+    int learned = 0, net = 0;
     for (int j = 0; j < SMART_NLEARN; j++) learned |= sp[SP_LEARN + j] != 0.0;
+    const double *net_w = sp + SP_NET, *net_b = net_w + SMART_NHIDDEN * SMART_NIN, *net_u = net_b + SMART_NHIDDEN;
+    for (int h = 0; h < SMART_NHIDDEN; h++) net |= net_u[h] != 0.0;
     int total = unseen_counts(st, cfg, seat, unseen);
     int full = cfg->ncards - cfg->players * cfg->hand_size;
     int stock = st->nstock + (st->turn_up >= 0);
@@ -399,7 +418,7 @@ static void smart_values(const State *st, const Config *cfg, const Move *mv, int
             } else
                 v[i] = -(cd.pts + sp[SP_LOSE]) - keeps[i];
         }
-        if (!learned && !feat) continue;
+        if (!learned && !net && !feat) continue;
         cd.declared = (st->mask[c].lo | st->mask[c].hi) != 0;
         cd.copies = held[k] - 1;
         cd.unseen = unseen[k];
@@ -410,8 +429,10 @@ static void smart_values(const State *st, const Config *cfg, const Move *mv, int
         double f[SMART_NLEARN];
         learned_features(&cd, f);
         if (feat) memcpy(feat + (size_t)i * SMART_NLEARN, f, sizeof(f));
+        double rules_value = v[i];
         if (learned)
             for (int j = 0; j < SMART_NLEARN; j++) v[i] += sp[SP_LEARN + j] * f[j];
+        if (net) v[i] += net_value(net_w, net_b, net_u, rules_value, f);
     }
 }
 
@@ -450,8 +471,9 @@ int smart_choice(const State *st, const Config *cfg, const Move *mv, int n, cons
     return smart_pick(st, cfg, mv, n, &unused, 0.0, 0, sp);
 }
 
-/* The weights in seq (None: SMART_DEFAULT), either the SP_LEARN rule weights (the learned ones
-   then 0) or all SMART_NPARAM, into out: 0, or -1 with an exception set. */
+/* The weights in seq (None: SMART_DEFAULT): the SP_LEARN rule weights, those and the SP_NET -
+   SP_LEARN learned ones, or all SMART_NPARAM (those left out are 0), into out: 0, or -1 with an
+   exception set. */
 int smart_params(PyObject *seq, double *out) {
     if (seq == NULL || seq == Py_None) {
         memcpy(out, SMART_DEFAULT, sizeof(SMART_DEFAULT));
@@ -460,9 +482,10 @@ int smart_params(PyObject *seq, double *out) {
     PyObject *fast = PySequence_Fast(seq, "the smart policy's weights must be a sequence of numbers");
     if (!fast) return -1;
     Py_ssize_t size = PySequence_Fast_GET_SIZE(fast);
-    if (size != SP_LEARN && size != SMART_NPARAM) {
-        PyErr_Format(PyExc_ValueError, "the smart policy has %d weights (%d with its learned terms): got %zd",
-                     SP_LEARN, SMART_NPARAM, size);
+    if (size != SP_LEARN && size != SP_NET && size != SMART_NPARAM) {
+        PyErr_Format(PyExc_ValueError,
+                     "the smart policy has %d weights (%d with its learned terms, %d with its network): got %zd",
+                     SP_LEARN, SP_NET, SMART_NPARAM, size);
         Py_DECREF(fast);
         return -1;
     }

@@ -52,12 +52,18 @@ int policy_choice(const State *st, const Config *cfg, const Move *mv, int n, int
 
 /* The weights of the 'smart' policy (policy.c's SMART_DEFAULT says what each is; in Python,
    bezique.fast.SMART_PARAMS), then those of its learned terms (SMART_NLEARN of them, 0 in
-   SMART_DEFAULT; bezique.fast.smart.LEARNED_FEATURES). */
+   SMART_DEFAULT; bezique.fast.smart.LEARNED_FEATURES), then its network's. */
 enum {
     SP_POWER = 0, /* 8 of them, by rank */
     SP_TRUMP = 8, SP_MELD, SP_EXCHANGE, SP_LATE_TRUMP, SP_LATE_TRUMP_RANK, SP_LATE_ACE, SP_DECLARE, SP_WIN_BASE,
     SP_LAST_TRICK, SP_LEAD_RISK, SP_LEAD_WIN_COST, SP_LOSE, SP_HOLD, SP_LEARN,
-    SMART_NLEARN = 56, SMART_NPARAM = SP_LEARN + SMART_NLEARN
+    SMART_NLEARN = 56, SP_NET = SP_LEARN + SMART_NLEARN,
+    /* A small network on top (0 in SMART_DEFAULT): SMART_NHIDDEN rectified units over the
+       card's value by the rules alone and its learned features (SMART_NIN inputs); per unit its input
+       weights (SP_NET + h * SMART_NIN + j), then every unit's bias, then every unit's weight in
+       the card's value (bezique.fast.smart.NET_SHAPE). */
+    SMART_NHIDDEN = 16, SMART_NIN = SMART_NLEARN + 1,
+    SMART_NPARAM = SP_NET + SMART_NHIDDEN * (SMART_NIN + 2)
 };
 extern const double SMART_DEFAULT[SMART_NPARAM];
 

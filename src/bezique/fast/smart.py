@@ -102,18 +102,41 @@ SMART_NAMES: tuple[str, ...] = tuple(name for name, _, _ in SMART_PARAMS)
 """The weights' names, in order."""
 
 
+NET_SHAPE: tuple[int, int] = (16, 1 + len(LEARNED_FEATURES))
+"""The learned network's units and inputs: each rectified unit reads the card's value by the rules
+alone (the learned terms left out) and its :data:`LEARNED_FEATURES`; what the units add, weighted, is
+the network's term in the card's value.  Its weights follow the learned terms': each unit's
+inputs' weights unit by unit, then the units' biases, then their weights in the value
+(``fast/search.h``, ``SP_NET``)."""
+
+NET_NAMES: tuple[str, ...] = (
+    tuple(
+        f"net_{h}_{name}"
+        for h in range(NET_SHAPE[0])
+        for name in ("value", *(n for n, _ in LEARNED_FEATURES))
+    )
+    + tuple(f"net_{h}_bias" for h in range(NET_SHAPE[0]))
+    + tuple(f"net_{h}_out" for h in range(NET_SHAPE[0]))
+)
+"""The network's weights' names, in order."""
+
+
 def check_params(params: Sequence[float]) -> tuple[float, ...]:
     """``params`` as a tuple of floats, or ``ValueError`` saying what is wrong with them: the
     rule weights of :data:`SMART_PARAMS`, optionally followed by one weight for each of the
-    :data:`LEARNED_FEATURES` (none given: all 0)."""
+    :data:`LEARNED_FEATURES` (none given: all 0), optionally followed by the network's
+    (:data:`NET_NAMES`; none given: no network)."""
     values = tuple(params)
-    rules, full = len(SMART_PARAMS), len(SMART_PARAMS) + len(LEARNED_FEATURES)
-    if len(values) not in (rules, full):
+    rules = len(SMART_PARAMS)
+    learned = rules + len(LEARNED_FEATURES)
+    full = learned + len(NET_NAMES)
+    if len(values) not in (rules, learned, full):
         raise ValueError(
-            f"the smart policy has {rules} weights ({full} with its learned terms): got {len(values)}"
+            f"the smart policy has {rules} weights ({learned} with its learned terms, {full} with"
+            f" its network): got {len(values)}"
         )
     out = []
-    for name, v in zip(SMART_NAMES + LEARNED_NAMES, values, strict=False):
+    for name, v in zip(SMART_NAMES + LEARNED_NAMES + NET_NAMES, values, strict=False):
         if (
             isinstance(v, bool)
             or not isinstance(v, int | float)
@@ -128,6 +151,8 @@ def check_params(params: Sequence[float]) -> tuple[float, ...]:
 __all__ = [
     "LEARNED_FEATURES",
     "LEARNED_NAMES",
+    "NET_NAMES",
+    "NET_SHAPE",
     "SMART_DEFAULT",
     "SMART_NAMES",
     "SMART_PARAMS",
