@@ -206,6 +206,15 @@ def test_the_training_script_fits_and_checks_its_rounds(tmp_path: Path) -> None:
     assert json.loads(out.read_text())["params"] != saved["params"]
     with pytest.raises(SystemExit):
         module.main(["--rounds", "0"])
+    # a network on top, the first round's positions fit again with the second's
+    net_args = [*args, "--net", "--epochs", "3", "--rounds", "1"]
+    net_args += ["--also", str(data / "round-2.npz"), "--base", str(out)]
+    assert module.main(net_args) == 0
+    with_net = json.loads(out.read_text())
+    assert len(with_net["params"]) == len(SMART_NAMES) + len(LEARNED_NAMES) + len(NET_NAMES)
+    assert with_net["names"][-1] == NET_NAMES[-1]
+    assert with_net["rounds"][0]["rows"] > 120  # both files' positions
+    assert check_params(with_net["params"]) == tuple(with_net["params"])
 
 
 def test_the_shipped_weights_load_and_beat_the_rules_alone() -> None:

@@ -189,6 +189,10 @@ class FastPimcBot(CompiledSearchBot):
     :attr:`couple_draws` as they are): the playouts then play stage 1 as the learned policy
     does, some 8 points a deal better than the heuristic's rules in C duels."""
 
+    learned_version: str | None = None
+    """Which shipped learned weights the search reads (:func:`.learned.learned_params`): None the
+    present ones, ``"s11"`` those of sessions 10-12 (kept for comparison)."""
+
     learned_bar: tuple[float, float] | None = None
     """With :attr:`learned_playouts`, the bar to overrule the choice the search starts from
     (points and standard errors) where the rules have learned weights, in place of
@@ -229,7 +233,7 @@ class FastPimcBot(CompiledSearchBot):
         if self.learned_prior or self.learned_playouts:
             from .learned import learned_choice, learned_params
 
-            params = learned_params(observation.rules)
+            params = learned_params(observation.rules, self.learned_version)
         if self.learned_prior:  # the heuristic only where the learned policy does not choose
             pick = None if params is None else learned_choice(world, params)
             if pick is None:
@@ -530,6 +534,14 @@ class FastPimcLearnedPlayoutsBot(FastPimcLearnedBot):
     name = "pimc-c-lp"
     learned_playouts = True
     learned_bar = (2.0, 1.5)
+
+
+class FastPimcLearnedS11Bot(FastPimcLearnedPlayoutsBot):
+    """``pimc-c-lp`` on the learned weights of sessions 10-12 (linear terms, no network): the
+    ``expert`` of session 11, kept for comparison."""
+
+    name = "pimc-c-lp-s11"
+    learned_version = "s11"
 
 
 class FastPimcV1Bot(FastPimcBot):

@@ -25,6 +25,10 @@ from .base import Bot, Limit, PlayResult, legal_actions, only_action, salt_for
 _FILES = {"classic": "policy_classic.json"}
 """The shipped weights, by the preset they were fit on."""
 
+_EARLIER = {"s11": "policy_classic_s11.json"}
+"""Earlier shipped weights, kept so the players built on them can be measured against the
+present ones: ``s11`` the linear learned terms of sessions 10-12 (no network)."""
+
 
 @cache
 def _shipped(name: str) -> tuple[float, ...]:
@@ -39,10 +43,15 @@ def _classic() -> Rules:
     return Rules.preset("classic")
 
 
-def learned_params(rules: Rules) -> tuple[float, ...] | None:
+def learned_params(rules: Rules, version: str | None = None) -> tuple[float, ...] | None:
     """The shipped learned weights for these rules, or None where none were fit: they were fit
-    on the classic preset and serve it alone (any other option changes what a card is worth)."""
-    return _shipped(_FILES["classic"]) if rules == _classic() else None
+    on the classic preset and serve it alone (any other option changes what a card is worth).
+    ``version`` names earlier weights kept for comparison (``"s11"``); None: the present ones."""
+    if version is not None and version not in _EARLIER:
+        raise ValueError(f"no learned weights named {version!r}: {', '.join(sorted(_EARLIER))}")
+    if rules != _classic():
+        return None
+    return _shipped(_FILES["classic"] if version is None else _EARLIER[version])
 
 
 def learned_choice(world: Any, params: tuple[float, ...]) -> int | None:

@@ -156,6 +156,12 @@ CANDIDATES: dict[str, Level] = _by_name(
         "the expert level since session 11 (pimc-c-lp), under the name its measurements used",
     ),
     Level(
+        "expert-c-lp-s11",
+        "pimc-c-lp-s11",
+        Limit(iterations=EXPERT_ROLLOUTS),
+        "the expert level of sessions 11-12: pimc-c-lp on the learned weights of then",
+    ),
+    Level(
         "expert-c-ismcts",
         "ismcts-c",
         Limit(iterations=EXPERT_ISMCTS_ITERATIONS),
@@ -163,7 +169,8 @@ CANDIDATES: dict[str, Level] = _by_name(
     ),
 )
 """The compiled search by name for measurement: ``expert-c-lp`` is the ``expert`` level,
-``expert-c`` the ``expert`` level of sessions 8-10, ``hard-c`` that search at 1,200 rollouts;
+``expert-c-lp-s11`` the ``expert`` level of sessions 11-12, ``expert-c`` the ``expert`` level of
+sessions 8-10, ``hard-c`` that search at 1,200 rollouts;
 ``expert-c-smart``, ``expert-c-late``, ``expert-c-model``, ``expert-c-inf``,
 ``expert-c-learned`` and ``expert-c-ismcts`` are versions on trial at about the expert's
 budget."""

@@ -18,6 +18,7 @@ from .fastpimc import (
     FastPimcLateBot,
     FastPimcLearnedBot,
     FastPimcLearnedPlayoutsBot,
+    FastPimcLearnedS11Bot,
     FastPimcModelBot,
     FastPimcSmartBot,
     FastPimcV1Bot,
@@ -138,6 +139,11 @@ register(
     "pimc-c-lp",
     FastPimcLearnedPlayoutsBot,
     "pimc-c from the learned policy's choice, played out by it, a lower bar (the expert's bot)",
+)
+register(
+    "pimc-c-lp-s11",
+    FastPimcLearnedS11Bot,
+    "pimc-c-lp on the learned weights of sessions 10-12, kept for comparison",
 )
 register(
     "ismcts-c",
