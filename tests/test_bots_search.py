@@ -37,8 +37,9 @@ HONEST = [
     "pimc-c-inf",
     "pimc-c-learned",
     "pimc-c-lp",
-    "pimc-c-lp-s11",
+    "pimc-c-lpn",
     "learned",
+    "learned-net",
     "ismcts-c",
 ]
 TINY = Limit(nodes=300)
@@ -297,7 +298,7 @@ def test_levels() -> None:
     # the measurements' names are the levels; the old levels stay playable by name
     assert CANDIDATES["expert-c"].limit == CANDIDATES["expert-c-lp"].limit == expert
     assert CANDIDATES["expert-c"].bot == "pimc-c"  # the expert of sessions 8-10
-    assert CANDIDATES["expert-c-lp-s11"].limit == expert  # the expert of sessions 11-12
+    assert CANDIDATES["expert-c-lpn"].limit == expert  # on trial at the expert's budget
     hard_c = CANDIDATES["hard-c"].limit.iterations
     assert hard_c is not None and hard.iterations < hard_c < expert.iterations
     assert FORMER["hard-old"].bot == "pimc" and FORMER["expert-old"].bot == "ismcts"

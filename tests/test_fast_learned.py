@@ -229,6 +229,21 @@ def test_the_shipped_weights_load_and_beat_the_rules_alone() -> None:
     assert statistics.fmean(per_deck) > 0
 
 
+def test_the_network_weights_load_and_beat_the_present_ones() -> None:
+    """The weights with a network (``"net"``, on trial) are a full set with a network and win
+    their duel against the present linear weights on fresh decks (docs/learning.md)."""
+    params = learned_params(CLASSIC, "net")
+    present = learned_params(CLASSIC)
+    assert params is not None and present is not None
+    assert len(params) == len(SMART_NAMES) + len(LEARNED_NAMES) + len(NET_NAMES)
+    assert any(params[-NET_SHAPE[0] :])  # the units' weights in the value
+    assert learned_params(Rules.preset("four"), "net") is None
+    with pytest.raises(ValueError, match="no learned weights named 'old'"):
+        learned_params(CLASSIC, "old")
+    per_deck = [(a + b) / 2 for a, b in duel(CLASSIC, 4000, 2024, params, present)]
+    assert statistics.fmean(per_deck) > 0
+
+
 def test_the_learned_bot_plays_the_learned_choice_and_the_heuristic_elsewhere() -> None:
     params = learned_params(CLASSIC)
     assert params is not None

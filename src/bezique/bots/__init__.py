@@ -27,9 +27,9 @@ pimc-c     PIMC in the compiled engine, exact stage 2 in every world (:mod:`.fas
 pimc-c-v1  the first pimc-c, which played the best mean (kept for comparison)
 pimc-c-lp  pimc-c from the learned policy's choice, played out by it (:mod:`.learned`)
 beginner, easy, medium, hard, expert: the levels for people (:mod:`.levels`)
-expert-c-lp: the expert level (pimc-c-lp) under the name measured; expert-c-lp-s11: the expert
-of sessions 11-12 (pimc-c-lp-s11, the learned weights of then); expert-c: the expert of
+expert-c-lp: the expert level (pimc-c-lp) under the name measured; expert-c: the expert of
 sessions 8-10 (pimc-c); hard-c: that at 1,200 rollouts
+pimc-c-lpn, expert-c-lpn: pimc-c-lp on the learned weights with a network on top (on trial)
 hard-old, expert-old: the levels before session 8 (pimc, ismcts), kept for comparison
 pimc-c-smart, expert-c-smart: pimc-c with the heuristic's rules in its playouts (on trial)
 pimc-c-late, expert-c-late: pimc-c-smart with a lower bar late in the stock (on trial)

@@ -191,7 +191,7 @@ class FastPimcBot(CompiledSearchBot):
 
     learned_version: str | None = None
     """Which shipped learned weights the search reads (:func:`.learned.learned_params`): None the
-    present ones, ``"s11"`` those of sessions 10-12 (kept for comparison)."""
+    present ones, ``"net"`` those with a network on top (on trial)."""
 
     learned_bar: tuple[float, float] | None = None
     """With :attr:`learned_playouts`, the bar to overrule the choice the search starts from
@@ -536,12 +536,11 @@ class FastPimcLearnedPlayoutsBot(FastPimcLearnedBot):
     learned_bar = (2.0, 1.5)
 
 
-class FastPimcLearnedS11Bot(FastPimcLearnedPlayoutsBot):
-    """``pimc-c-lp`` on the learned weights of sessions 10-12 (linear terms, no network): the
-    ``expert`` of session 11, kept for comparison."""
+class FastPimcLearnedNetBot(FastPimcLearnedPlayoutsBot):
+    """``pimc-c-lp`` on the learned weights with a network on top (``"net"``), on trial."""
 
-    name = "pimc-c-lp-s11"
-    learned_version = "s11"
+    name = "pimc-c-lpn"
+    learned_version = "net"
 
 
 class FastPimcV1Bot(FastPimcBot):

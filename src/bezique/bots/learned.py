@@ -25,9 +25,9 @@ from .base import Bot, Limit, PlayResult, legal_actions, only_action, salt_for
 _FILES = {"classic": "policy_classic.json"}
 """The shipped weights, by the preset they were fit on."""
 
-_EARLIER = {"s11": "policy_classic_s11.json"}
-"""Earlier shipped weights, kept so the players built on them can be measured against the
-present ones: ``s11`` the linear learned terms of sessions 10-12 (no network)."""
+_VERSIONS = {"net": "policy_classic_net.json"}
+"""Other shipped weights for the classic rules, on trial beside the present ones: ``net`` the
+learned terms with a network on top (session 13, docs/learning.md)."""
 
 
 @cache
@@ -46,12 +46,12 @@ def _classic() -> Rules:
 def learned_params(rules: Rules, version: str | None = None) -> tuple[float, ...] | None:
     """The shipped learned weights for these rules, or None where none were fit: they were fit
     on the classic preset and serve it alone (any other option changes what a card is worth).
-    ``version`` names earlier weights kept for comparison (``"s11"``); None: the present ones."""
-    if version is not None and version not in _EARLIER:
-        raise ValueError(f"no learned weights named {version!r}: {', '.join(sorted(_EARLIER))}")
+    ``version`` names other weights on trial (``"net"``); None: the present ones."""
+    if version is not None and version not in _VERSIONS:
+        raise ValueError(f"no learned weights named {version!r}: {', '.join(sorted(_VERSIONS))}")
     if rules != _classic():
         return None
-    return _shipped(_FILES["classic"] if version is None else _EARLIER[version])
+    return _shipped(_FILES["classic"] if version is None else _VERSIONS[version])
 
 
 def learned_choice(world: Any, params: tuple[float, ...]) -> int | None:
@@ -71,6 +71,8 @@ class LearnedBot(Bot):
     heuristic."""
 
     name = "learned"
+    version: str | None = None
+    """Which shipped weights it plays (:func:`learned_params`); None: the present ones."""
 
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(seed)
@@ -85,7 +87,7 @@ class LearnedBot(Bot):
             return only_action(actions[0])
         from .. import fast
 
-        params = learned_params(observation.rules)
+        params = learned_params(observation.rules, self.version)
         if params is not None and fast.available() and observation.stage == 1:
             from .compiled import compiled_world
 
@@ -97,3 +99,10 @@ class LearnedBot(Bot):
                     action, {"reason": "the heuristic's rules of thumb, learned corrections"}
                 )
         return self._heuristic.play(observation, limit)
+
+
+class LearnedNetBot(LearnedBot):
+    """The learned policy with a network on top (the ``"net"`` weights), on trial."""
+
+    name = "learned-net"
+    version = "net"

@@ -156,10 +156,10 @@ CANDIDATES: dict[str, Level] = _by_name(
         "the expert level since session 11 (pimc-c-lp), under the name its measurements used",
     ),
     Level(
-        "expert-c-lp-s11",
-        "pimc-c-lp-s11",
+        "expert-c-lpn",
+        "pimc-c-lpn",
         Limit(iterations=EXPERT_ROLLOUTS),
-        "the expert level of sessions 11-12: pimc-c-lp on the learned weights of then",
+        "pimc-c-lpn (the learned weights with a network on top) at the expert's budget",
     ),
     Level(
         "expert-c-ismcts",
@@ -169,10 +169,9 @@ CANDIDATES: dict[str, Level] = _by_name(
     ),
 )
 """The compiled search by name for measurement: ``expert-c-lp`` is the ``expert`` level,
-``expert-c-lp-s11`` the ``expert`` level of sessions 11-12, ``expert-c`` the ``expert`` level of
-sessions 8-10, ``hard-c`` that search at 1,200 rollouts;
+``expert-c`` the ``expert`` level of sessions 8-10, ``hard-c`` that search at 1,200 rollouts;
 ``expert-c-smart``, ``expert-c-late``, ``expert-c-model``, ``expert-c-inf``,
-``expert-c-learned`` and ``expert-c-ismcts`` are versions on trial at about the expert's
+``expert-c-learned``, ``expert-c-lpn`` and ``expert-c-ismcts`` are versions on trial at about the expert's
 budget."""
 
 

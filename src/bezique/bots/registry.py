@@ -18,14 +18,14 @@ from .fastpimc import (
     FastPimcLateBot,
     FastPimcLearnedBot,
     FastPimcLearnedPlayoutsBot,
-    FastPimcLearnedS11Bot,
+    FastPimcLearnedNetBot,
     FastPimcModelBot,
     FastPimcSmartBot,
     FastPimcV1Bot,
 )
 from .heuristic import HeuristicBot
 from .ismcts import IsmctsBot
-from .learned import LearnedBot
+from .learned import LearnedBot, LearnedNetBot
 from .levels import CANDIDATES, FORMER, LEVELS, Level, LevelBot
 from .random_bot import RandomBot
 from .search import PimcBot
@@ -103,6 +103,11 @@ register(
     LearnedBot,
     "the heuristic's rules of thumb with corrections learned from the search (on trial)",
 )
+register(
+    "learned-net",
+    LearnedNetBot,
+    "the learned policy with a network on top, no search (on trial)",
+)
 register("pimc", PimcBot, "searches sampled deals, each with every card shown (PIMC)")
 register("ismcts", IsmctsBot, "information-set Monte Carlo tree search over sampled deals")
 register(
@@ -141,9 +146,9 @@ register(
     "pimc-c from the learned policy's choice, played out by it, a lower bar (the expert's bot)",
 )
 register(
-    "pimc-c-lp-s11",
-    FastPimcLearnedS11Bot,
-    "pimc-c-lp on the learned weights of sessions 10-12, kept for comparison",
+    "pimc-c-lpn",
+    FastPimcLearnedNetBot,
+    "pimc-c-lp on the learned weights with a network on top (on trial)",
 )
 register(
     "ismcts-c",
