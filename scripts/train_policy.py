@@ -103,23 +103,32 @@ def positions(
     return values, features, targets, rules_values
 
 
-def fit(
-    values: list[Any], features: list[Any], targets: list[Any], ridge: float
-) -> tuple[Any, dict[str, float]]:
-    """The learned weights (in the policy's own units) and the fit's figures."""
+def _rows(
+    values: list[Any], features: list[Any], targets: list[Any], centre_x: bool
+) -> tuple[Any, Any, Any, Any]:
+    """One row a card: its value and features (centred within the position where ``centre_x``),
+    the search's value less the position's mean, the position's number, and whether the
+    position is held out (every tenth)."""
     import numpy as np
 
     rows_x, rows_y, group = [], [], []
     for g, (v, f, q) in enumerate(zip(values, features, targets, strict=True)):
         x = np.column_stack([np.asarray(v), np.asarray(f)])
         y = np.asarray(q)
-        rows_x.append(x - x.mean(axis=0))
+        rows_x.append(x - x.mean(axis=0) if centre_x else x)
         rows_y.append(y - y.mean())
         group.extend([g] * len(q))
-    x = np.vstack(rows_x)
-    y = np.concatenate(rows_y)
     groups = np.asarray(group)
-    held = groups % 10 == 9
+    return np.vstack(rows_x), np.concatenate(rows_y), groups, groups % 10 == 9
+
+
+def fit(
+    values: list[Any], features: list[Any], targets: list[Any], ridge: float
+) -> tuple[Any, dict[str, float]]:
+    """The learned weights (in the policy's own units) and the fit's figures."""
+    import numpy as np
+
+    x, y, _, held = _rows(values, features, targets, centre_x=True)
     scale = x[~held].std(axis=0)
     scale[scale == 0] = 1.0
     xs = x / scale
@@ -163,15 +172,7 @@ def fit_net(
     the new value is the rules' plus the rest of the fit divided by ``a``."""
     import numpy as np
 
-    xs, ys, group = [], [], []
-    for g, (v, f, q) in enumerate(zip(rules_values, features, targets, strict=True)):
-        xs.append(np.column_stack([np.asarray(v), np.asarray(f)]))
-        ys.append(np.asarray(q) - np.mean(q))
-        group.extend([g] * len(q))
-    x = np.vstack(xs)
-    y = np.concatenate(ys)
-    groups = np.asarray(group)
-    held = groups % 10 == 9
+    x, y, groups, held = _rows(rules_values, features, targets, centre_x=False)
     mu = x[~held].mean(axis=0)
     sd = x[~held].std(axis=0)
     sd[sd == 0] = 1.0
@@ -181,20 +182,19 @@ def fit_net(
     def centred(p: Any, g: Any = groups, n: Any = sizes) -> Any:
         return p - (np.bincount(g, weights=p, minlength=len(n)) / np.maximum(n, 1))[g]
 
-    lin_cols = net_cols = list(range(x.shape[1]))
-    zl = np.column_stack([centred(z[:, j]) for j in lin_cols])
-    a = zl[~held]
+    zc = np.column_stack([centred(z[:, j]) for j in range(z.shape[1])])
+    a = zc[~held]
     w = np.linalg.solve(a.T @ a + ridge * np.eye(a.shape[1]), a.T @ y[~held])
     hidden = NET_SHAPE[0]
     rng = np.random.default_rng(seed)
-    big_w = rng.normal(0.0, 1.0 / math.sqrt(len(net_cols)), (len(net_cols), hidden))
+    big_w = rng.normal(0.0, 1.0 / math.sqrt(z.shape[1]), (z.shape[1], hidden))
     b = np.zeros(hidden)
     u = np.zeros(hidden)
     params = [w, big_w, b, u]
     moments = [(np.zeros_like(p), np.zeros_like(p)) for p in params]
 
     def predict(rows: Any) -> Any:
-        return z[rows][:, lin_cols] @ w + np.maximum(z[rows][:, net_cols] @ big_w + b, 0.0) @ u
+        return z[rows] @ w + np.maximum(z[rows] @ big_w + b, 0.0) @ u
 
     every = np.arange(len(y))
 
@@ -211,13 +211,13 @@ def fit_net(
         for batch in np.array_split(train_groups, max(1, len(train_groups) // 256)):
             rows = np.flatnonzero(np.isin(groups, batch))
             _, local = np.unique(groups[rows], return_inverse=True)
-            zl_b, zn_b = z[rows][:, lin_cols], z[rows][:, net_cols]
-            h = np.maximum(zn_b @ big_w + b, 0.0)
-            p = zl_b @ w + h @ u
+            zb = z[rows]
+            h = np.maximum(zb @ big_w + b, 0.0)
+            p = zb @ w + h @ u
             n = np.bincount(local).astype(float)
             grad_p = 2.0 * (centred(p, local, n) - y[rows]) / len(rows)
             grad_h = np.outer(grad_p, u) * (h > 0)
-            grads = [zl_b.T @ grad_p, zn_b.T @ grad_h, grad_h.sum(axis=0), h.T @ grad_p]
+            grads = [zb.T @ grad_p, zb.T @ grad_h, grad_h.sum(axis=0), h.T @ grad_p]
             step += 1
             for param, grad, (m1, m2) in zip(params, grads, moments, strict=True):
                 m1 *= 0.9
