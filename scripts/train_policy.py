@@ -368,6 +368,11 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--preset {args.preset} has {rules.players} hands: the smart rules need two")
     if args.rounds < 1 or args.positions < 10 or args.worlds < 2:
         parser.error("--rounds must be at least 1, --positions at least 10, --worlds at least 2")
+    if args.epochs < 0:
+        parser.error("--epochs must be 0 (the ridge fit alone) or more")
+    missing = [str(path) for path in args.also if not path.is_file()]
+    if missing:
+        parser.error(f"--also: no such file: {', '.join(missing)}")
     base = check_params(json.loads(args.base.read_text())["params"] if args.base else SMART_DEFAULT)
     full = len(SMART_NAMES) + len(LEARNED_NAMES)
     if len(base) < full:

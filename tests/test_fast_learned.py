@@ -186,7 +186,9 @@ def test_learned_weights_play_in_duels_and_in_pimc() -> None:
     assert deal.pimc(*args, smart_params=learned(lead_brisque=1000.0)) != deal.pimc(*args)
 
 
-def test_the_training_script_fits_and_checks_its_rounds(tmp_path: Path) -> None:
+def test_the_training_script_fits_and_checks_its_rounds(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     spec = importlib.util.spec_from_file_location("train_policy", Path("scripts/train_policy.py"))
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -206,6 +208,13 @@ def test_the_training_script_fits_and_checks_its_rounds(tmp_path: Path) -> None:
     assert json.loads(out.read_text())["params"] != saved["params"]
     with pytest.raises(SystemExit):
         module.main(["--rounds", "0"])
+    for bad, says in (
+        (["--epochs", "-1"], "--epochs must be 0"),
+        (["--also", str(tmp_path / "missing.npz")], "--also: no such file"),
+    ):
+        with pytest.raises(SystemExit):
+            module.main(bad)
+        assert says in capsys.readouterr().err
     # a network on top, the first round's positions fit again with the second's
     net_args = [*args, "--net", "--epochs", "3", "--rounds", "1"]
     net_args += ["--also", str(data / "round-2.npz"), "--base", str(out)]
