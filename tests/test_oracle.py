@@ -10,7 +10,7 @@ import pytest
 from bezique import Deal, Rules, fast
 from bezique.arena import ORACLES, PlayerSpec, decide, run_arena
 from bezique.bots import Limit, levels, names
-from bezique.bots.fastoracle import FastOracleBot
+from bezique.bots.fastoracle import FastOracleBot, HandOracleBot, hands_shown
 from bezique.bots.oracle import OracleBot
 from bezique.bots.solver import exact_values
 
@@ -105,4 +105,59 @@ def test_the_arena_hands_the_compiled_oracle_the_compiled_deal() -> None:
     assert decide(player, f, limit) == decide(player, deal, limit)
     assert f.position() == deal.position()  # the arena's deal is untouched
     result = run_arena("oracle-c:iterations=2", "random", "classic", decks=1, seed=1)
+    assert len(result.plays) == 2 and all(p.a_moves > 0 for p in result.plays)
+
+
+def deck_of(deal: Deal) -> str:
+    """The stock's order, from the full position string."""
+    return deal.position().rpartition("|deck=")[2]
+
+
+def played_into(preset: str, seed: int, actions: int) -> Deal:
+    """A deal played at random for a number of actions."""
+    deal = Deal.new(Rules.preset(preset), seed=seed)
+    rng = random.Random(seed)
+    for _ in range(actions):
+        deal.apply(rng.choice(deal.legal_actions()))
+    return deal
+
+
+@pytest.mark.parametrize(("preset", "seed"), [("classic", 5), ("classic", 6), ("four", 7)])
+def test_the_hand_oracle_sees_the_other_hands_and_not_the_stock(preset: str, seed: int) -> None:
+    deal = played_into(preset, seed, 30)
+    seat = deal.to_move
+    assert seat is not None
+    before = deal.position()
+    shown = hands_shown(deal, seat)
+    assert deal.position() == before  # the real deal is left alone
+    assert shown.hand == deal.observation(seat).hand
+    others = [s for s in range(deal.rules.players) if s != seat]
+    real_stock = sorted(deck_of(deal).split(","))
+    stocks = set()
+    for world_seed in range(4):
+        world = Deal.from_observation(shown, random.Random(world_seed))
+        for s in others:  # every other hand is the real one in every world
+            assert world.observation(s).hand == deal.observation(s).hand
+        assert world.observation(seat).hand == deal.observation(seat).hand
+        assert sorted(deck_of(world).split(",")) == real_stock  # the same cards in the stock
+        stocks.add(deck_of(world))
+    assert len(stocks) > 1  # the stock is dealt again: it stays unseen
+
+
+@needs_fast
+def test_the_hand_oracle_is_the_arenas_only_and_plays_the_expert_search() -> None:
+    deal = played_into("classic", 9, 12)
+    player = PlayerSpec.parse("oracle-hand").build(1)
+    assert isinstance(player, HandOracleBot)
+    limit = Limit(iterations=64)
+    before = deal.position()
+    action = decide(player, deal, limit)
+    assert deal.position() == before
+    assert action in deal.legal_actions()
+    assert decide(player, fast.FastDeal.from_deal(deal), limit) == action  # either deal, same
+    seat = deal.to_move
+    assert seat is not None
+    search = PlayerSpec.parse("pimc-c-lp").build(1)
+    assert search.play(hands_shown(deal, seat), limit).action == action
+    result = run_arena("oracle-hand:iterations=32", "random", "classic", decks=1, seed=1)
     assert len(result.plays) == 2 and all(p.a_moves > 0 for p in result.plays)

@@ -19,6 +19,7 @@ from __future__ import annotations
 from .runner import (
     ORACLE,
     ORACLE_C,
+    ORACLE_HAND,
     ORACLES,
     ArenaResult,
     Play,
@@ -37,6 +38,7 @@ __all__ = [
     "ORACLE",
     "ORACLES",
     "ORACLE_C",
+    "ORACLE_HAND",
     "ArenaResult",
     "Estimate",
     "Play",

@@ -18,7 +18,7 @@ then decided by the match rules (:class:`~bezique.core.match.Match`).  This is t
 playing the matches, because no bot looks at the match score; the last, unfinished match of each
 seating is dropped.  In per-deal games every deal is a match.
 
-**The oracles** (``oracle``, and ``oracle-c`` in the compiled engine) get the real deal through
+**The oracles** (``oracle``, ``oracle-c`` in the compiled engine, and ``oracle-hand``) get the real deal through
 :meth:`OracleBot.play_with_deal <bezique.bots.oracle.OracleBot.play_with_deal>`: :func:`decide`
 is the one place that does so.
 """
@@ -33,7 +33,7 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from ..bots import Bot, Limit, make, names
-from ..bots.fastoracle import FastOracleBot
+from ..bots.fastoracle import FastOracleBot, HandOracleBot
 from ..bots.oracle import OracleBot
 from ..bots.random_bot import RandomBot
 from ..core.deal import Deal
@@ -52,7 +52,10 @@ ORACLE = "oracle"
 """The name of the cheating player (measurement only)."""
 ORACLE_C = "oracle-c"
 """The cheating player in the compiled engine (:mod:`bezique.bots.fastoracle`)."""
-ORACLES = (ORACLE, ORACLE_C)
+ORACLE_HAND = "oracle-hand"
+"""The ``expert`` level's search shown the other hands but not the stock
+(:class:`bezique.bots.fastoracle.HandOracleBot`)."""
+ORACLES = (ORACLE, ORACLE_C, ORACLE_HAND)
 """Every cheating player: the arena's names, never bots (:func:`bezique.bots.make`) or levels."""
 
 
@@ -104,6 +107,8 @@ class PlayerSpec:
             return OracleBot(seed)
         if self.name == ORACLE_C:
             return FastOracleBot(seed)
+        if self.name == ORACLE_HAND:
+            return HandOracleBot(seed)
         return make(self.name, seed)
 
 

@@ -28,6 +28,7 @@ from typing import Any
 from .. import fast
 from ..core.deal import Deal
 from ..core.notation import Action
+from ..core.observation import Observation
 from .base import Limit, PlayResult
 from .oracle import OracleBot
 
@@ -157,3 +158,48 @@ def _state_seed(salt: int, world: Any, seat: int) -> int:
         (salt, seat, world.tricks_played, world.legal_texts(), world.hand(seat), world.points)
     )
     return zlib.crc32(key.encode()) * 0x2545F4914F6CDD1D & _MASK
+
+
+class HandOracleBot(OracleBot):
+    """``oracle-hand``: the ``expert`` level's search (``pimc-c-lp``) shown the other hands.
+
+    For measurement only, like the oracles above: it is given the real deal, marks every card
+    the other seats hold concealed as known to all, and lets the honest search play from that
+    observation at the expert's budget.  Its worlds then keep the other hands as they are and
+    deal only the stock again, so its margin over the ``expert`` level on the same decks is what
+    knowing the other hands is worth to this search: more than any inference from their play
+    could bring it.  What the full oracle gains beyond it comes from knowing the stock's order.
+    """
+
+    name = "oracle-hand"
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed)
+        from .fastpimc import FastPimcLearnedPlayoutsBot
+
+        self._search = FastPimcLearnedPlayoutsBot(seed)
+
+    def play_with_deal(self, deal: Deal | Any, limit: Limit | None = None) -> PlayResult:
+        """Choose for the seat to move of a :class:`Deal` (or a compiled one), seeing every
+        hand but not the stock.  The deal is left as it is."""
+        from .levels import EXPERT_ROLLOUTS
+
+        real = deal if isinstance(deal, Deal) else deal.to_deal()
+        seat = real.to_move
+        if seat is None:
+            raise ValueError("the deal is over: nobody is to move")
+        budget = Limit(iterations=EXPERT_ROLLOUTS) if limit is None else limit
+        return self._search.play(hands_shown(real, seat), budget)
+
+
+def hands_shown(deal: Deal, seat: int) -> Observation:
+    """What ``seat`` would see of ``deal`` if every other seat's concealed cards were known to
+    all (the stock still unseen): the observation :class:`HandOracleBot` searches from.  The
+    deal is left as it is."""
+    shown = deal.clone()
+    for other, hand in enumerate(shown._hands):
+        if other != seat:
+            for c in hand:
+                if not shown._mask[c]:
+                    shown._known[c] = True
+    return shown.observation(seat)
