@@ -10,7 +10,7 @@ import pytest
 from bezique import Deal, Rules, fast
 from bezique.arena import ORACLES, PlayerSpec, decide, run_arena
 from bezique.bots import Limit, levels, names
-from bezique.bots.fastoracle import FastOracleBot, HandOracleBot, hands_shown
+from bezique.bots.fastoracle import FastOracleBot, HandOracleBot, LateHandOracleBot, hands_shown
 from bezique.bots.oracle import OracleBot
 from bezique.bots.solver import exact_values
 
@@ -161,3 +161,27 @@ def test_the_hand_oracle_is_the_arenas_only_and_plays_the_expert_search() -> Non
     assert search.play(hands_shown(deal, seat), limit).action == action
     result = run_arena("oracle-hand:iterations=32", "random", "classic", decks=1, seed=1)
     assert len(result.plays) == 2 and all(p.a_moves > 0 for p in result.plays)
+
+
+@needs_fast
+def test_the_late_hand_oracle_sees_the_hands_only_late_in_the_stock() -> None:
+    limit = Limit(iterations=48)
+    late = PlayerSpec.parse("oracle-hand-late").build(1)
+    assert isinstance(late, LateHandOracleBot)
+    search = PlayerSpec.parse("pimc-c-lp").build(1)
+    checked = {"early": 0, "late": 0}
+    deal = Deal.new(Rules.preset("classic"), seed=12)
+    rng = random.Random(12)
+    while deal.stage == 1:
+        seat = deal.to_move
+        assert seat is not None
+        honest = deal.stock_size > 16
+        view = late.view(deal, seat)
+        assert view == (deal.observation(seat) if honest else hands_shown(deal, seat))
+        if not honest:  # the other hand, every concealed card of it, is shown
+            assert view.known[1 - seat] == deal.observation(1 - seat).hand
+        if len(deal.legal_actions()) > 1 and deal.phase == "play" and rng.random() < 0.3:
+            assert late.play_with_deal(deal, limit).action == search.play(view, limit).action
+            checked["early" if honest else "late"] += 1
+        deal.apply(rng.choice(deal.legal_actions()))
+    assert checked["early"] >= 3 and checked["late"] >= 3

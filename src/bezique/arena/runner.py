@@ -18,7 +18,7 @@ then decided by the match rules (:class:`~bezique.core.match.Match`).  This is t
 playing the matches, because no bot looks at the match score; the last, unfinished match of each
 seating is dropped.  In per-deal games every deal is a match.
 
-**The oracles** (``oracle``, ``oracle-c`` in the compiled engine, and ``oracle-hand``) get the real deal through
+**The oracles** (``oracle``, ``oracle-c`` in the compiled engine, ``oracle-hand`` and ``oracle-hand-late``) get the real deal through
 :meth:`OracleBot.play_with_deal <bezique.bots.oracle.OracleBot.play_with_deal>`: :func:`decide`
 is the one place that does so.
 """
@@ -33,7 +33,7 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from ..bots import Bot, Limit, make, names
-from ..bots.fastoracle import FastOracleBot, HandOracleBot
+from ..bots.fastoracle import FastOracleBot, HandOracleBot, LateHandOracleBot
 from ..bots.oracle import OracleBot
 from ..bots.random_bot import RandomBot
 from ..core.deal import Deal
@@ -55,7 +55,10 @@ ORACLE_C = "oracle-c"
 ORACLE_HAND = "oracle-hand"
 """The ``expert`` level's search shown the other hands but not the stock
 (:class:`bezique.bots.fastoracle.HandOracleBot`)."""
-ORACLES = (ORACLE, ORACLE_C, ORACLE_HAND)
+ORACLE_HAND_LATE = "oracle-hand-late"
+"""``oracle-hand`` shown the other hands over the last 16 cards of the stock only
+(:class:`bezique.bots.fastoracle.LateHandOracleBot`)."""
+ORACLES = (ORACLE, ORACLE_C, ORACLE_HAND, ORACLE_HAND_LATE)
 """Every cheating player: the arena's names, never bots (:func:`bezique.bots.make`) or levels."""
 
 
@@ -109,6 +112,8 @@ class PlayerSpec:
             return FastOracleBot(seed)
         if self.name == ORACLE_HAND:
             return HandOracleBot(seed)
+        if self.name == ORACLE_HAND_LATE:
+            return LateHandOracleBot(seed)
         return make(self.name, seed)
 
 

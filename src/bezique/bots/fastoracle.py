@@ -172,6 +172,9 @@ class HandOracleBot(OracleBot):
     """
 
     name = "oracle-hand"
+    shown_from: int | None = None
+    """Show the other hands only once the stock holds at most this many cards (None: always);
+    before that the search plays from the seat's honest observation."""
 
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(seed)
@@ -189,7 +192,24 @@ class HandOracleBot(OracleBot):
         if seat is None:
             raise ValueError("the deal is over: nobody is to move")
         budget = Limit(iterations=EXPERT_ROLLOUTS) if limit is None else limit
-        return self._search.play(hands_shown(real, seat), budget)
+        return self._search.play(self.view(real, seat), budget)
+
+    def view(self, deal: Deal, seat: int) -> Observation:
+        """What the search is shown: :func:`hands_shown`, or the seat's honest observation
+        while the stock holds more than :attr:`shown_from` cards."""
+        if self.shown_from is not None and deal.stock_size > self.shown_from:
+            return deal.observation(seat)
+        return hands_shown(deal, seat)
+
+
+class LateHandOracleBot(HandOracleBot):
+    """``oracle-hand-late``: :class:`HandOracleBot` shown the other hands only over the last 16
+    cards of the stock (about the last third of stage 1), honest before; for measurement only.
+    Set against ``oracle-hand`` and ``expert`` on the same decks it says when in the deal
+    knowing the other hands pays."""
+
+    name = "oracle-hand-late"
+    shown_from = 16
 
 
 def hands_shown(deal: Deal, seat: int) -> Observation:
