@@ -18,9 +18,9 @@ then decided by the match rules (:class:`~bezique.core.match.Match`).  This is t
 playing the matches, because no bot looks at the match score; the last, unfinished match of each
 seating is dropped.  In per-deal games every deal is a match.
 
-**The oracles** (``oracle``, ``oracle-c`` in the compiled engine, ``oracle-hand`` and ``oracle-hand-late``) get the real deal through
-:meth:`OracleBot.play_with_deal <bezique.bots.oracle.OracleBot.play_with_deal>`: :func:`decide`
-is the one place that does so.
+**The oracles** (``oracle``, ``oracle-c`` in the compiled engine, ``oracle-hand`` and
+``oracle-hand-late``) get the real deal through :meth:`OracleBot.play_with_deal
+<bezique.bots.oracle.OracleBot.play_with_deal>`: :func:`decide` is the one place that does so.
 """
 
 from __future__ import annotations
