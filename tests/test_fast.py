@@ -158,6 +158,25 @@ def test_unsupported_option_is_named() -> None:
     assert fast.supports(Rules.preset("classic", wild_cards=2, trump_set_scoring="cumulative"))
 
 
+def test_a_long_declaration_is_written_whole() -> None:
+    """An eight-pack quintuple bezique (RULES.md E02) whose ten cards each name the melds they
+    are in runs to 606 characters: the compiled engine once cut its texts at 511, so it could
+    not apply the move the reference core offered (found by random deals of the search bots)."""
+    position = (ROOT / "tests" / "data" / "eight_pack_quintuple_bezique.position").read_text()
+    ref = Deal.from_position(position.strip())
+    deal = fast.FastDeal.from_deal(ref)
+    texts = [str(a) for a in ref.legal_actions()]
+    quintuple = next(t for t in texts if t.startswith("meld quintuple-bezique"))
+    assert len(quintuple) > 600
+    assert deal.legal_texts() == texts
+    assert [str(a) for a in deal.legal_actions()] == texts
+    assert deal.legal_id_texts() == [(i, str(a)) for i, a in ref.legal_id_actions()]
+    deal.apply(quintuple)
+    ref.apply(quintuple)
+    assert deal.position() == ref.position()
+    assert deal.history[-1] == quintuple
+
+
 def test_illegal_actions_raise_the_reference_message_and_change_nothing() -> None:
     # C05/C14: the follower may play any card in stage 1, but only a card he holds
     deal = build(["QS", "JD", "KH", "QH"], ["AS"], dealer=1)

@@ -214,7 +214,8 @@ const Move *st_declarations(const State *st, int *n);
 int st_random_run(State *st, const Config *cfg, Rng *rng);
 /* Points per side as the reference's Deal.points shows them. */
 void st_points(const State *st, const Config *cfg, int64_t *out);
-/* The text of an action in notation; returns its length. */
+/* The text of an action in notation: at most cap - 1 characters and a 0 are written; returns
+   the whole text's length, written or not (as snprintf does). */
 int st_move_text(const State *st, const Config *cfg, const Move *mv, char *buf, int cap);
 /* Does kind k beat best, played before it?  lead_wins: a led wild card loses only to a trump. */
 static inline int st_beats(int k, int best, int trump, int lead_wins) {

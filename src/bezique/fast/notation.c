@@ -9,9 +9,12 @@
 static inline int mask_eq(Mask a, Mask b) { return a.hi == b.hi && a.lo == b.lo; }
 
 /* --- notation ------------------------------------------------------------------------------ */
+/* Append s at pos, writing only what fits in cap (always ended with a 0); returns the length the
+   text has so far, written or not, so that a caller can tell it was cut and make room. */
 static int put(char *buf, int pos, int cap, const char *s) {
-    while (*s && pos < cap - 1) buf[pos++] = *s++;
-    buf[pos] = 0;
+    for (; *s; s++, pos++)
+        if (pos < cap - 1) buf[pos] = *s;
+    buf[pos < cap - 1 ? pos : cap - 1] = 0;
     return pos;
 }
 

@@ -116,10 +116,31 @@ static PyObject *Core_clone(CoreObject *self, PyObject *unused) {
     return (PyObject *)c;
 }
 
-static PyObject *text_of(const CoreObject *self, const Move *mv) {
+/* A move's text in a new buffer of its full length (NULL without memory): a declaration's text
+   has no useful bound, since each of its cards may name every meld it is in (a quintuple
+   bezique of the eight-pack game runs past 500 characters). */
+static char *move_text_new(const State *st, const Config *cfg, const Move *mv) {
+    char probe[1];
+    int n = st_move_text(st, cfg, mv, probe, sizeof probe);
+    char *text = malloc((size_t)n + 1);
+    if (text) st_move_text(st, cfg, mv, text, n + 1);
+    return text;
+}
+
+/* A move's text as a Python string. */
+static PyObject *move_text_object(const State *st, const Config *cfg, const Move *mv) {
     char buf[512];
-    st_move_text(&self->st, &self->co->cfg, mv, buf, sizeof buf);
-    return PyUnicode_FromString(buf);
+    int n = st_move_text(st, cfg, mv, buf, sizeof buf);
+    if (n < (int)sizeof buf) return PyUnicode_FromStringAndSize(buf, n);
+    char *text = move_text_new(st, cfg, mv);
+    if (!text) return PyErr_NoMemory();
+    PyObject *r = PyUnicode_FromStringAndSize(text, n);
+    free(text);
+    return r;
+}
+
+static PyObject *text_of(const CoreObject *self, const Move *mv) {
+    return move_text_object(&self->st, &self->co->cfg, mv);
 }
 
 static PyObject *Core_legal_texts(CoreObject *self, PyObject *unused) {
@@ -141,7 +162,6 @@ static PyObject *Core_legal_texts(CoreObject *self, PyObject *unused) {
 /* The Action value of a move, built without parsing its text. */
 static PyObject *action_of(const CoreObject *self, const Move *mv) {
     static const char *verbs[] = {"play", "meld", "exchange", "partner", "pass"};
-    char buf[512];
     const Config *cfg = &self->co->cfg;
     PyObject *cards = PyTuple_New(mv->type == MV_PARTNER || mv->type == MV_PASS ? 0 : mv->n);
     if (!cards) return NULL;
@@ -149,8 +169,14 @@ static PyObject *action_of(const CoreObject *self, const Move *mv) {
         PyTuple_SET_ITEM(cards, 0, PyUnicode_FromString(KIND_CODES[cfg->kind_of[mv->ids[0]]]));
     } else if (mv->type == MV_PLAY || mv->type == MV_MELD) {
         for (int i = 0; i < mv->n; i++) {
-            st_move_text(&self->st, cfg, &(Move){MV_PLAY, 0, 1, {mv->ids[i]}}, buf, sizeof buf);
-            PyTuple_SET_ITEM(cards, i, PyUnicode_FromString(buf + 5)); /* after "play " */
+            char *text = move_text_new(&self->st, cfg, &(Move){MV_PLAY, 0, 1, {mv->ids[i]}});
+            PyObject *name = text ? PyUnicode_FromString(text + 5) : PyErr_NoMemory(); /* after "play " */
+            free(text);
+            if (!name) {
+                Py_DECREF(cards);
+                return NULL;
+            }
+            PyTuple_SET_ITEM(cards, i, name);
         }
     }
     PyObject *r = PyObject_CallFunction(ActionType, "ssN", verbs[mv->type],
@@ -235,7 +261,7 @@ static int meld_key_id(const CoreObject *self, const Move *mv) {
 
 typedef struct {
     int mid, move;
-    char text[256];
+    char *text;
 } MeldText;
 
 static int cmp_meldtext(const void *a, const void *b) {
@@ -306,21 +332,34 @@ static int ensure_ids(CoreObject *self) {
                 if (self->moves[i].type == MV_MELD) {
                     mt[j].mid = self->ids[i];
                     mt[j].move = i;
-                    st_move_text(&self->st, &self->co->cfg, &self->moves[i], mt[j].text, sizeof mt[j].text);
+                    mt[j].text = move_text_new(&self->st, &self->co->cfg, &self->moves[i]);
                     j++;
                 }
+            int lost = 0;
+            for (int i = 0; i < nmeld; i++) lost |= !mt[i].text;
+            if (lost) {
+                for (int i = 0; i < nmeld; i++) free(mt[i].text);
+                free(sorted);
+                free(mt);
+                PyErr_NoMemory();
+                goto fail;
+            }
             qsort(mt, (size_t)nmeld, sizeof(MeldText), cmp_meldtext);
-            int alt = self->co->alt_base;
-            for (int i = 1; i < nmeld; i++)
+            int alt = self->co->alt_base, over = 0;
+            for (int i = 1; i < nmeld && !over; i++)
                 if (mt[i].mid == mt[i - 1].mid) {
-                    if (alt >= self->co->num_actions) {
-                        free(sorted);
-                        free(mt);
-                        PyErr_SetString(PyExc_RuntimeError, "more alternate declarations than the encoding reserves");
-                        goto fail;
-                    }
-                    self->ids[mt[i].move] = alt++;
+                    if (alt >= self->co->num_actions)
+                        over = 1;
+                    else
+                        self->ids[mt[i].move] = alt++;
                 }
+            for (int i = 0; i < nmeld; i++) free(mt[i].text);
+            if (over) {
+                free(sorted);
+                free(mt);
+                PyErr_SetString(PyExc_RuntimeError, "more alternate declarations than the encoding reserves");
+                goto fail;
+            }
         }
         free(sorted);
         free(mt);
@@ -551,9 +590,7 @@ static PyObject *Core_replay(CoreObject *self, PyObject *arg) {
     int start = origin->nhist;
     PyObject *out = PyList_New(0);
     for (int i = start; out && i < self->nhist; i++) {
-        char buf[512];
-        st_move_text(st, &self->co->cfg, &self->hist[i], buf, sizeof buf);
-        PyObject *t = PyUnicode_FromString(buf);
+        PyObject *t = move_text_object(st, &self->co->cfg, &self->hist[i]);
         if (!t || PyList_Append(out, t) < 0) Py_CLEAR(out);
         Py_XDECREF(t);
         st_apply(st, &self->co->cfg, &self->hist[i]);
