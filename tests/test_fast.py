@@ -177,6 +177,34 @@ def test_a_long_declaration_is_written_whole() -> None:
     assert deal.history[-1] == quintuple
 
 
+def test_lockstep_played_by_bots_reaches_long_declarations() -> None:
+    """An eight-pack deal played by the heuristic and learned players, in lockstep: they keep
+    their court cards and declare them again and again (E02: bezique up to quintuple), so the
+    texts grow past 511 characters, which the compiled engine once cut short.  Random play
+    seldom gets there."""
+    from bezique.bots import registry
+
+    rules = Rules.preset("eight-pack")
+    deal = Deal.new(rules, seed=1, dealer=1)
+    players = [registry.make(name, seed=7 + s) for s, name in enumerate(["learned", "heuristic"])]
+    longest = 0
+
+    class Watch:
+        """A player that notes how long its chosen actions' texts are."""
+
+        def __init__(self, bot: Any) -> None:
+            self.bot = bot
+
+        def choose(self, observation: Any) -> Any:
+            nonlocal longest
+            action = self.bot.choose(observation)
+            longest = max(longest, len(str(action)))
+            return action
+
+    steps = lockstep(deal, random.Random(1), players=[Watch(p) for p in players])
+    assert steps > 200 and longest > 511
+
+
 def test_illegal_actions_raise_the_reference_message_and_change_nothing() -> None:
     # C05/C14: the follower may play any card in stage 1, but only a card he holds
     deal = build(["QS", "JD", "KH", "QH"], ["AS"], dealer=1)

@@ -9,12 +9,15 @@ the end the result.  Any difference raises :class:`Mismatch` with the position t
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any
 
 from ..core.deal import Deal
 from ..core.rules import Rules
 from . import FastDeal, supports
+
+if TYPE_CHECKING:
+    from ..bots.base import Bot
 
 # The presets the compiled engine does not play (none since it plays the old Russian game):
 # the reference core would play them.
@@ -167,9 +170,18 @@ def compare(ref: Deal, fast: FastDeal, ids: bool = True) -> None:
             raise Mismatch(f"action ids differ:\n ref  {want}\n fast {got}\n at {ref.position()}")
 
 
-def lockstep(deal: Deal, rng: random.Random, ids: bool = True, greedy: bool = False) -> int:
+def lockstep(
+    deal: Deal,
+    rng: random.Random,
+    ids: bool = True,
+    greedy: bool = False,
+    players: Sequence[Bot] | None = None,
+) -> int:
     """Play a deal to its end in both engines, comparing after every action; returns the
-    number of actions.  ``greedy``: declare whenever possible (more melds to check)."""
+    number of actions.  ``greedy``: declare whenever possible (more melds to check).
+    ``players``: a bot for each seat chooses the actions from its observation instead, so the
+    deal goes where real games go and random play seldom does (cards kept and declared again
+    and again: an eight-pack quintuple bezique whose cards each name the melds they are in)."""
     ref = Deal.from_position(deal.position())  # card ids as FastDeal.from_deal gives them
     fast = FastDeal.from_deal(deal)
     steps = 0
@@ -177,9 +189,12 @@ def lockstep(deal: Deal, rng: random.Random, ids: bool = True, greedy: bool = Fa
         compare(ref, fast, ids)
         if ref.is_over:
             return steps
-        actions = ref.legal_actions()
-        melds = [a for a in actions if a.verb != "pass"] if ref.phase == "declare" else []
-        action = rng.choice(melds if greedy and melds else actions)
+        if players is not None and ref.to_move is not None:
+            action = players[ref.to_move].choose(ref.observation(ref.to_move))
+        else:
+            actions = ref.legal_actions()
+            melds = [a for a in actions if a.verb != "pass"] if ref.phase == "declare" else []
+            action = rng.choice(melds if greedy and melds else actions)
         ref.apply(action)
         if rng.random() < 0.5:
             fast.apply(action)
