@@ -1,8 +1,9 @@
 """Integer action ids, native to the core (bezique.core.ids; docs/api.md "Action ids").
 
 ``tests/data/action_ids_v1.json`` was written by the environments' id table before the ids moved
-into the core (``envs/encoding.py``, "Action ids (version 1)"): the layout must not change, since
-the compiled engine and trained agents rely on it.
+into the core (``envs/encoding.py``, "Action ids (version 1)").  Version 2 only enlarged the
+alternate block: every id of version 1 must keep its meaning, since the compiled engine and
+trained agents rely on it.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from bezique import Deal, IllegalAction, Rules
-from bezique.core.ids import IDS_VERSION, action_ids
+from bezique.core.ids import IDS_VERSION, ActionIds, action_ids
 
 GOLDEN = json.loads((Path(__file__).parent / "data" / "action_ids_v1.json").read_text())
 
@@ -27,18 +28,27 @@ def test_the_golden_file_covers_every_preset() -> None:
     assert GOLDEN["greek"]["rules"] == "greek(second_seven_scores=declare)"
 
 
+def _version_1_alternates(ids: ActionIds) -> int:
+    """The size of version 1's alternate block for these ids' rules."""
+    return (8 if ids.rules.meld_reforming else 4) * max(ids.copies) + 8
+
+
 @pytest.mark.parametrize("preset", sorted(GOLDEN))
-def test_ids_are_those_of_version_1(preset: str) -> None:
-    """Same id space, same descriptions, and the same id for every legal action along random
-    deals (half of them declaring whenever they can) as the version-1 table recorded."""
-    assert IDS_VERSION == 1
+def test_ids_keep_their_version_1_meaning(preset: str) -> None:
+    """Version 2 is version 1 with a larger alternate block: the same descriptions for every id
+    version 1 had, the same ranges but the last, and the same id for every legal action along
+    random deals (half of them declaring whenever they can) as the version-1 table recorded."""
+    assert IDS_VERSION == 2
     g = GOLDEN[preset]
     rules = Rules.from_string(g["rules"])
     ids = action_ids(rules)
-    assert rules.num_actions == ids.num_actions == g["num_actions"]
-    desc = "\n".join(ids.describe(i) for i in range(ids.num_actions))
+    assert rules.num_actions == ids.num_actions
+    assert ids.num_actions - ids.num_alternates == g["num_actions"] - _version_1_alternates(ids)
+    assert ids.num_alternates > _version_1_alternates(ids)
+    desc = "\n".join(ids.describe(i) for i in range(g["num_actions"]))
     assert hashlib.sha256(desc.encode()).hexdigest() == g["describe_sha256"]
-    assert ids.table() == g["table"]
+    old_last = f"{ids.alt_base}-{g['num_actions'] - 1}"
+    assert ids.table().replace(f"{ids.alt_base}-{ids.num_actions - 1}", old_last) == g["table"]
     for rec in g["deals"]:
         deal = Deal.new(rules, seed=rec["seed"], dealer=rec["dealer"])
         rng = random.Random(rec["choice_seed"])
@@ -101,8 +111,8 @@ def test_bad_ids_are_refused_and_change_nothing() -> None:
     illegal = next(i for i in range(deal.rules.num_actions) if i not in legal)
     cases = [
         (illegal, "is not legal now; legal ids: "),
-        (-1, "no action id -1: ids run from 0 to 1056"),
-        (deal.rules.num_actions, "no action id 1057"),
+        (-1, "no action id -1: ids run from 0 to 1104"),
+        (deal.rules.num_actions, "no action id 1105"),
         ("5", "an action id is an int"),
         (True, "an action id is an int"),
         (2.0, "an action id is an int"),
@@ -129,3 +139,22 @@ def test_describe_names_every_block() -> None:
     partners = action_ids(Rules.preset("four", partner_declaring="winner-or-partner"))
     assert partners.describe(2) == "partner"
     assert action_ids(Rules.preset("rubicon")).exchange_id is None
+
+
+def test_a_position_of_real_play_needing_61_alternates() -> None:
+    """Deals played by the heuristic and learned players keep declared cards and declare them
+    again: this old Russian position (wild cards, eight copies of a kind) offers 87
+    declarations, 61 of them on alternate ids, more than version 1's block of 40 held (it
+    raised RuntimeError there).  Both engines give every one its own id."""
+    from bezique import fast
+
+    position = (Path(__file__).parent / "data" / "old_russian_61_alternates.position").read_text()
+    deal = Deal.from_position(position.strip())
+    ids = action_ids(deal.rules)
+    pairs = deal.legal_id_actions()
+    assert len(pairs) == len(deal.legal_actions()) == 87
+    assert len({i for i, _ in pairs}) == 87
+    assert sum(i >= ids.alt_base for i, _ in pairs) == 61 > _version_1_alternates(ids)
+    assert all(i < ids.num_actions for i, _ in pairs)
+    assert fast.supports(deal.rules)
+    assert fast.FastDeal.from_deal(deal).legal_id_actions() == pairs

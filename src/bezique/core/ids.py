@@ -7,7 +7,7 @@ one with :meth:`Deal.apply_id`; :meth:`Deal.action_id` and :meth:`Deal.id_action
 into its id and back in that position.  :meth:`ActionIds.describe` names an id whatever the
 position.  :data:`IDS_VERSION` changes whenever the layout changes.
 
-Layout (version 1)
+Layout (version 2)
 ------------------
 
 =====================  ==============================================================
@@ -42,10 +42,15 @@ Two legal declarations get the same meld id only when they use the same numbers 
 copies but declared copies with different histories (``meld bezique QS@marriage JD`` and
 ``meld bezique QS@four-queens JD``).  Then, in that state, the one whose notation sorts first
 keeps the meld id and the others take ids from the alternate block, in order of meld id and
-then of notation.  The block holds ``4 x (most copies of a kind) + 8`` ids (``8 x ... + 8`` with
-meld re-forming), several times what any position needed in scans of random deals
-(``scripts/scan_action_ids.py``); a position that would need more raises ``RuntimeError`` (an
-action is never dropped or substituted).
+then of notation.  The block holds ``16 x (most copies of a kind) + 32`` ids (``32 x ... + 32``
+with meld re-forming or wild cards), several times what any position needed in scans of deals
+played by the heuristic and learned players (``scripts/scan_action_ids.py --bots``), who keep
+their declared cards and declare them again; a position that would need more raises
+``RuntimeError`` (an action is never dropped or substituted).
+
+Version 2 differs from version 1 only in the size of the alternate block (version 1 held
+``4 x ... + 8``, or ``8 x ... + 8``, which such deals overran: an old Russian position needed 61
+of its 40).  Every id of version 1 means the same in version 2; ``num_actions`` grew.
 """
 
 from __future__ import annotations
@@ -65,7 +70,7 @@ if TYPE_CHECKING:
     from .observation import Observation
     from .rules import Rules
 
-IDS_VERSION = 1
+IDS_VERSION = 2
 """Version of the action-id layout; changes whenever the layout changes."""
 
 Multiset = tuple[tuple[int, int], ...]
@@ -223,7 +228,8 @@ class ActionIds:
         nxt += len(self.meld_ids)
         self.alt_base = nxt
         """The first id of the alternate block."""
-        self.num_alternates = (8 if rules.meld_reforming else 4) * max(self.copies) + 8
+        wide = rules.meld_reforming or WILD in self.kind_ids
+        self.num_alternates = (32 if wide else 16) * max(self.copies) + 32
         """Size of the alternate block."""
         nxt += self.num_alternates
         self.num_actions = nxt

@@ -18,8 +18,8 @@ observer, row 1 the next seat, and so on.  Per-side blocks start with the observ
 
 *Values.*  Counts and points are raw numbers (not scaled); flags and one-hots are 0 or 1.
 
-Observation layout (version 1)
-------------------------------
+Observation layout (version 2, the same as version 1)
+-----------------------------------------------------
 
 ``n`` is the number of players, ``s`` of sides, ``K`` of card kinds, ``M`` of meld kinds in
 the action table (:attr:`Encoding.meld_names`).  Blocks follow each other in this order:
@@ -56,13 +56,15 @@ exchanged           1            1 if the turn-up was exchanged after this trick
 tricks_won          n            completed tricks won, per seat
 ==================  ===========  ==============================================================
 
-Action ids (version 1)
+Action ids (version 2)
 ----------------------
 
 The action ids are the core's own (:mod:`bezique.core.ids`, ``rules.num_actions``,
 :meth:`Deal.legal_ids() <bezique.core.deal.Deal.legal_ids>`): pass, exchange, partner, a play
 block with copy histories, a meld block and an alternate block.  An observation carries the ids
 of its legal actions (``Observation.legal_ids``), so nothing here parses notation to find them.
+Version 2 enlarged the alternate block (``num_actions`` grew; every version-1 id keeps its
+meaning).
 """
 
 from __future__ import annotations
@@ -81,8 +83,9 @@ from ..core.observation import Observation
 from ..core.percache import per_rules
 from ..core.rules import Rules
 
-ENCODING_VERSION = 1
-"""Version of the observation layout and the action ids; changes whenever either changes."""
+ENCODING_VERSION = 2
+"""Version of the observation layout and the action ids; changes whenever either changes
+(2: the action ids' version 2, a larger alternate block; the observation is unchanged)."""
 
 WILD_CODE = "XX"
 PHASES = ("play", "declare", "over")

@@ -25,7 +25,8 @@ Rewards are those of :mod:`bezique.envs.common` (``reward="points"`` or ``"resul
 agent's side; ``episode="deal"`` or ``"match"``.  A seeded ``reset`` deals from that seed and
 builds named opponents from it, and keeps every setting given to the constructor.
 
-Version history: 1 -- first version (encoding version 1).
+Version history: 1 -- first version (encoding version 1); encoding version 2 since 2026-12-04
+(a larger alternate block: ``action_space.n`` grew, every id keeps its meaning).
 """
 
 from __future__ import annotations

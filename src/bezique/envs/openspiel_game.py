@@ -59,7 +59,9 @@ with :meth:`Deal.from_observation <bezique.core.deal.Deal.from_observation>`, so
 IS-MCTS (``open_spiel.python.algorithms.ismcts``) runs on the game; a resampled state is a
 determinization with no chance history of its own (other seats' draws are unknown to it).
 
-Version history: 1 -- first version (encoding version 1); 2 -- the ``engine`` parameter.
+Version history: 1 -- first version (encoding version 1); 2 -- the ``engine`` parameter;
+encoding version 2 since 2026-12-04 (a larger alternate block: ``num_distinct_actions`` grew,
+every id keeps its meaning).
 """
 
 from __future__ import annotations

@@ -19,7 +19,8 @@ an action id (``Discrete(num_actions)``); an id that is not legal raises
 agent to move.  Rewards are those of :mod:`bezique.envs.common`, given to every agent after
 every step.  :class:`BotPolicy` lets a :mod:`bezique.bots` player choose for an agent.
 
-Version history: 1 -- first version (encoding version 1).
+Version history: 1 -- first version (encoding version 1); encoding version 2 since 2026-12-04
+(a larger alternate block: the action spaces grew, every id keeps its meaning).
 """
 
 from __future__ import annotations
