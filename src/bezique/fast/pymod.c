@@ -127,20 +127,21 @@ static char *move_text_new(const State *st, const Config *cfg, const Move *mv) {
     return text;
 }
 
-/* A move's text as a Python string. */
-static PyObject *move_text_object(const State *st, const Config *cfg, const Move *mv) {
+/* A move's text as a Python string, less its first `skip` characters; the stack buffer serves
+   all but the longest texts. */
+static PyObject *move_text_object(const State *st, const Config *cfg, const Move *mv, int skip) {
     char buf[512];
     int n = st_move_text(st, cfg, mv, buf, sizeof buf);
-    if (n < (int)sizeof buf) return PyUnicode_FromStringAndSize(buf, n);
+    if (n < (int)sizeof buf) return PyUnicode_FromStringAndSize(buf + skip, n - skip);
     char *text = move_text_new(st, cfg, mv);
     if (!text) return PyErr_NoMemory();
-    PyObject *r = PyUnicode_FromStringAndSize(text, n);
+    PyObject *r = PyUnicode_FromStringAndSize(text + skip, n - skip);
     free(text);
     return r;
 }
 
 static PyObject *text_of(const CoreObject *self, const Move *mv) {
-    return move_text_object(&self->st, &self->co->cfg, mv);
+    return move_text_object(&self->st, &self->co->cfg, mv, 0);
 }
 
 static PyObject *Core_legal_texts(CoreObject *self, PyObject *unused) {
@@ -169,9 +170,8 @@ static PyObject *action_of(const CoreObject *self, const Move *mv) {
         PyTuple_SET_ITEM(cards, 0, PyUnicode_FromString(KIND_CODES[cfg->kind_of[mv->ids[0]]]));
     } else if (mv->type == MV_PLAY || mv->type == MV_MELD) {
         for (int i = 0; i < mv->n; i++) {
-            char *text = move_text_new(&self->st, cfg, &(Move){MV_PLAY, 0, 1, {mv->ids[i]}});
-            PyObject *name = text ? PyUnicode_FromString(text + 5) : PyErr_NoMemory(); /* after "play " */
-            free(text);
+            /* the card's name: its play text after "play " */
+            PyObject *name = move_text_object(&self->st, cfg, &(Move){MV_PLAY, 0, 1, {mv->ids[i]}}, 5);
             if (!name) {
                 Py_DECREF(cards);
                 return NULL;
@@ -590,7 +590,7 @@ static PyObject *Core_replay(CoreObject *self, PyObject *arg) {
     int start = origin->nhist;
     PyObject *out = PyList_New(0);
     for (int i = start; out && i < self->nhist; i++) {
-        PyObject *t = move_text_object(st, &self->co->cfg, &self->hist[i]);
+        PyObject *t = move_text_object(st, &self->co->cfg, &self->hist[i], 0);
         if (!t || PyList_Append(out, t) < 0) Py_CLEAR(out);
         Py_XDECREF(t);
         st_apply(st, &self->co->cfg, &self->hist[i]);
