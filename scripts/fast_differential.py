@@ -44,12 +44,11 @@ def work(job: tuple[int, int, str]) -> tuple[int, int, int, str]:
             players = [
                 registry.make(names[(s + d) % len(names)], seed=d * rules.players + s)
                 for s in range(rules.players)
-            ]
-            actions += lockstep(deal, rng, greedy=greedy, players=players or None)
+            ] if names else None  # fmt: skip
+            actions += lockstep(deal, rng, greedy=greedy, players=players)
             n += 1
-    except Mismatch as e:
-        return index, n, actions, f"{rules}: {e}"
-    except RuntimeError as e:  # FastDeal.apply: the engine refused a move the reference allows
+    # RuntimeError: FastDeal.apply found the engine refusing a move the reference allows
+    except (Mismatch, RuntimeError) as e:
         return index, n, actions, f"{rules}: {e}"
     return index, n, actions, ""
 

@@ -158,6 +158,26 @@ def test_unsupported_option_is_named() -> None:
     assert fast.supports(Rules.preset("classic", wild_cards=2, trump_set_scoring="cumulative"))
 
 
+def test_the_big_run_script_plays_at_random_or_by_bots(tmp_path: Path) -> None:
+    """scripts/fast_differential.py: one chunk at random and one played by bots, each logged
+    under its own kind, so a rerun skips only the chunks its own kind checked."""
+    script, log = str(ROOT / "scripts" / "fast_differential.py"), str(tmp_path / "run.log")
+
+    def run(*extra: str) -> subprocess.CompletedProcess[str]:
+        cmd = [sys.executable, script, "--deals", "1", "--jobs", "1", "--log", log, *extra]
+        return subprocess.run(cmd, capture_output=True, text=True, check=False)
+
+    for extra in ([], ["--bots", "heuristic,learned"]):
+        done = run(*extra)
+        assert done.returncode == 0 and "ok: 25 deals" in done.stdout, done.stdout + done.stderr
+    again = run("--bots", "heuristic,learned")
+    assert "1 chunks already checked (25 deals)" in again.stdout
+    lines = Path(log).read_text().splitlines()
+    assert [line.split()[5:] for line in lines] == [[], ["heuristic,learned"]]
+    bad = run("--bots", "nobody")
+    assert bad.returncode == 2 and "no bot named 'nobody'" in bad.stderr
+
+
 def test_a_long_declaration_is_written_whole() -> None:
     """An eight-pack quintuple bezique (RULES.md E02) whose ten cards each name the melds they
     are in runs to 606 characters: the compiled engine once cut its texts at 511, so it could
