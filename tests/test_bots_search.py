@@ -38,6 +38,7 @@ HONEST = [
     "pimc-c-learned",
     "pimc-c-lp",
     "pimc-c-lpn",
+    "pimc-c-bel",
     "learned",
     "learned-net",
     "ismcts-c",

@@ -178,6 +178,12 @@ class FastPimcBot(CompiledSearchBot):
     (:func:`bezique.bots.inference.world_log_weight`, the likelihood raised to this power:
     1 is the play model as fit, below 1 trusts it less); 0: every world counts alike."""
 
+    belief_power = 0.0
+    """Where above 0 (two hands, no wild card, stage 1), the worlds are dealt by the belief
+    model (:mod:`.belief`): the opponent's unseen cards drawn with chance proportional to
+    ``exp(belief_power * score)`` of their kind, so the likely hands come up more often and
+    every world still counts alike; 0: uniform worlds."""
+
     learned_prior = False
     """Whether the choice the search starts from (and must be beaten by the bar) is the learned
     policy's (:mod:`.learned`) where it has weights for the rules and chooses, instead of the
@@ -254,7 +260,12 @@ class FastPimcBot(CompiledSearchBot):
         active = list(range(n))
         known = world_is_known(observation)  # every world is this one: one suffices
         solver_nodes = self.solver_cap(observation.rules)
-        weigh = self._weigher(observation, world, seed) if not known else None
+        bias = None
+        if self.belief_power > 0 and not known:
+            from .belief import shipped_belief
+
+            bias = shipped_belief().bias(observation, self.belief_power)
+        weigh = self._weigher(observation, world, seed, bias) if not known else None
         weights: list[float] | None = [] if weigh else None
         first = rollouts = solved = nodes = 0
         while True:
@@ -273,6 +284,7 @@ class FastPimcBot(CompiledSearchBot):
                 couple,
                 self.endgame_stock,
                 playout_params,
+                bias,
             )
             if weigh and weights is not None:
                 weights.extend(weigh(first, count))
@@ -312,7 +324,11 @@ class FastPimcBot(CompiledSearchBot):
         return PlayResult(actions[best], info)
 
     def _weigher(
-        self, observation: Observation, world: Any, seed: int
+        self,
+        observation: Observation,
+        world: Any,
+        seed: int,
+        bias: list[float] | None = None,
     ) -> Callable[[int, int], list[float]] | None:
         """What gives the worlds ``first`` .. ``first + count - 1`` of this search their weights
         (see :attr:`inference_power`), or None where every world counts alike."""
@@ -327,7 +343,7 @@ class FastPimcBot(CompiledSearchBot):
 
         def weigh(first: int, count: int) -> list[float]:
             out = []
-            for hidden in world.pimc_hidden(seat, first, count, seed):
+            for hidden in world.pimc_hidden(seat, first, count, seed, bias):
                 log = log_weight(hidden)
                 if not base:
                     base.append(log)  # weights are relative: the first world's is 1
@@ -541,6 +557,14 @@ class FastPimcLearnedNetBot(FastPimcLearnedPlayoutsBot):
 
     name = "pimc-c-lpn"
     learned_version = "net"
+
+
+class FastPimcBeliefBot(FastPimcLearnedPlayoutsBot):
+    """``pimc-c-lp`` whose worlds are dealt by the belief model (:mod:`.belief`, fit to the
+    heuristic's self-play): the opponent's likely cards come up in more of them, on trial."""
+
+    name = "pimc-c-bel"
+    belief_power = 1.0
 
 
 class FastPimcV1Bot(FastPimcBot):

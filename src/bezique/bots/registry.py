@@ -13,6 +13,7 @@ from importlib.metadata import entry_points
 from .base import Bot
 from .fastismcts import FastIsmctsBot
 from .fastpimc import (
+    FastPimcBeliefBot,
     FastPimcBot,
     FastPimcInferenceBot,
     FastPimcLateBot,
@@ -149,6 +150,11 @@ register(
     "pimc-c-lpn",
     FastPimcLearnedNetBot,
     "pimc-c-lp on the learned weights with a network on top (on trial)",
+)
+register(
+    "pimc-c-bel",
+    FastPimcBeliefBot,
+    "pimc-c-lp whose worlds are dealt by the belief model of the other hand (on trial)",
 )
 register(
     "ismcts-c",

@@ -385,14 +385,19 @@ class FastDeal:
         ``'-exact'`` forms leave out the randomness."""
         return self._c.playout(policy, seed & ((1 << 64) - 1))  # type: ignore[no-any-return]
 
-    def determinize(self, seat: int, seed: int = 0) -> FastDeal:
+    def determinize(
+        self, seat: int, seed: int = 0, bias: Sequence[float] | None = None
+    ) -> FastDeal:
         """A deal ``seat`` cannot tell from this one (``Deal.resample`` in C): every card it has
         not seen (the other seats' concealed cards that nobody knows, and the stock) is dealt
         again at random among the places it could be; everything else is unchanged.
+        ``bias`` (see :func:`check_bias`; None: uniform) weighs the other seats' places: each
+        of their unseen cards is drawn from the pool with chance proportional to its kind's
+        weight, one after another, and the stock takes the rest.
 
         Its reference twin (for :meth:`observation` and the other slow paths) is this deal's
         position with the hidden cards replaced, built only if asked for."""
-        core = self._c.determinize(seat, seed & ((1 << 64) - 1))
+        core = self._c.determinize(seat, seed & ((1 << 64) - 1), check_bias(bias))
         parent = self.clone()
 
         def origin() -> str:
@@ -430,6 +435,7 @@ class FastDeal:
         couple_draws: bool = False,
         endgame_stock: int = 0,
         smart_params: Sequence[float] | None = None,
+        bias: Sequence[float] | None = None,
     ) -> tuple[list[float], int, int]:
         """PIMC rollouts inside C, for the search players (:mod:`bezique.bots.fastpimc`).
 
@@ -449,7 +455,8 @@ class FastDeal:
         instead of a playout (``endgame.c``: alpha-beta over the rest of stage 1, the stage-2
         solver at the leaves; a playout where that search is too big); 0: never.
         ``smart_params``: the ``'smart'`` policy's weights (:mod:`bezique.fast.smart`; None:
-        the heuristic player's)."""
+        the heuristic player's).  ``bias``: the worlds are dealt as :meth:`determinize` with
+        that bias (a belief about the other hands; None: uniform)."""
         if not 0 <= endgame_stock < 1 << 20:
             raise ValueError(f"endgame_stock must be 0 or more, not {endgame_stock}")
         styles = {"heuristic": 0, "meld": 1, "smart": 2}
@@ -467,6 +474,7 @@ class FastDeal:
             solver_nodes,
             style | (4 if couple_draws else 0) | (endgame_stock << 4),
             None if smart_params is None else check_params(smart_params),
+            check_bias(bias),
         )
 
     def smart_features(
@@ -481,12 +489,16 @@ class FastDeal:
         params = None if smart_params is None else check_params(smart_params)
         return self._c.smart_features(params)  # type: ignore[no-any-return]
 
-    def pimc_hidden(self, seat: int, first: int, worlds: int, seed: int) -> list[list[list[str]]]:
-        """The worlds ``first`` .. ``first + worlds - 1`` of :meth:`pimc` with this ``seed`` and
-        ``seat``, each as the cards it deals every other seat that ``seat`` has not seen (per
-        seat, sorted codes; an empty list for ``seat``): the guesses
+    def pimc_hidden(
+        self, seat: int, first: int, worlds: int, seed: int, bias: Sequence[float] | None = None
+    ) -> list[list[list[str]]]:
+        """The worlds ``first`` .. ``first + worlds - 1`` of :meth:`pimc` with this ``seed``,
+        ``seat`` and ``bias``, each as the cards it deals every other seat that ``seat`` has not
+        seen (per seat, sorted codes; an empty list for ``seat``): the guesses
         :func:`bezique.bots.inference.world_weights` weighs."""
-        return self._c.pimc_hidden(seat, first, worlds, seed & ((1 << 64) - 1))  # type: ignore[no-any-return]
+        return self._c.pimc_hidden(  # type: ignore[no-any-return]
+            seat, first, worlds, seed & ((1 << 64) - 1), check_bias(bias)
+        )
 
     def ismcts(
         self,
@@ -693,4 +705,30 @@ def duel(
     return [(flat[i], flat[i + 1]) for i in range(0, len(flat), 2)]
 
 
-__all__ = ["FastDeal", "UnsupportedRules", "available", "duel", "simulate", "supports"]
+def check_bias(bias: Sequence[float] | None) -> tuple[float, ...] | None:
+    """A world bias (:meth:`FastDeal.determinize`) as a tuple of floats, or ``ValueError``
+    saying what is wrong with it: one weight for each card kind (``ALL_KINDS``, the wild card
+    included), each above 0 and at most 1e12; what matters is how the weights compare, so
+    ``exp`` of a log-odds each.  None stays None (uniform worlds)."""
+    if bias is None:
+        return None
+    from ..core.cards import ALL_KINDS
+
+    values = tuple(bias)
+    if len(values) != ALL_KINDS:
+        raise ValueError(f"the bias has one weight a card kind, {ALL_KINDS}: got {len(values)}")
+    for v in values:
+        if isinstance(v, bool) or not isinstance(v, int | float) or not 0 < v <= 1e12:
+            raise ValueError(f"a bias weight must be a number above 0 and at most 1e12: got {v!r}")
+    return tuple(float(v) for v in values)
+
+
+__all__ = [
+    "FastDeal",
+    "UnsupportedRules",
+    "available",
+    "check_bias",
+    "duel",
+    "simulate",
+    "supports",
+]

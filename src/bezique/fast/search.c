@@ -177,9 +177,46 @@ PyObject *search_methods_solve(PyObject *self, PyObject *args) {
     return out;
 }
 
+/* A uniform number in [0, 1) from the high 53 bits. */
+static double rng_unit(Rng *r) { return (double)(rng_next(r) >> 11) * (1.0 / 9007199254740992.0); }
+
+/* The bias in seq (None: none, *use set to 0): NK weights, one a card kind, each above 0 and
+   finite, into out: 0, or -1 with an exception set. */
+static int bias_weights(PyObject *seq, double *out, int *use) {
+    *use = 0;
+    if (seq == NULL || seq == Py_None) return 0;
+    PyObject *fast = PySequence_Fast(seq, "the bias must be a sequence of numbers, one a card kind");
+    if (!fast) return -1;
+    if (PySequence_Fast_GET_SIZE(fast) != NK) {
+        PyErr_Format(PyExc_ValueError, "the bias has one weight a card kind, %d: got %zd", NK,
+                     PySequence_Fast_GET_SIZE(fast));
+        Py_DECREF(fast);
+        return -1;
+    }
+    for (int i = 0; i < NK; i++) {
+        double v = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(fast, i));
+        if (v == -1.0 && PyErr_Occurred()) {
+            Py_DECREF(fast);
+            return -1;
+        }
+        if (!isfinite(v) || v <= 0.0 || v > 1e12) {
+            Py_DECREF(fast);
+            PyErr_Format(PyExc_ValueError, "a bias weight must be above 0 and at most 1e12: got %g", v);
+            return -1;
+        }
+        out[i] = v;
+    }
+    Py_DECREF(fast);
+    *use = 1;
+    return 0;
+}
+
 /* Deal every card `seat` has not seen (the other seats' concealed cards nobody knows, and the
-   stock) again at random among those places. */
-void determinize_state(State *st, const Config *cfg, int seat, Rng *rng) {
+   stock) again at random among those places.  bias (NULL: none) weighs the concealed places:
+   they are filled one by one, each card of the pool drawn with chance proportional to
+   bias[its kind] (a belief about the other hands, from the seat's observation only); the stock
+   gets the rest, shuffled. */
+void determinize_biased(State *st, const Config *cfg, int seat, Rng *rng, const double *bias) {
     uint16_t *slot[MAXC], pool[MAXC];
     int n = 0;
     for (int s = 0; s < cfg->players; s++) {
@@ -192,11 +229,30 @@ void determinize_state(State *st, const Config *cfg, int seat, Rng *rng) {
             }
         }
     }
+    int hidden = n;
     for (int i = 0; i < st->nstock; i++) {
         slot[n] = &st->stock[i];
         pool[n++] = st->stock[i];
     }
-    rng_shuffle(rng, pool, n);
+    if (bias && hidden > 0) {
+        double w[MAXC], total = 0.0;
+        for (int i = 0; i < n; i++) total += w[i] = bias[cfg->kind_of[pool[i]]];
+        for (int h = 0; h < hidden; h++) { /* pool[h..n-1] are left to draw from */
+            double r = rng_unit(rng) * total;
+            int j = h;
+            while (j < n - 1 && (r -= w[j]) >= 0.0) j++;
+            total -= w[j];
+            uint16_t tc = pool[h];
+            pool[h] = pool[j];
+            pool[j] = tc;
+            double tw = w[h];
+            w[h] = w[j];
+            w[j] = tw;
+        }
+        rng_shuffle(rng, pool + hidden, n - hidden);
+    } else {
+        rng_shuffle(rng, pool, n);
+    }
     for (int i = 0; i < n; i++) *slot[i] = pool[i];
     for (int s = 0; s < cfg->players; s++) /* hands stay sorted by card id */
         for (int i = 1; i < st->hn[s]; i++) {
@@ -212,12 +268,17 @@ void determinize_state(State *st, const Config *cfg, int seat, Rng *rng) {
     st_touch(st);
 }
 
-/* determinize(seat, seed): a copy in which every card `seat` has not seen (the other seats'
+void determinize_state(State *st, const Config *cfg, int seat, Rng *rng) { determinize_biased(st, cfg, seat, rng, NULL); }
+
+/* determinize(seat, seed[, bias]): a copy in which every card `seat` has not seen (the other seats'
    concealed cards nobody knows, and the stock) is dealt again at random among those places. */
 PyObject *search_methods_determinize(PyObject *self, PyObject *args) {
-    int seat;
+    int seat, use;
     unsigned long long seed;
-    if (!PyArg_ParseTuple(args, "iK", &seat, &seed)) return NULL;
+    PyObject *bseq = NULL;
+    double bias[NK];
+    if (!PyArg_ParseTuple(args, "iK|O", &seat, &seed, &bseq)) return NULL;
+    if (bias_weights(bseq, bias, &use) < 0) return NULL;
     const Config *cfg = core_config(self);
     if (seat < 0 || seat >= cfg->players)
         return PyErr_Format(PyExc_ValueError, "no seat %d: seats are 0 to %d", seat, cfg->players - 1);
@@ -225,7 +286,7 @@ PyObject *search_methods_determinize(PyObject *self, PyObject *args) {
     if (!copy) return NULL;
     Rng rng;
     rng_seed(&rng, seed);
-    determinize_state(core_state(copy), cfg, seat, &rng);
+    determinize_biased(core_state(copy), cfg, seat, &rng, use ? bias : NULL);
     core_touch(copy);
     return copy;
 }
@@ -338,20 +399,23 @@ double search_rollout(State *st, const Config *cfg, int side, Rng *rng, double e
 /* World `index` of a pimc call: root with the cards seat has not seen dealt again from the
    call's seed and the index; rng is left where the world's playout seed is drawn. */
 static void pimc_world(State *world, const State *root, const Config *cfg, int seat, uint64_t seed, int index,
-                       Rng *rng) {
+                       Rng *rng, const double *bias) {
     rng_seed(rng, seed * 0x9e3779b97f4a7c15ULL + (uint64_t)index * 0xbf58476d1ce4e5b9ULL);
     memcpy(world, root, sizeof(State));
     world->views = 0; /* the rollouts read points only */
-    determinize_state(world, cfg, seat, rng);
+    determinize_biased(world, cfg, seat, rng, bias);
 }
 
-/* pimc_hidden(seat, first, worlds, seed): for each of those worlds of a pimc call with this seed,
+/* pimc_hidden(seat, first, worlds, seed[, bias]): for each of those worlds of a pimc call with this seed,
    per seat the concealed cards that seat does not know and nobody has been shown (sorted codes;
    none for seat itself): the guess a weighting of the worlds reads. */
 PyObject *search_methods_pimc_hidden(PyObject *self, PyObject *args) {
-    int seat, first, worlds;
+    int seat, first, worlds, use;
     unsigned long long seed;
-    if (!PyArg_ParseTuple(args, "iiiK", &seat, &first, &worlds, &seed)) return NULL;
+    PyObject *bseq = NULL;
+    double bias[NK];
+    if (!PyArg_ParseTuple(args, "iiiK|O", &seat, &first, &worlds, &seed, &bseq)) return NULL;
+    if (bias_weights(bseq, bias, &use) < 0) return NULL;
     const State *root = core_state(self);
     const Config *cfg = core_config(self);
     if (seat < 0 || seat >= cfg->players) return PyErr_Format(PyExc_ValueError, "no seat %d", seat);
@@ -365,7 +429,7 @@ PyObject *search_methods_pimc_hidden(PyObject *self, PyObject *args) {
     }
     for (int w = 0; w < worlds && out; w++) {
         Rng rng;
-        pimc_world(world, root, cfg, seat, seed, first + w, &rng);
+        pimc_world(world, root, cfg, seat, seed, first + w, &rng, use ? bias : NULL);
         PyObject *seats = PyList_New(cfg->players);
         if (!seats) {
             Py_CLEAR(out);
@@ -391,8 +455,9 @@ PyObject *search_methods_pimc_hidden(PyObject *self, PyObject *args) {
     return out;
 }
 
-/* pimc(seat, side, moves, first, worlds, seed, explore, max_nodes[, style]): for worlds first ..
-   first+worlds-1 (each a determinization for seat, from seed and its number), the margin for
+/* pimc(seat, side, moves, first, worlds, seed, explore, max_nodes[, style, params, bias]): for
+   worlds first .. first+worlds-1 (each a determinization for seat, from seed and its number,
+   weighed by bias as determinize_biased), the margin for
    side after each legal-action index in moves, played out from the same random numbers in a
    world.  Returns (values as a flat list, world by world; rollouts the solver finished;
    solver nodes). */
@@ -403,12 +468,14 @@ PyObject *search_methods_pimc(PyObject *self, PyObject *args) {
     long max_nodes;
     PyObject *moves;
     int style = 0;
-    PyObject *params = NULL;
-    double sp[SMART_NPARAM];
-    if (!PyArg_ParseTuple(args, "iiO!iiKdl|iO", &seat, &side, &PyList_Type, &moves, &first, &worlds, &seed, &explore,
-                          &max_nodes, &style, &params))
+    PyObject *params = NULL, *bseq = NULL;
+    double sp[SMART_NPARAM], bias[NK];
+    int use;
+    if (!PyArg_ParseTuple(args, "iiO!iiKdl|iOO", &seat, &side, &PyList_Type, &moves, &first, &worlds, &seed, &explore,
+                          &max_nodes, &style, &params, &bseq))
         return NULL;
     if (smart_params(params, sp) < 0) return NULL;
+    if (bias_weights(bseq, bias, &use) < 0) return NULL;
     const State *root = core_state(self);
     const Config *cfg = core_config(self);
     if (seat < 0 || seat >= cfg->players) return PyErr_Format(PyExc_ValueError, "no seat %d", seat);
@@ -443,7 +510,7 @@ PyObject *search_methods_pimc(PyObject *self, PyObject *args) {
     long solved = 0, nodes = 0;
     for (int w = 0; w < worlds; w++) {
         Rng rng;
-        pimc_world(world, root, cfg, seat, seed, first + w, &rng);
+        pimc_world(world, root, cfg, seat, seed, first + w, &rng, use ? bias : NULL);
         /* the root seat's own cards are the same in every world, so are its legal actions */
         Move mv[MAXMOVES];
         int n = st_moves(world, cfg, buf, MAXMOVES);

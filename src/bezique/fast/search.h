@@ -29,6 +29,7 @@ double state_utility(const State *st, const Config *cfg, int side);
 /* Deal every card seat has not seen (other seats' unknown concealed cards, the stock) again at
    random among those places (search.c). */
 void determinize_state(State *st, const Config *cfg, int seat, Rng *rng);
+void determinize_biased(State *st, const Config *cfg, int seat, Rng *rng, const double *bias);
 
 /* The action the plain or 'meld' policy picks (meld_aware), the 'smart' one with weights sp,
    and the policy of play_out (POLICY_*) picks; explore: chance of a uniform pick; noisy: small
