@@ -39,6 +39,7 @@ HONEST = [
     "pimc-c-lp",
     "pimc-c-lpn",
     "pimc-c-bel",
+    "pimc-c-opp",
     "learned",
     "learned-net",
     "ismcts-c",

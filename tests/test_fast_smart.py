@@ -96,6 +96,25 @@ def test_pimc_takes_the_smart_weights() -> None:
         world.pimc(*args, smart_params=[1.0])
 
 
+def test_pimc_plays_the_other_side_out_by_its_own_weights() -> None:
+    """``other_params``: the opponent's playout moves by other weights (``pimc-c-opp``'s model
+    of an opponent); None plays every side alike."""
+    deal = heuristic_stage1(3, 12)
+    seat = deal.to_move
+    assert seat is not None
+    world = fast.FastDeal.from_deal(deal)
+    moves = list(range(len(world.legal_actions())))
+    args = (seat, seat, moves, 0, 40, 11, 0.0, 20_000, False, "smart")
+    blind = with_weight("meld", 0.0)
+    mine = world.pimc(*args, smart_params=blind)
+    assert world.pimc(*args, smart_params=blind, other_params=blind) == mine
+    theirs = world.pimc(*args, smart_params=blind, other_params=SMART_DEFAULT)
+    assert theirs != mine
+    assert world.pimc(*args, other_params=blind) not in (mine, theirs)
+    with pytest.raises(ValueError, match="21 weights"):
+        world.pimc(*args, other_params=[1.0])
+
+
 def test_pimc_hidden_names_the_cards_of_pimcs_worlds() -> None:
     """World w of a pimc call is determinize(seat, seed * A + w * B): the same unseen cards."""
     deal = heuristic_stage1(5, 30)

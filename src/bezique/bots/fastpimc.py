@@ -184,6 +184,12 @@ class FastPimcBot(CompiledSearchBot):
     ``exp(belief_power * score)`` of their kind, so the likely hands come up more often and
     every world still counts alike; 0: uniform worlds."""
 
+    opponent_rules = False
+    """With :attr:`learned_playouts` where the rules have learned weights: the other side's
+    playout moves by the heuristic player's rules of thumb (the ``'smart'`` policy without the
+    learned terms, a model of an opponent that plays by them) while this side's follow the
+    learned policy; False: both sides by the learned policy."""
+
     learned_prior = False
     """Whether the choice the search starts from (and must be beaten by the bar) is the learned
     policy's (:mod:`.learned`) where it has weights for the rules and chooses, instead of the
@@ -247,8 +253,13 @@ class FastPimcBot(CompiledSearchBot):
             else:
                 prior, whose = index.index(pick), "the learned policy's"
         policy, couple, playout_params = self.playout_policy, self.couple_draws, None
+        other_params = None
         if self.learned_playouts and params is not None:
             policy, couple, playout_params = "smart", True, params
+            if self.opponent_rules:
+                from ..fast.smart import SMART_DEFAULT
+
+                other_params = SMART_DEFAULT
         budget, seconds = self._rollouts(limit)
         if self.endgame_stock and world.stock_size <= self.endgame_stock + 1:
             budget = min(budget, self.endgame_worlds * len(actions))
@@ -285,6 +296,7 @@ class FastPimcBot(CompiledSearchBot):
                 self.endgame_stock,
                 playout_params,
                 bias,
+                other_params,
             )
             if weigh and weights is not None:
                 weights.extend(weigh(first, count))
@@ -565,6 +577,14 @@ class FastPimcBeliefBot(FastPimcLearnedPlayoutsBot):
 
     name = "pimc-c-bel"
     belief_power = 1.0
+
+
+class FastPimcOpponentBot(FastPimcLearnedPlayoutsBot):
+    """``pimc-c-lp`` whose playouts play the other side by the heuristic's rules of thumb
+    (:attr:`FastPimcBot.opponent_rules`), its own side by the learned policy, on trial."""
+
+    name = "pimc-c-opp"
+    opponent_rules = True
 
 
 class FastPimcV1Bot(FastPimcBot):

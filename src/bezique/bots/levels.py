@@ -168,6 +168,12 @@ CANDIDATES: dict[str, Level] = _by_name(
         "pimc-c-bel (worlds dealt by the belief model of the other hand) at the expert's budget",
     ),
     Level(
+        "expert-c-opp",
+        "pimc-c-opp",
+        Limit(iterations=EXPERT_ROLLOUTS),
+        "pimc-c-opp (the opponent played out by the heuristic's rules) at the expert's budget",
+    ),
+    Level(
         "expert-c-ismcts",
         "ismcts-c",
         Limit(iterations=EXPERT_ISMCTS_ITERATIONS),
@@ -177,7 +183,8 @@ CANDIDATES: dict[str, Level] = _by_name(
 """The compiled search by name for measurement: ``expert-c-lp`` is the ``expert`` level,
 ``expert-c`` the ``expert`` level of sessions 8-10, ``hard-c`` that search at 1,200 rollouts;
 ``expert-c-smart``, ``expert-c-late``, ``expert-c-model``, ``expert-c-inf``,
-``expert-c-learned``, ``expert-c-lpn``, ``expert-c-bel`` and ``expert-c-ismcts`` are versions on trial at about the expert's
+``expert-c-learned``, ``expert-c-lpn``, ``expert-c-bel``, ``expert-c-opp`` and ``expert-c-ismcts`` are
+versions on trial at about the expert's
 budget."""
 
 

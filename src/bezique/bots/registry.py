@@ -21,6 +21,7 @@ from .fastpimc import (
     FastPimcLearnedNetBot,
     FastPimcLearnedPlayoutsBot,
     FastPimcModelBot,
+    FastPimcOpponentBot,
     FastPimcSmartBot,
     FastPimcV1Bot,
 )
@@ -155,6 +156,11 @@ register(
     "pimc-c-bel",
     FastPimcBeliefBot,
     "pimc-c-lp whose worlds are dealt by the belief model of the other hand (on trial)",
+)
+register(
+    "pimc-c-opp",
+    FastPimcOpponentBot,
+    "pimc-c-lp whose playouts play the opponent by the heuristic's rules (on trial)",
 )
 register(
     "ismcts-c",

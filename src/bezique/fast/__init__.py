@@ -436,6 +436,7 @@ class FastDeal:
         endgame_stock: int = 0,
         smart_params: Sequence[float] | None = None,
         bias: Sequence[float] | None = None,
+        other_params: Sequence[float] | None = None,
     ) -> tuple[list[float], int, int]:
         """PIMC rollouts inside C, for the search players (:mod:`bezique.bots.fastpimc`).
 
@@ -456,7 +457,9 @@ class FastDeal:
         solver at the leaves; a playout where that search is too big); 0: never.
         ``smart_params``: the ``'smart'`` policy's weights (:mod:`bezique.fast.smart`; None:
         the heuristic player's).  ``bias``: the worlds are dealt as :meth:`determinize` with
-        that bias (a belief about the other hands; None: uniform)."""
+        that bias (a belief about the other hands; None: uniform).  ``other_params``: with the
+        ``'smart'`` policy, the weights the other sides' moves are played by (a model of the
+        opponents; None: ``smart_params``, everyone alike)."""
         if not 0 <= endgame_stock < 1 << 20:
             raise ValueError(f"endgame_stock must be 0 or more, not {endgame_stock}")
         styles = {"heuristic": 0, "meld": 1, "smart": 2}
@@ -475,6 +478,7 @@ class FastDeal:
             style | (4 if couple_draws else 0) | (endgame_stock << 4),
             None if smart_params is None else check_params(smart_params),
             check_bias(bias),
+            None if other_params is None else check_params(other_params),
         )
 
     def smart_features(

@@ -362,7 +362,8 @@ static void couple_draw(State *st, const Config *cfg, const Piles *pl, const Mov
    (while it stays within max_nodes; 0: no solver).  The margin for side at the end; *solved
    is set when the solver finished the deal. */
 static double rollout(State *st, const Config *cfg, int side, Rng *rng, double explore, long max_nodes,
-                      int style, const double *sp, const Piles *pl, int *solved, long *nodes) {
+                      int style, const double *sp, const double *sp_other, const Piles *pl, int *solved,
+                      long *nodes) {
     static Move buf[MAXMOVES];
     int try_solver = max_nodes > 0 && cfg->pol_ready;
     while (st->phase != PH_OVER) {
@@ -379,7 +380,8 @@ static double rollout(State *st, const Config *cfg, int side, Rng *rng, double e
         }
         int n = st_moves(st, cfg, buf, MAXMOVES);
         if (n <= 0) return NAN;
-        int pick = style >= 2 ? smart_pick(st, cfg, buf, n, rng, explore, 1, sp)
+        int mover = cfg->partnerships ? st->to_move % 2 : st->to_move;
+        int pick = style >= 2 ? smart_pick(st, cfg, buf, n, rng, explore, 1, mover == side ? sp : sp_other)
                               : heuristic_pick(st, cfg, buf, n, rng, explore, 1, style);
         couple_draw(st, cfg, pl, &buf[pick]);
         st_apply(st, cfg, &buf[pick]);
@@ -393,7 +395,7 @@ double search_rollout(State *st, const Config *cfg, int side, Rng *rng, double e
     Piles off;
     off.on = 0;
     off.n0 = st->nstock;
-    return rollout(st, cfg, side, rng, explore, max_nodes, style, SMART_DEFAULT, &off, solved, nodes);
+    return rollout(st, cfg, side, rng, explore, max_nodes, style, SMART_DEFAULT, SMART_DEFAULT, &off, solved, nodes);
 }
 
 /* World `index` of a pimc call: root with the cards seat has not seen dealt again from the
@@ -455,9 +457,10 @@ PyObject *search_methods_pimc_hidden(PyObject *self, PyObject *args) {
     return out;
 }
 
-/* pimc(seat, side, moves, first, worlds, seed, explore, max_nodes[, style, params, bias]): for
-   worlds first .. first+worlds-1 (each a determinization for seat, from seed and its number,
-   weighed by bias as determinize_biased), the margin for
+/* pimc(seat, side, moves, first, worlds, seed, explore, max_nodes[, style, params, bias,
+   other_params]): for worlds first .. first+worlds-1 (each a determinization for seat, from seed
+   and its number, weighed by bias as determinize_biased; the other sides' playout moves by
+   other_params, None: as side's), the margin for
    side after each legal-action index in moves, played out from the same random numbers in a
    world.  Returns (values as a flat list, world by world; rollouts the solver finished;
    solver nodes). */
@@ -468,13 +471,17 @@ PyObject *search_methods_pimc(PyObject *self, PyObject *args) {
     long max_nodes;
     PyObject *moves;
     int style = 0;
-    PyObject *params = NULL, *bseq = NULL;
-    double sp[SMART_NPARAM], bias[NK];
+    PyObject *params = NULL, *bseq = NULL, *oparams = NULL;
+    double sp[SMART_NPARAM], so[SMART_NPARAM], bias[NK];
     int use;
-    if (!PyArg_ParseTuple(args, "iiO!iiKdl|iOO", &seat, &side, &PyList_Type, &moves, &first, &worlds, &seed, &explore,
-                          &max_nodes, &style, &params, &bseq))
+    if (!PyArg_ParseTuple(args, "iiO!iiKdl|iOOO", &seat, &side, &PyList_Type, &moves, &first, &worlds, &seed,
+                          &explore, &max_nodes, &style, &params, &bseq, &oparams))
         return NULL;
     if (smart_params(params, sp) < 0) return NULL;
+    if (oparams == NULL || oparams == Py_None)
+        memcpy(so, sp, sizeof(sp)); /* the other sides play as side does */
+    else if (smart_params(oparams, so) < 0)
+        return NULL;
     if (bias_weights(bseq, bias, &use) < 0) return NULL;
     const State *root = core_state(self);
     const Config *cfg = core_config(self);
@@ -536,7 +543,7 @@ PyObject *search_methods_pimc(PyObject *self, PyObject *args) {
                 endgame_value(st, cfg, side, max_nodes, ENDGAME_POSITIONS, &v, &nodes) == 0)
                 done = 1;
             else
-                v = rollout(st, cfg, side, &prng, explore, max_nodes, policy, sp, piles, &done, &nodes);
+                v = rollout(st, cfg, side, &prng, explore, max_nodes, policy, sp, so, piles, &done, &nodes);
             solved += done;
             PyList_SET_ITEM(out, (Py_ssize_t)w * m + i, PyFloat_FromDouble(v));
         }
