@@ -4,6 +4,7 @@ compiled search (``FastDeal.determinize``/``pimc``/``pimc_hidden`` with ``bias``
 from __future__ import annotations
 
 import json
+import random
 import statistics
 import subprocess
 import sys
@@ -88,6 +89,21 @@ def test_the_shipped_model_knows_more_than_the_base_rate_on_fresh_deals() -> Non
         cr = card_features(r.obs())
         if cr is not None:
             assert log_gain(untrained, cr, r.hidden[1 - r.seat]) == pytest.approx(0.0)
+
+
+def test_the_belief_reads_only_what_the_seat_has_seen() -> None:
+    """Hidden information (issue 12's honesty goal): deals the seat cannot tell apart (the
+    unseen cards dealt again) give the same bias."""
+    for seed in (3, 8):
+        deal = heuristic_deal(seed, 36)
+        seat = deal.to_move
+        assert seat is not None
+        bias = shipped_belief().bias(deal.observation(seat))
+        assert bias is not None
+        for k in range(3):
+            other = deal.resample(seat, random.Random(k))
+            assert sorted(other.hand(1 - seat)) != sorted(deal.hand(1 - seat))
+            assert shipped_belief().bias(other.observation(seat)) == bias
 
 
 def test_a_model_file_is_checked_when_read(tmp_path: Path) -> None:
