@@ -40,6 +40,7 @@ HONEST = [
     "pimc-c-lpn",
     "pimc-c-bel",
     "pimc-c-opp",
+    "pimc-c-lp0",
     "learned",
     "learned-net",
     "ismcts-c",

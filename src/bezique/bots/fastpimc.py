@@ -587,6 +587,14 @@ class FastPimcOpponentBot(FastPimcLearnedPlayoutsBot):
     opponent_rules = True
 
 
+class FastPimcSteadyBot(FastPimcLearnedPlayoutsBot):
+    """``pimc-c-lp`` whose playouts make no uniform moves (:attr:`FastPimcBot.explore` 0): each
+    plays stage 1 as the learned policy would, on trial."""
+
+    name = "pimc-c-lp0"
+    explore = 0.0
+
+
 class FastPimcV1Bot(FastPimcBot):
     """The first ``pimc-c``, kept for comparison: it plays the candidate with the best mean, the
     heuristic's choice given a 2-point head start, and may drop the heuristic's choice."""

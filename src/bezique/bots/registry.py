@@ -23,6 +23,7 @@ from .fastpimc import (
     FastPimcModelBot,
     FastPimcOpponentBot,
     FastPimcSmartBot,
+    FastPimcSteadyBot,
     FastPimcV1Bot,
 )
 from .heuristic import HeuristicBot
@@ -161,6 +162,11 @@ register(
     "pimc-c-opp",
     FastPimcOpponentBot,
     "pimc-c-lp whose playouts play the opponent by the heuristic's rules (on trial)",
+)
+register(
+    "pimc-c-lp0",
+    FastPimcSteadyBot,
+    "pimc-c-lp whose playouts make no random moves (on trial)",
 )
 register(
     "ismcts-c",
