@@ -41,6 +41,7 @@ HONEST = [
     "pimc-c-bel",
     "pimc-c-opp",
     "pimc-c-lp0",
+    "pimc-c-opp0",
     "learned",
     "learned-net",
     "ismcts-c",

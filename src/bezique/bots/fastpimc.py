@@ -595,6 +595,14 @@ class FastPimcSteadyBot(FastPimcLearnedPlayoutsBot):
     explore = 0.0
 
 
+class FastPimcSteadyOpponentBot(FastPimcOpponentBot):
+    """``pimc-c-opp`` whose playouts make no uniform moves: the opponent played out by the
+    heuristic's rules, this side by the learned policy, neither at random, on trial."""
+
+    name = "pimc-c-opp0"
+    explore = 0.0
+
+
 class FastPimcV1Bot(FastPimcBot):
     """The first ``pimc-c``, kept for comparison: it plays the candidate with the best mean, the
     heuristic's choice given a 2-point head start, and may drop the heuristic's choice."""

@@ -180,6 +180,12 @@ CANDIDATES: dict[str, Level] = _by_name(
         "pimc-c-lp0 (playouts without random moves) at the expert's budget",
     ),
     Level(
+        "expert-c-opp0",
+        "pimc-c-opp0",
+        Limit(iterations=EXPERT_ROLLOUTS),
+        "pimc-c-opp0 (pimc-c-opp, playouts without random moves) at the expert's budget",
+    ),
+    Level(
         "expert-c-ismcts",
         "ismcts-c",
         Limit(iterations=EXPERT_ISMCTS_ITERATIONS),
@@ -189,8 +195,8 @@ CANDIDATES: dict[str, Level] = _by_name(
 """The compiled search by name for measurement: ``expert-c-lp`` is the ``expert`` level,
 ``expert-c`` the ``expert`` level of sessions 8-10, ``hard-c`` that search at 1,200 rollouts;
 ``expert-c-smart``, ``expert-c-late``, ``expert-c-model``, ``expert-c-inf``,
-``expert-c-learned``, ``expert-c-lpn``, ``expert-c-bel``, ``expert-c-opp``, ``expert-c-lp0`` and
-``expert-c-ismcts`` are versions on trial at about the expert's
+``expert-c-learned``, ``expert-c-lpn``, ``expert-c-bel``, ``expert-c-opp``, ``expert-c-lp0``,
+``expert-c-opp0`` and ``expert-c-ismcts`` are versions on trial at about the expert's
 budget."""
 
 

@@ -24,6 +24,7 @@ from .fastpimc import (
     FastPimcOpponentBot,
     FastPimcSmartBot,
     FastPimcSteadyBot,
+    FastPimcSteadyOpponentBot,
     FastPimcV1Bot,
 )
 from .heuristic import HeuristicBot
@@ -167,6 +168,11 @@ register(
     "pimc-c-lp0",
     FastPimcSteadyBot,
     "pimc-c-lp whose playouts make no random moves (on trial)",
+)
+register(
+    "pimc-c-opp0",
+    FastPimcSteadyOpponentBot,
+    "pimc-c-opp whose playouts make no random moves (on trial)",
 )
 register(
     "ismcts-c",
