@@ -82,13 +82,19 @@ def test_a_policy_blind_to_melds_loses_the_duel() -> None:
     assert mean + 3 * se < 0
 
 
-def test_pimc_takes_the_smart_weights() -> None:
+def smart_pimc_call() -> tuple[fast.FastDeal, tuple[object, ...]]:
+    """A stage-1 position of heuristic self-play and the arguments of a small ``pimc`` call
+    on it with the ``'smart'`` playouts (every legal action, 40 worlds, no random moves)."""
     deal = heuristic_stage1(3, 12)
     seat = deal.to_move
     assert seat is not None
     world = fast.FastDeal.from_deal(deal)
     moves = list(range(len(world.legal_actions())))
-    args = (seat, seat, moves, 0, 40, 11, 0.0, 20_000, False, "smart")
+    return world, (seat, seat, moves, 0, 40, 11, 0.0, 20_000, False, "smart")
+
+
+def test_pimc_takes_the_smart_weights() -> None:
+    world, args = smart_pimc_call()
     plain = world.pimc(*args)
     assert world.pimc(*args, smart_params=SMART_DEFAULT) == plain
     assert world.pimc(*args, smart_params=with_weight("meld", 0.0)) != plain
@@ -99,12 +105,7 @@ def test_pimc_takes_the_smart_weights() -> None:
 def test_pimc_plays_the_other_side_out_by_its_own_weights() -> None:
     """``other_params``: the opponent's playout moves by other weights (``pimc-c-opp``'s model
     of an opponent); None plays every side alike."""
-    deal = heuristic_stage1(3, 12)
-    seat = deal.to_move
-    assert seat is not None
-    world = fast.FastDeal.from_deal(deal)
-    moves = list(range(len(world.legal_actions())))
-    args = (seat, seat, moves, 0, 40, 11, 0.0, 20_000, False, "smart")
+    world, args = smart_pimc_call()
     blind = with_weight("meld", 0.0)
     mine = world.pimc(*args, smart_params=blind)
     assert world.pimc(*args, smart_params=blind, other_params=blind) == mine
