@@ -393,7 +393,8 @@ class FastDeal:
         again at random among the places it could be; everything else is unchanged.
         ``bias`` (see :func:`check_bias`; None: uniform) weighs the other seats' places: each
         of their unseen cards is drawn from the pool with chance proportional to its kind's
-        weight, one after another, and the stock takes the rest.
+        weight, one after another, and the stock takes the rest (made for two hands: with more,
+        the seats' places are filled in seat order, the first taking the heavy kinds first).
 
         Its reference twin (for :meth:`observation` and the other slow paths) is this deal's
         position with the hidden cards replaced, built only if asked for."""
