@@ -60,12 +60,14 @@ def test_the_features_describe_only_the_unseen_cards() -> None:
     assert all(len(x) == len(FEATURES) for x in rows.x)
 
 
-def test_the_model_reads_two_hands_in_stage_one_only() -> None:
-    three = heuristic_deal(2, 10, Rules.preset("three"))
-    seat = three.to_move
-    assert seat is not None
-    assert card_features(three.observation(seat)) is None
-    assert shipped_belief().bias(three.observation(seat)) is None
+def test_the_model_reads_the_classic_rules_in_stage_one_only() -> None:
+    for other in (Rules.preset("three"), Rules.preset("rubicon")):
+        deal = heuristic_deal(2, 10, other)
+        seat = deal.to_move
+        assert seat is not None
+        assert card_features(deal.observation(seat)) is None
+        assert shipped_belief().bias(deal.observation(seat)) is None
+    assert card_features(heuristic_deal(2, 10).observation(0)) is not None
     late = heuristic_deal(2, 1000)  # stops at stage 2: every card is known
     seat = late.to_move
     assert late.stage == 2 and seat is not None

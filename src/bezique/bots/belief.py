@@ -17,7 +17,8 @@ in the opponent's hand or not, with the base odds (hidden cards in the hand over
 elsewhere) as an offset.  The figure that says whether it knows anything is the held-out
 log-likelihood of the true hand's cards against the base rate, in nats (docs/learning.md).
 
-Two hands only, no wild cards; elsewhere :meth:`BeliefModel.bias` returns None (uniform worlds).
+The classic rules only (the model was fit on them); elsewhere :meth:`BeliefModel.bias` returns
+None (uniform worlds).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from pathlib import Path
 
 from ..core.cards import ALL_KINDS, SUITS, WILD, parse_card
 from ..core.observation import Observation
+from ..core.rules import Rules
 from ..core.tricks import beats
 from .inference import _history, hidden_places
 
@@ -96,13 +98,17 @@ class CardRows:
     """Every unseen card (the hand's and the stock's)."""
 
 
+@cache
+def _classic() -> Rules:
+    return Rules.preset("classic")
+
+
 def supported(obs: Observation) -> bool:
-    """Whether the model reads this observation: two hands, no wild cards, stage 1, a trump."""
-    r = obs.rules
+    """Whether the model reads this observation: the classic rules it was fit on (any other
+    option changes which cards a player keeps), a seat's view, stage 1, a trump."""
     return (
         obs.seat is not None
-        and r.players == 2
-        and not r.wild_cards
+        and obs.rules == _classic()
         and obs.stage == 1
         and obs.trump is not None
     )
