@@ -29,21 +29,14 @@ from bezique.arena import valuedata
 from bezique.bots.belief import FEATURES, BeliefModel, card_features, log_gain
 from bezique.core.cards import parse_card
 
-
-def chunks(ranges: str, size: int = 1000) -> list[tuple[int, int]]:
-    """``"0:3000"`` -> [(0, 1000), (1000, 1000), (2000, 1000)]."""
-    out = []
-    for part in ranges.split(","):
-        a, b = (int(v) for v in part.split(":"))
-        for first in range(a, b, size):
-            out.append((first, min(size, b - first)))
-    return out
+sys.path.insert(0, str(Path(__file__).parent))
+from train_value import chunks  # the sibling script, found through sys.path
 
 
 def load(ranges: str, seed: int, data: Path) -> list[valuedata.Row]:
     rows: list[valuedata.Row] = []
     data.mkdir(parents=True, exist_ok=True)
-    for first, n in chunks(ranges):
+    for first, n in chunks(ranges, size=1000):
         path = data / f"classic_s{seed}_{first:05d}.jsonl.gz"
         if not path.exists():
             part = valuedata.generate("classic", deals=n, seed=seed, first=first, rollouts=0)
@@ -54,32 +47,26 @@ def load(ranges: str, seed: int, data: Path) -> list[valuedata.Row]:
 
 
 def table(rows: list[valuedata.Row]) -> tuple[np.ndarray, ...]:
-    """Features, unseen copies, copies held, offsets and the position's number, one line a
-    card kind of a position."""
-    xs, us, ys, offs, pos = [], [], [], [], []
-    for n, r in enumerate(rows):
-        obs = r.obs()
-        cr = card_features(obs)
+    """Features, unseen copies, copies held and offsets, one line a card kind of a position."""
+    xs, us, ys, offs = [], [], [], []
+    for r in rows:
+        cr = card_features(r.obs())
         if cr is None:
             continue
         opp = 1 - r.seat
         held: dict[int, int] = defaultdict(int)
         for c in r.hidden[opp]:
             held[parse_card(c)] += 1
-        base = cr.hand / cr.pool
-        off = math.log(base / (1 - base)) if 0 < base < 1 else 0.0
         for kind, u, x in zip(cr.kinds, cr.unseen, cr.x, strict=True):
             xs.append(x)
             us.append(u)
             ys.append(held[kind])
-            offs.append(off)
-            pos.append(n)
+            offs.append(cr.offset)
     return (
         np.array(xs, dtype=np.float64),
         np.array(us, dtype=np.float64),
         np.array(ys, dtype=np.float64),
         np.array(offs, dtype=np.float64),
-        np.array(pos),
     )
 
 
@@ -114,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
     rows = load(args.deals, args.seed, args.data)
     train = [r for r in rows if r.deal % 10 != 9]
     held = [r for r in rows if r.deal % 10 == 9]
-    x, u, y, off, _ = table(train)
+    x, u, y, off = table(train)
     theta = fit(x, u, y, off, args.ridge)
     model = BeliefModel(tuple(float(t) for t in theta))
     gains: dict[str, list[float]] = defaultdict(list)

@@ -35,12 +35,12 @@ from bezique.bots.value import FEATURES_VERSION, ValueModel, features
 CHUNK = 50
 
 
-def chunks(ranges: str) -> list[tuple[int, int]]:
-    """``0:600,2000:2600`` to chunks ``(first, count)`` of at most CHUNK deals."""
+def chunks(ranges: str, size: int = CHUNK) -> list[tuple[int, int]]:
+    """``0:600,2000:2600`` to chunks ``(first, count)`` of at most ``size`` deals."""
     out = []
     for part in ranges.split(","):
         a, b = (int(v) for v in part.split(":"))
-        out += [(f, min(CHUNK, b - f)) for f in range(a, b, CHUNK)]
+        out += [(f, min(size, b - f)) for f in range(a, b, size)]
     return out
 
 

@@ -34,9 +34,9 @@ from pathlib import Path
 
 from ..core.cards import ALL_KINDS, SUITS, WILD, parse_card
 from ..core.observation import Observation
-from ..core.rules import Rules
 from ..core.tricks import beats
 from .inference import _history, hidden_places
+from .learned import _classic
 
 _QS, _JD = parse_card("QS"), parse_card("JD")
 
@@ -97,10 +97,16 @@ class CardRows:
     pool: int
     """Every unseen card (the hand's and the stock's)."""
 
+    @property
+    def base(self) -> float:
+        """The base rate: the chance an unseen card is in the other hand, knowing nothing."""
+        return self.hand / self.pool
 
-@cache
-def _classic() -> Rules:
-    return Rules.preset("classic")
+    @property
+    def offset(self) -> float:
+        """The base rate as log-odds (0 where it is 0 or 1), the offset the weights add to."""
+        b = self.base
+        return math.log(b / (1.0 - b)) if 0 < b < 1 else 0.0
 
 
 def supported(obs: Observation) -> bool:
@@ -289,8 +295,7 @@ def log_gain(model: BeliefModel, rows: CardRows, truth: Sequence[str]) -> float:
     """How much more likely the model makes the opponent's true unseen cards than the base rate
     does, in nats, each unseen copy counted as in the hand or not on its own."""
     held = Counter(parse_card(c) for c in truth)
-    base = rows.hand / rows.pool
-    offset = math.log(base / (1.0 - base)) if 0 < base < 1 else 0.0
+    base, offset = rows.base, rows.offset
     total = 0.0
     for kind, u, s in zip(rows.kinds, rows.unseen, model.scores(rows), strict=True):
         p = 1.0 / (1.0 + math.exp(-(s + offset)))
