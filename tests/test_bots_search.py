@@ -292,7 +292,7 @@ def test_levels() -> None:
         "careless",
         "heuristic",
         "pimc-c",
-        "pimc-c-lp",
+        "pimc-c-lp0",
     ]
     hard, expert = LEVELS["hard"].limit, LEVELS["expert"].limit
     assert hard.iterations is not None and expert.iterations is not None
@@ -302,6 +302,8 @@ def test_levels() -> None:
     # the measurements' names are the levels; the old levels stay playable by name
     assert CANDIDATES["expert-c"].limit == CANDIDATES["expert-c-lp"].limit == expert
     assert CANDIDATES["expert-c"].bot == "pimc-c"  # the expert of sessions 8-10
+    assert CANDIDATES["expert-c-lp"].bot == "pimc-c-lp"  # the expert of sessions 11-17
+    assert CANDIDATES["expert-c-lp0"].limit == expert
     assert CANDIDATES["expert-c-lpn"].limit == expert  # on trial at the expert's budget
     hard_c = CANDIDATES["hard-c"].limit.iterations
     assert hard_c is not None and hard.iterations < hard_c < expert.iterations
@@ -314,7 +316,7 @@ def test_levels() -> None:
     # the level's own budget, unless a limit is given
     assert bot.choose(obs) == make("pimc-c", 3).choose(obs, hard)
     assert bot.play(obs).info["visits"] == make("pimc-c", 3).play(obs, hard).info["visits"]
-    assert make("expert-c-lp", 3).play(obs).info == make("expert", 3).play(obs).info
+    assert make("expert-c-lp0", 3).play(obs).info == make("expert", 3).play(obs).info
     # a rollout budget: whole worlds of every candidate still in the running, at least one
     visits = make("expert", 3).play(obs, Limit(iterations=9)).info["visits"]
     assert 9 <= visits < 9 + len(obs.legal)

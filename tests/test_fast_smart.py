@@ -206,3 +206,25 @@ def test_the_opponent_model_and_steady_playouts_change_the_search() -> None:
         assert str(result.action) in {str(a) for a in deal.legal_actions()}
         scores[name] = json.dumps(result.info["scores"], sort_keys=True)
     assert len(set(scores.values())) == 4
+
+
+def test_steady_playouts_only_where_the_learned_policy_plays_them() -> None:
+    """``pimc-c-lp0`` (the ``expert`` level) drops the random playout moves only where the
+    learned policy plays the playouts: on rules without learned weights (four-handed) it is
+    ``pimc-c-lp``, and so ``pimc-c``, to the value."""
+    rules = Rules.preset("four")
+    deal = Deal.new(rules, seed=5)
+    bots = [HeuristicBot(s) for s in range(4)]
+    for _ in range(14):
+        seat = deal.to_move
+        assert seat is not None
+        deal.apply(bots[seat].choose(deal.observation(seat)))
+    seat = deal.to_move
+    assert seat is not None
+    obs = deal.observation(seat)
+    assert len(obs.legal) > 1
+    found = {
+        name: make(name, 3).play(obs, Limit(iterations=200))
+        for name in ("pimc-c", "pimc-c-lp", "pimc-c-lp0")
+    }
+    assert len({(str(r.action), json.dumps(r.info["scores"])) for r in found.values()}) == 1

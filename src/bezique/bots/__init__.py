@@ -27,12 +27,13 @@ pimc-c     PIMC in the compiled engine, exact stage 2 in every world (:mod:`.fas
 pimc-c-v1  the first pimc-c, which played the best mean (kept for comparison)
 pimc-c-lp  pimc-c from the learned policy's choice, played out by it (:mod:`.learned`)
 beginner, easy, medium, hard, expert: the levels for people (:mod:`.levels`)
-expert-c-lp: the expert level (pimc-c-lp) under the name measured; expert-c: the expert of
-sessions 8-10 (pimc-c); hard-c: that at 1,200 rollouts
+expert-c-lp0: the expert level (pimc-c-lp0) under the name measured; expert-c-lp: the expert
+of sessions 11-17 (pimc-c-lp); expert-c: that of sessions 8-10 (pimc-c); hard-c: that at 1,200
+rollouts
 pimc-c-lpn, expert-c-lpn: pimc-c-lp on the learned weights with a network on top (on trial)
 pimc-c-bel, expert-c-bel: pimc-c-lp, its worlds dealt by the belief model (:mod:`.belief`)
 pimc-c-opp, expert-c-opp: pimc-c-lp, the opponent played out by the heuristic's rules
-pimc-c-lp0, expert-c-lp0: pimc-c-lp, its playouts without random moves
+pimc-c-lp0: pimc-c-lp, its learned playouts without random moves (the expert level)
 pimc-c-opp0, expert-c-opp0: pimc-c-opp, its playouts without random moves
 hard-old, expert-old: the levels before session 8 (pimc, ismcts), kept for comparison
 pimc-c-smart, expert-c-smart: pimc-c with the heuristic's rules in its playouts (on trial)

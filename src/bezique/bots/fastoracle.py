@@ -161,7 +161,8 @@ def _state_seed(salt: int, world: Any, seat: int) -> int:
 
 
 class HandOracleBot(OracleBot):
-    """``oracle-hand``: the ``expert`` level's search (``pimc-c-lp``) shown the other hands.
+    """``oracle-hand``: the ``expert`` level's search of sessions 11-17 (``pimc-c-lp``), shown
+    the other hands.
 
     For measurement only, like the oracles above: it is given the real deal, marks every card
     the other seats hold concealed as known to all, and lets the honest search play from that

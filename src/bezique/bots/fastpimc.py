@@ -205,6 +205,11 @@ class FastPimcBot(CompiledSearchBot):
     """Which shipped learned weights the search reads (:func:`.learned.learned_params`): None the
     present ones, ``"net"`` those with a network on top (on trial)."""
 
+    learned_explore: float | None = None
+    """With :attr:`learned_playouts` where the rules have learned weights, the chance of a
+    uniform playout move in place of :attr:`explore` (None: :attr:`explore`); elsewhere the
+    playouts keep :attr:`explore`, so rules without learned weights play as before."""
+
     learned_bar: tuple[float, float] | None = None
     """With :attr:`learned_playouts`, the bar to overrule the choice the search starts from
     (points and standard errors) where the rules have learned weights, in place of
@@ -254,8 +259,11 @@ class FastPimcBot(CompiledSearchBot):
                 prior, whose = index.index(pick), "the learned policy's"
         policy, couple, playout_params = self.playout_policy, self.couple_draws, None
         other_params = None
+        explore = self.explore
         if self.learned_playouts and params is not None:
             policy, couple, playout_params = "smart", True, params
+            if self.learned_explore is not None:
+                explore = self.learned_explore
             if self.opponent_rules:
                 from ..fast.smart import SMART_DEFAULT
 
@@ -288,7 +296,7 @@ class FastPimcBot(CompiledSearchBot):
                 first,
                 count,
                 seed,
-                self.explore,
+                explore,
                 solver_nodes,
                 self.meld_aware,
                 policy,
@@ -588,11 +596,13 @@ class FastPimcOpponentBot(FastPimcLearnedPlayoutsBot):
 
 
 class FastPimcSteadyBot(FastPimcLearnedPlayoutsBot):
-    """``pimc-c-lp`` whose playouts make no uniform moves (:attr:`FastPimcBot.explore` 0): each
-    plays stage 1 as the learned policy would, on trial."""
+    """``pimc-c-lp`` whose playouts make no uniform moves where they follow the learned policy
+    (:attr:`FastPimcBot.learned_explore` 0): each plays stage 1 as that policy would; the
+    ``expert`` level since session 18.  Where the rules have no learned weights it is
+    ``pimc-c``, random playout moves included, as ``pimc-c-lp`` is."""
 
     name = "pimc-c-lp0"
-    explore = 0.0
+    learned_explore = 0.0
 
 
 class FastPimcSteadyOpponentBot(FastPimcOpponentBot):
@@ -600,7 +610,7 @@ class FastPimcSteadyOpponentBot(FastPimcOpponentBot):
     heuristic's rules, this side by the learned policy, neither at random, on trial."""
 
     name = "pimc-c-opp0"
-    explore = 0.0
+    learned_explore = 0.0
 
 
 class FastPimcV1Bot(FastPimcBot):

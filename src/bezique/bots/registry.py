@@ -147,7 +147,7 @@ register(
 register(
     "pimc-c-lp",
     FastPimcLearnedPlayoutsBot,
-    "pimc-c from the learned policy's choice, played out by it, a lower bar (the expert's bot)",
+    "pimc-c from the learned policy's choice, played out by it, a lower bar (expert, sessions 11-17)",
 )
 register(
     "pimc-c-lpn",
@@ -167,7 +167,7 @@ register(
 register(
     "pimc-c-lp0",
     FastPimcSteadyBot,
-    "pimc-c-lp whose playouts make no random moves (on trial)",
+    "pimc-c-lp whose playouts make no random moves (the expert level's bot)",
 )
 register(
     "pimc-c-opp0",
