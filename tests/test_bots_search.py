@@ -42,6 +42,7 @@ HONEST = [
     "pimc-c-opp",
     "pimc-c-lp0",
     "pimc-c-opp0",
+    "pimc-c-lpn0",
     "learned",
     "learned-net",
     "ismcts-c",

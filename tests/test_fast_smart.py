@@ -195,17 +195,19 @@ def test_the_inference_search_counts_worlds_alike_beyond_two_hands() -> None:
 def test_the_opponent_model_and_steady_playouts_change_the_search() -> None:
     """``pimc-c-opp`` plays the other side out by the heuristic's rules and ``pimc-c-lp0``
     makes no random playout moves: each reports other values than ``pimc-c-lp`` from the same
-    worlds, and both together (``pimc-c-opp0``) other values again."""
+    worlds, both together (``pimc-c-opp0``) other values again, and so do the network weights
+    with (``pimc-c-lpn``) and without (``pimc-c-lpn0``) random playout moves."""
     deal = heuristic_stage1(7, 30)
     seat = deal.to_move
     assert seat is not None
     obs = deal.observation(seat)
     scores = {}
-    for name in ("pimc-c-lp", "pimc-c-opp", "pimc-c-lp0", "pimc-c-opp0"):
+    names = ("pimc-c-lp", "pimc-c-opp", "pimc-c-lp0", "pimc-c-opp0", "pimc-c-lpn", "pimc-c-lpn0")
+    for name in names:
         result = make(name, 3).play(obs, Limit(iterations=400))
         assert str(result.action) in {str(a) for a in deal.legal_actions()}
         scores[name] = json.dumps(result.info["scores"], sort_keys=True)
-    assert len(set(scores.values())) == 4
+    assert len(set(scores.values())) == len(names)
 
 
 def test_steady_playouts_only_where_the_learned_policy_plays_them() -> None:

@@ -605,6 +605,14 @@ class FastPimcSteadyBot(FastPimcLearnedPlayoutsBot):
     learned_explore = 0.0
 
 
+class FastPimcNetSteadyBot(FastPimcSteadyBot):
+    """``pimc-c-lp0`` on the learned weights with a network on top (``"net"``, as
+    ``pimc-c-lpn``): steady playouts by the stronger policy, on trial."""
+
+    name = "pimc-c-lpn0"
+    learned_version = "net"
+
+
 class FastPimcSteadyOpponentBot(FastPimcOpponentBot):
     """``pimc-c-opp`` whose playouts make no uniform moves: the opponent played out by the
     heuristic's rules, this side by the learned policy, neither at random, on trial."""

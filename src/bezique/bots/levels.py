@@ -183,6 +183,12 @@ CANDIDATES: dict[str, Level] = _by_name(
         "the expert level since session 18 (pimc-c-lp0), under the name its measurements used",
     ),
     Level(
+        "expert-c-lpn0",
+        "pimc-c-lpn0",
+        Limit(iterations=EXPERT_ROLLOUTS),
+        "pimc-c-lpn0 (pimc-c-lp0 on the network weights) at the expert's budget",
+    ),
+    Level(
         "expert-c-opp0",
         "pimc-c-opp0",
         Limit(iterations=EXPERT_ROLLOUTS),
@@ -199,7 +205,7 @@ CANDIDATES: dict[str, Level] = _by_name(
 ``expert-c-lp`` the ``expert`` level of sessions 11-17, ``expert-c`` that of sessions 8-10,
 ``hard-c`` that search at 1,200 rollouts; ``expert-c-smart``, ``expert-c-late``,
 ``expert-c-model``, ``expert-c-inf``, ``expert-c-learned``, ``expert-c-lpn``, ``expert-c-bel``,
-``expert-c-opp``, ``expert-c-opp0`` and ``expert-c-ismcts`` are versions on trial at about the
+``expert-c-opp``, ``expert-c-opp0``, ``expert-c-lpn0`` and ``expert-c-ismcts`` are versions on trial at about the
 expert's budget."""
 
 

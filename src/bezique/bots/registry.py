@@ -21,6 +21,7 @@ from .fastpimc import (
     FastPimcLearnedNetBot,
     FastPimcLearnedPlayoutsBot,
     FastPimcModelBot,
+    FastPimcNetSteadyBot,
     FastPimcOpponentBot,
     FastPimcSmartBot,
     FastPimcSteadyBot,
@@ -168,6 +169,11 @@ register(
     "pimc-c-lp0",
     FastPimcSteadyBot,
     "pimc-c-lp whose playouts make no random moves (the expert level's bot)",
+)
+register(
+    "pimc-c-lpn0",
+    FastPimcNetSteadyBot,
+    "pimc-c-lp0 on the learned weights with a network on top (on trial)",
 )
 register(
     "pimc-c-opp0",
