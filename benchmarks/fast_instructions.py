@@ -1,6 +1,6 @@
 """The compiled engine's speed goals counted in machine instructions, which load does not change.
 
-Run: ``python benchmarks/fast_instructions.py [--deals N] [--solves K] [--preset NAME]``
+Run: ``python benchmarks/fast_instructions.py [--deals N] [--solves K] [--searches M] [--preset NAME]``
 (``--preset haitian --solves 0``: the Haitian deals, jokers included, against classic ones).
 
 The shared machine's timings swing with its load, so this counts instructions with
@@ -9,7 +9,11 @@ the engine's entry points (``--toggle-collect``, so Python's start-up is left ou
 
 * ``simulate``: ``bezique.fast.simulate(rules, N)`` of random deals: instructions per deal;
 * ``solve``: ``FastDeal.solve`` from the start of stage 2 of ``K`` random classic deals, one
-  callgrind dump per solve (``--dump-after``): the median and the largest per solve.
+  callgrind dump per solve (``--dump-after``): the median and the largest per solve;
+* ``search`` (``--searches M``): the ``expert`` level's search (``pimc-c-lp0``, the learned
+  playouts) at 1,500 rollouts on ``M`` stage-1 positions of classic heuristic self-play, inside
+  ``FastDeal.pimc``: instructions a rollout, and a digest of the choices and values, which a
+  change meant only to be faster must leave as it was.
 
 To turn instructions into time it states an instructions-per-nanosecond figure measured in the
 same run, outside valgrind: the CPU time (``time.process_time``, best of five) of the same
@@ -21,6 +25,8 @@ from __future__ import annotations
 
 import argparse
 import glob
+import hashlib
+import json
 import os
 import random
 import re
@@ -30,10 +36,14 @@ import sys
 import tempfile
 import time
 
-from bezique import Deal, Rules, fast
+from bezique import Deal, Observation, Rules, fast
+from bezique.bots import Limit, make
+from bezique.bots.heuristic import HeuristicBot
 
 SIMULATE = "search_simulate"
 SOLVE = "search_methods_solve"
+PIMC = "search_methods_pimc"
+SEARCH_ROLLOUTS = 1_500
 
 
 def stage2_starts(count: int) -> list[Deal]:
@@ -52,10 +62,42 @@ def stage2_starts(count: int) -> list[Deal]:
     return out
 
 
+def search_positions(count: int) -> list[Observation]:
+    """Stage-1 observations of classic heuristic self-play, a few tricks apart."""
+    rules = Rules.preset("classic")
+    out: list[Observation] = []
+    for seed in range(1, count + 1):
+        deal = Deal.new(rules, seed=seed)
+        bots = [HeuristicBot(1), HeuristicBot(2)]
+        for _ in range(10 + 7 * (seed % 7)):
+            seat = deal.to_move
+            assert seat is not None
+            deal.apply(bots[seat].choose(deal.observation(seat)))
+        seat = deal.to_move
+        assert seat is not None
+        out.append(deal.observation(seat))
+    return out
+
+
+def searches(count: int) -> tuple[int, str]:
+    """Run the expert's search on the positions: the rollouts it made, a digest of its answers."""
+    answers = []
+    rollouts = 0
+    for i, obs in enumerate(search_positions(count)):
+        result = make("pimc-c-lp0", i).play(obs, Limit(iterations=SEARCH_ROLLOUTS))
+        rollouts += int(result.info["visits"])
+        answers.append([str(result.action), result.info["scores"]])
+    digest = hashlib.sha256(json.dumps(answers, sort_keys=True).encode()).hexdigest()[:16]
+    return rollouts, digest
+
+
 def child(what: str, n: int, preset: str) -> None:
     """What runs under callgrind: only the entry point's instructions are collected."""
     rules = Rules.preset(preset)
-    if what == "simulate":
+    if what == "search":
+        rollouts, digest = searches(n)
+        print(f"{rollouts} {digest}")
+    elif what == "simulate":
         fast.simulate(rules, 1, seed=0)  # compile the rules before the counted call
         fast.simulate(rules, n, seed=1)
     else:
@@ -74,8 +116,11 @@ def totals(path: str) -> int:
     raise RuntimeError(f"no totals in {path}")
 
 
-def callgrind(what: str, n: int, preset: str, entry: str, dump: bool) -> list[int]:
-    """Instructions inside ``entry`` (one figure, or one per call with ``dump``)."""
+def callgrind(
+    what: str, n: int, preset: str, entry: str, dump: bool, printed: list[str] | None = None
+) -> list[int]:
+    """Instructions inside ``entry`` (one figure, or one per call with ``dump``); the child's
+    output goes to ``printed`` where given."""
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "cg.out")
         cmd = [
@@ -93,7 +138,9 @@ def callgrind(what: str, n: int, preset: str, entry: str, dump: bool) -> list[in
             "--preset",
             preset,
         ]
-        subprocess.run(cmd, check=True, capture_output=True)
+        done = subprocess.run(cmd, check=True, capture_output=True, text=True)
+        if printed is not None:
+            printed.append(done.stdout.strip())
         files = sorted(glob.glob(out + "*"))
         counts = [totals(p) for p in files]
         return [c for c in counts if c] if dump else [sum(counts)]
@@ -115,6 +162,7 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=2000)
     parser.add_argument("--solves", type=int, default=60)
     parser.add_argument("--preset", default="classic")
+    parser.add_argument("--searches", type=int, default=0, help="positions for the search count")
     parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -137,6 +185,15 @@ def main() -> None:
         print(
             f"simulate classic: {base / args.deals:,.0f} instructions a deal: "
             f"{args.preset} costs {sim / base:.2f}x classic a deal"
+        )
+    if args.searches:
+        printed: list[str] = []
+        (total,) = callgrind("search", args.searches, "classic", PIMC, dump=False, printed=printed)
+        rollouts, digest = printed[0].split()
+        print(
+            f"search classic (expert, {SEARCH_ROLLOUTS:,} rollouts at most): "
+            f"{total / int(rollouts):,.0f} instructions a rollout ({rollouts} rollouts, "
+            f"{args.searches} positions; answers {digest})"
         )
     if not args.solves:
         return

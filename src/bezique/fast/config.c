@@ -101,7 +101,11 @@ static void index_plan(Config *c, int t) {
     memset(c->plan_rank_min[t], 0xff, sizeof c->plan_rank_min[t]);
     c->plan_always[t] = 0;
     memset(c->plan_sub_byte[t], 0, sizeof c->plan_sub_byte[t]);
+    memset(c->plan_taking[t], 0, sizeof c->plan_taking[t]);
     if (!c->plan_indexed[t]) return;
+    for (int p = 0; p < c->nplan[t]; p++)
+        for (int k = 0; k < NK; k++)
+            if (c->plan[t][p].takes >> k & 1) c->plan_taking[t][k] |= 1ULL << p;
     for (int p = 0; p < c->nplan[t]; p++) {
         const PlanItem *it = &c->plan[t][p];
         uint64_t bit = 1ULL << p;

@@ -94,6 +94,7 @@ typedef struct {
        need copies of a rank and no kind, and the rest always (config.c, index_plan). */
     int plan_indexed[5];
     uint64_t plan_by_kind[5][NK], plan_by_rank[5][8], plan_always[5];
+    uint64_t plan_taking[5][NK]; /* indexed plans: the items a slot of which takes the kind */
     uint8_t plan_rank_min[5][8];
     /* the items whose needed kinds (PlanItem.quick) of one suit are all among a byte of kinds
        held, so that an AND over the four suits leaves the items whose kinds are all held (items

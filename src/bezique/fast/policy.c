@@ -212,11 +212,34 @@ static int beaters_of(const int *unseen, int k, int t) {
     return n;
 }
 
+/* One plan item's count of the seat's holdings, no card set aside: per slot the cards that
+   count toward it and the unseen cards that could fill it, and how many (slot, card) pairs
+   count with a card not yet declared; base is its chance (NAN: not yet worked out). */
+typedef struct {
+    double base;
+    int have[5], avail[5], freshn;
+} ItemCount;
+
+/* What one smart_values call works out once and reads many times: (1 - q) to the power n, and
+   each plan item's counts, for one q and one seat's holdings.  The values are those the plain
+   computation gives, in the same order, so the choices are the same to the bit. */
+typedef struct {
+    double rest[MAXC + 1];
+    ItemCount item[MAXPLAN];
+} MeldCache;
+
+static void meld_cache_init(MeldCache *mc, int total, int nplan) {
+    for (int n = 0; n <= total; n++) mc->rest[n] = NAN; /* avail never exceeds the unseen cards */
+    for (int p = 0; p < nplan; p++) mc->item[p].base = NAN;
+}
+
 /* Chance of drawing at least miss of avail wanted cards, each with chance q (view._at_least). */
-static double at_least(int miss, int avail, double q) {
+static double at_least(int miss, int avail, double q, MeldCache *mc) {
     if (q <= 0.0) return 0.0;
     if (q >= 1.0) return 1.0;
-    double below = 0.0, c = 1.0, qk = 1.0, rest = pow(1.0 - q, avail);
+    double rest = mc->rest[avail];
+    if (isnan(rest)) rest = mc->rest[avail] = pow(1.0 - q, avail);
+    double below = 0.0, c = 1.0, qk = 1.0;
     for (int k = 0; k < miss; k++) { /* P(exactly k), k < miss */
         below += c * qk * rest;
         c = c * (avail - k) / (k + 1);
@@ -226,33 +249,18 @@ static double at_least(int miss, int avail, double q) {
     return below >= 1.0 ? 0.0 : 1.0 - below;
 }
 
-/* The chance (roughly) that the seat's holdings, less the card `skip` (-1: none), can yet be
-   made into this meld and declared (View.meld_chance). */
-static double plan_chance(const PlanItem *it, const State *st, const Config *cfg, int seat, int skip,
-                          const int *unseen, double q) {
+/* The chance (roughly) that holdings with these counts can yet be made into the meld and
+   declared (View.meld_chance): have[a] of slot a's cards held, `fresh` whether any of them is
+   not yet declared. */
+static double counts_chance(const PlanItem *it, const int *have, const int *avail, int fresh, double q,
+                            MeldCache *mc) {
     double chance = 1.0;
-    int missing = 0, fresh = 0;
+    int missing = 0;
     for (int a = 0; a < it->nslots; a++) {
-        const Slot *sl = &it->slots[a];
-        int have = 0, avail = 0;
-        for (int i = 0; i < st->hn[seat]; i++) {
-            int c = st->hand[seat][i], k = cfg->kind_of[c];
-            if (c == skip) continue;
-            for (int j = 0; j < sl->nk; j++)
-                if (sl->kinds[j] == k) {
-                    Mask m = st->mask[c];
-                    if (!((m.lo & it->block.lo) | (m.hi & it->block.hi))) {
-                        have++;
-                        fresh |= !(m.lo | m.hi);
-                    }
-                    break;
-                }
-        }
-        int miss = sl->n - have;
+        int miss = it->slots[a].n - have[a];
         if (miss > 0) {
-            for (int j = 0; j < sl->nk; j++) avail += unseen[sl->kinds[j]];
-            if (avail < miss) return 0.0;
-            chance *= at_least(miss, avail, q);
+            if (avail[a] < miss) return 0.0;
+            chance *= at_least(miss, avail[a], q, mc);
             missing += miss;
             if (chance == 0.0) return 0.0;
         }
@@ -260,20 +268,71 @@ static double plan_chance(const PlanItem *it, const State *st, const Config *cfg
     return !missing && !fresh ? 0.0 : chance;
 }
 
-/* The meld points the seat loses, in expectation, by parting with card c (View.meld_value of
-   its holdings with and without it, over the melds that need its kind). */
-static double meld_loss(const State *st, const Config *cfg, int seat, int c, const int *unseen, double q) {
-    int k = cfg->kind_of[c], pi = st->trump < 0 ? 4 : st->trump;
-    double loss = 0.0;
-    for (int p = 0; p < cfg->nplan[pi]; p++) {
-        const PlanItem *it = &cfg->plan[pi][p];
-        int uses = 0;
-        for (int a = 0; a < it->nslots && !uses; a++)
-            for (int j = 0; j < it->slots[a].nk; j++) uses |= it->slots[a].kinds[j] == k;
-        if (!uses) continue;
-        double pts = (double)cfg->meld_score[it->meld];
-        loss += pts * (plan_chance(it, st, cfg, seat, -1, unseen, q) - plan_chance(it, st, cfg, seat, c, unseen, q));
+/* Whether card c (of kind k) counts toward slot sl of the item: a kind the slot takes, and not
+   declared in a meld that blocks this one. */
+static int counts_in(const PlanItem *it, const Slot *sl, const State *st, int c, int k) {
+    for (int j = 0; j < sl->nk; j++)
+        if (sl->kinds[j] == k) {
+            Mask m = st->mask[c];
+            return !((m.lo & it->block.lo) | (m.hi & it->block.hi));
+        }
+    return 0;
+}
+
+/* The item's counts over the seat's whole holdings, and its chance with no card set aside. */
+static const ItemCount *item_count(MeldCache *mc, int p, const PlanItem *it, const State *st, const Config *cfg,
+                                   int seat, const int *unseen, double q) {
+    ItemCount *ic = &mc->item[p];
+    if (!isnan(ic->base)) return ic;
+    ic->freshn = 0;
+    for (int a = 0; a < it->nslots; a++) {
+        const Slot *sl = &it->slots[a];
+        ic->have[a] = ic->avail[a] = 0;
+        for (int i = 0; i < st->hn[seat]; i++) {
+            int c = st->hand[seat][i];
+            if (counts_in(it, sl, st, c, cfg->kind_of[c])) {
+                ic->have[a]++;
+                ic->freshn += !(st->mask[c].lo | st->mask[c].hi);
+            }
+        }
+        for (int j = 0; j < sl->nk; j++) ic->avail[a] += unseen[sl->kinds[j]];
     }
+    ic->base = counts_chance(it, ic->have, ic->avail, ic->freshn > 0, q, mc);
+    return ic;
+}
+
+/* What the seat's chance of plan item p is worth less without card c (of kind k; held: c is
+   among the holdings counted), in meld points. */
+static inline double item_loss(const State *st, const Config *cfg, int seat, int pi, int p, int c, int k, int held,
+                        const int *unseen, double q, MeldCache *mc) {
+    const PlanItem *it = &cfg->plan[pi][p];
+    const ItemCount *ic = item_count(mc, p, it, st, cfg, seat, unseen, q);
+    int undeclared = !(st->mask[c].lo | st->mask[c].hi), have[5], freshn = ic->freshn, in_any = 0;
+    for (int a = 0; a < it->nslots; a++) {
+        int in = held && counts_in(it, &it->slots[a], st, c, k);
+        have[a] = ic->have[a] - in;
+        freshn -= in && undeclared;
+        in_any |= in;
+    }
+    double without = in_any ? counts_chance(it, have, ic->avail, freshn > 0, q, mc) : ic->base;
+    return (double)cfg->meld_score[it->meld] * (ic->base - without);
+}
+
+/* The meld points the seat loses, in expectation, by parting with card c (View.meld_value of
+   its holdings with and without it, over the melds that need its kind), item by item in the
+   plan's order. */
+static double meld_loss(const State *st, const Config *cfg, int seat, int c, const int *unseen, double q,
+                        MeldCache *mc) {
+    int k = cfg->kind_of[c], pi = st->trump < 0 ? 4 : st->trump, held = 0;
+    for (int i = 0; i < st->hn[seat] && !held; i++) held = st->hand[seat][i] == c;
+    double loss = 0.0;
+    if (cfg->plan_indexed[pi]) /* the items that take this kind, found by their bits */
+        for (uint64_t b = cfg->plan_taking[pi][k]; b; b &= b - 1)
+            loss += item_loss(st, cfg, seat, pi, __builtin_ctzll(b), c, k, held, unseen, q, mc);
+    else
+        for (int p = 0; p < cfg->nplan[pi]; p++)
+            if (cfg->plan[pi][p].takes >> k & 1)
+                loss += item_loss(st, cfg, seat, pi, p, c, k, held, unseen, q, mc);
     return loss;
 }
 
@@ -366,12 +425,14 @@ static void smart_values(const State *st, const Config *cfg, const Move *mv, int
     int upk = st->turn_up >= 0 ? cfg->kind_of[st->turn_up] : 0;
     double up_power = (upk >> 3) == t ? sp[SP_TRUMP] + 7 - (upk & 7) : sp[SP_POWER + (upk & 7)];
     double best[MAXH * 4], keeps[MAXH * 4], mls[MAXH * 4];
+    MeldCache mc;
+    meld_cache_init(&mc, total, cfg->nplan[t < 0 ? 4 : t]);
     declare_best(st, cfg, mv, n, best);
     double last_extra = stock <= cfg->players ? sp[SP_LAST_TRICK] : 0.0;
     for (int i = 0; i < n; i++) {
         int c = mv[i].ids[0], k = cfg->kind_of[c], r = k & 7;
         double keep = (t >= 0 && k >> 3 == t) ? sp[SP_TRUMP] + 7 - r : sp[SP_POWER + r];
-        mls[i] = meld_loss(st, cfg, seat, c, unseen, q);
+        mls[i] = meld_loss(st, cfg, seat, c, unseen, q, &mc);
         keep += sp[SP_MELD] * mls[i];
         if (exch && k == t * 8 + cfg->exch_rank && !(st->mask[c].lo | st->mask[c].hi))
             keep += sp[SP_EXCHANGE] * up_power; /* the card that takes the turn-up */
@@ -430,8 +491,14 @@ static void smart_values(const State *st, const Config *cfg, const Move *mv, int
         learned_features(&cd, f);
         if (feat) memcpy(feat + (size_t)i * SMART_NLEARN, f, sizeof(f));
         double rules_value = v[i];
-        if (learned)
-            for (int j = 0; j < SMART_NLEARN; j++) v[i] += sp[SP_LEARN + j] * f[j];
+        if (learned) {
+            /* of features 0-31 (rank by trump or not, and that times the stage) two are set;
+               the others' terms are 0 and would change nothing */
+            int one = (cd.trump ? 8 : 0) + cd.r, staged = one + 16;
+            v[i] += sp[SP_LEARN + one] * f[one];
+            v[i] += sp[SP_LEARN + staged] * f[staged];
+            for (int j = 32; j < SMART_NLEARN; j++) v[i] += sp[SP_LEARN + j] * f[j];
+        }
         if (net) v[i] += net_value(net_w, net_b, net_u, rules_value, f);
     }
 }
