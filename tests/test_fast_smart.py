@@ -230,3 +230,41 @@ def test_steady_playouts_only_where_the_learned_policy_plays_them() -> None:
         for name in ("pimc-c", "pimc-c-lp", "pimc-c-lp0")
     }
     assert len({(str(r.action), json.dumps(r.info["scores"])) for r in found.values()}) == 1
+
+
+def test_the_compiled_meld_loss_is_the_views() -> None:
+    """The ``'smart'`` policy's meld loss in C (feature ``meld_loss``, worked out once per plan
+    item and card for speed) is the reference view's: the meld value of the seat's holdings
+    with the card less without it, over the melds its kind is in (``SimpleBot.keep_value``).
+    One difference is the C policy's own: its draw chance counts the turn-up among the cards
+    still to be drawn, where the view counts the stock without it."""
+    from bezique.bots.view import View
+    from bezique.core.cards import parse_card
+    from bezique.fast.smart import LEARNED_NAMES
+
+    column = LEARNED_NAMES.index("meld_loss")
+    compared = nonzero = 0
+    for seed in range(4):
+        deal = Deal.new(CLASSIC, seed=seed)
+        bots = [HeuristicBot(1), HeuristicBot(2)]
+        while deal.stage == 1 and not deal.is_over:
+            seat = deal.to_move
+            assert seat is not None
+            found = fast.FastDeal.from_deal(deal).smart_features()
+            obs = deal.observation(seat)
+            if found is not None:
+                view = View(obs)
+                draws = (obs.stock_size + (obs.turn_up is not None)) / CLASSIC.players
+                view.draw_chance = min(1.0, draws / view.unseen_total) if view.unseen_total else 0.0
+                for action, row in zip(deal.legal_actions(), found[1], strict=True):
+                    k = parse_card(str(action).split()[1].split("@")[0])
+                    copies = [i for i, (kk, _) in enumerate(view.holdings) if kk == k]
+                    if len({view.holdings[i][1] for i in copies}) != 1:
+                        continue  # copies on the table and in hand: which one is played is moot
+                    rest = [h for i, h in enumerate(view.holdings) if i != copies[0]]
+                    want = view.meld_value(view.holdings, {k}) - view.meld_value(rest, {k})
+                    assert row[column] == pytest.approx(want, rel=1e-9, abs=1e-9), (seed, action)
+                    compared += 1
+                    nonzero += want != 0.0
+            deal.apply(bots[seat].choose(obs))
+    assert compared > 300 and nonzero > 100
