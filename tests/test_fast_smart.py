@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bezique import Deal, Rules, fast
+from bezique import Deal, Observation, Rules, fast
 from bezique.bots import Limit, inference, make
 from bezique.bots.fastpimc import _paired
 from bezique.bots.heuristic import HeuristicBot
@@ -174,10 +174,10 @@ def test_the_tuning_script_probes_every_weight_and_checks_on_fresh_decks(tmp_pat
         module.main(["--preset", "four"])
 
 
-def test_the_inference_search_counts_worlds_alike_beyond_two_hands() -> None:
-    """The play model describes two hands: with four, ``pimc-c-inf`` is ``pimc-c``."""
-    rules = Rules.preset("four")
-    deal = Deal.new(rules, seed=4)
+def four_handed_choice(seed: int) -> Observation:
+    """The observation of the seat to move after 14 actions of four-handed heuristic play: a
+    rule set without learned weights nor a play model, with more than one legal action."""
+    deal = Deal.new(Rules.preset("four"), seed=seed)
     bots = [HeuristicBot(s) for s in range(4)]
     for _ in range(14):
         seat = deal.to_move
@@ -187,6 +187,12 @@ def test_the_inference_search_counts_worlds_alike_beyond_two_hands() -> None:
     assert seat is not None
     obs = deal.observation(seat)
     assert len(obs.legal) > 1
+    return obs
+
+
+def test_the_inference_search_counts_worlds_alike_beyond_two_hands() -> None:
+    """The play model describes two hands: with four, ``pimc-c-inf`` is ``pimc-c``."""
+    obs = four_handed_choice(4)
     plain = make("pimc-c", 3).play(obs, Limit(iterations=200))
     weighed = make("pimc-c-inf", 3).play(obs, Limit(iterations=200))
     assert (weighed.action, weighed.info["scores"]) == (plain.action, plain.info["scores"])
@@ -214,17 +220,7 @@ def test_steady_playouts_only_where_the_learned_policy_plays_them() -> None:
     """``pimc-c-lp0`` (the ``expert`` level) drops the random playout moves only where the
     learned policy plays the playouts: on rules without learned weights (four-handed) it is
     ``pimc-c-lp``, and so ``pimc-c``, to the value."""
-    rules = Rules.preset("four")
-    deal = Deal.new(rules, seed=5)
-    bots = [HeuristicBot(s) for s in range(4)]
-    for _ in range(14):
-        seat = deal.to_move
-        assert seat is not None
-        deal.apply(bots[seat].choose(deal.observation(seat)))
-    seat = deal.to_move
-    assert seat is not None
-    obs = deal.observation(seat)
-    assert len(obs.legal) > 1
+    obs = four_handed_choice(5)
     found = {
         name: make(name, 3).play(obs, Limit(iterations=200))
         for name in ("pimc-c", "pimc-c-lp", "pimc-c-lp0")
