@@ -303,8 +303,8 @@ static const ItemCount *item_count(MeldCache *mc, int p, const PlanItem *it, con
 
 /* What the seat's chance of plan item p is worth less without card c (of kind k; held: c is
    among the holdings counted), in meld points. */
-static inline double item_loss(const State *st, const Config *cfg, int seat, int pi, int p, int c, int k, int held,
-                        const int *unseen, double q, MeldCache *mc) {
+static inline double item_loss(const State *st, const Config *cfg, int seat, int pi, int p, int c, int k,
+                               int held, const int *unseen, double q, MeldCache *mc) {
     const PlanItem *it = &cfg->plan[pi][p];
     const ItemCount *ic = item_count(mc, p, it, st, cfg, seat, unseen, q);
     int undeclared = !(st->mask[c].lo | st->mask[c].hi), have[5], freshn = ic->freshn, in_any = 0;
