@@ -1,4 +1,4 @@
-"""Run one arena pair over a list of seeds, one ``--json`` file a seed, for pools kept over sessions.
+"""One arena pair over a list of seeds, one ``--json`` file a seed, for pools kept over sessions.
 
 A long measurement (500 decks of a slow pair) is split into short runs, one file per seed, so
 that a session that ends loses at most the run under way.  This runs the runs one after the

@@ -205,8 +205,8 @@ CANDIDATES: dict[str, Level] = _by_name(
 ``expert-c-lp`` the ``expert`` level of sessions 11-17, ``expert-c`` that of sessions 8-10,
 ``hard-c`` that search at 1,200 rollouts; ``expert-c-smart``, ``expert-c-late``,
 ``expert-c-model``, ``expert-c-inf``, ``expert-c-learned``, ``expert-c-lpn``, ``expert-c-bel``,
-``expert-c-opp``, ``expert-c-opp0``, ``expert-c-lpn0`` and ``expert-c-ismcts`` are versions on trial at about the
-expert's budget."""
+``expert-c-opp``, ``expert-c-opp0``, ``expert-c-lpn0`` and ``expert-c-ismcts`` are versions on
+trial at about the expert's budget."""
 
 
 class LevelBot(Bot):

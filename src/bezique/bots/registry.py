@@ -148,7 +148,7 @@ register(
 register(
     "pimc-c-lp",
     FastPimcLearnedPlayoutsBot,
-    "pimc-c from the learned policy's choice, played out by it, a lower bar (expert, sessions 11-17)",
+    "pimc-c from the learned policy's choice, played out by it, a lower bar (expert 11-17)",
 )
 register(
     "pimc-c-lpn",

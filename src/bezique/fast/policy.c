@@ -301,15 +301,15 @@ static const ItemCount *item_count(MeldCache *mc, int p, const PlanItem *it, con
     return ic;
 }
 
-/* What the seat's chance of plan item p is worth less without card c (of kind k; held: c is
-   among the holdings counted), in meld points. */
+/* What the seat's chance of plan item p is worth less without its card c (of kind k), in meld
+   points. */
 static inline double item_loss(const State *st, const Config *cfg, int seat, int pi, int p, int c, int k,
-                               int held, const int *unseen, double q, MeldCache *mc) {
+                               const int *unseen, double q, MeldCache *mc) {
     const PlanItem *it = &cfg->plan[pi][p];
     const ItemCount *ic = item_count(mc, p, it, st, cfg, seat, unseen, q);
     int undeclared = !(st->mask[c].lo | st->mask[c].hi), have[5], freshn = ic->freshn, in_any = 0;
     for (int a = 0; a < it->nslots; a++) {
-        int in = held && counts_in(it, &it->slots[a], st, c, k);
+        int in = counts_in(it, &it->slots[a], st, c, k);
         have[a] = ic->have[a] - in;
         freshn -= in && undeclared;
         in_any |= in;
@@ -320,19 +320,18 @@ static inline double item_loss(const State *st, const Config *cfg, int seat, int
 
 /* The meld points the seat loses, in expectation, by parting with card c (View.meld_value of
    its holdings with and without it, over the melds that need its kind), item by item in the
-   plan's order. */
+   plan's order.  c is one of the seat's cards (its hand holds its declared cards too). */
 static double meld_loss(const State *st, const Config *cfg, int seat, int c, const int *unseen, double q,
                         MeldCache *mc) {
-    int k = cfg->kind_of[c], pi = st->trump < 0 ? 4 : st->trump, held = 0;
-    for (int i = 0; i < st->hn[seat] && !held; i++) held = st->hand[seat][i] == c;
+    int k = cfg->kind_of[c], pi = st->trump < 0 ? 4 : st->trump;
     double loss = 0.0;
     if (cfg->plan_indexed[pi]) /* the items that take this kind, found by their bits */
         for (uint64_t b = cfg->plan_taking[pi][k]; b; b &= b - 1)
-            loss += item_loss(st, cfg, seat, pi, __builtin_ctzll(b), c, k, held, unseen, q, mc);
+            loss += item_loss(st, cfg, seat, pi, __builtin_ctzll(b), c, k, unseen, q, mc);
     else
         for (int p = 0; p < cfg->nplan[pi]; p++)
             if (cfg->plan[pi][p].takes >> k & 1)
-                loss += item_loss(st, cfg, seat, pi, p, c, k, held, unseen, q, mc);
+                loss += item_loss(st, cfg, seat, pi, p, c, k, unseen, q, mc);
     return loss;
 }
 
