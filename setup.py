@@ -28,6 +28,7 @@ SOURCES = [
     "config.c",
     "load.c",
     "encode.c",
+    "value.c",
     "pymod.c",
 ]
 

@@ -43,6 +43,8 @@ HONEST = [
     "pimc-c-lp0",
     "pimc-c-opp0",
     "pimc-c-lpn0",
+    "pimc-c-lpv",
+    "pimc-c-lpv1",
     "learned",
     "learned-net",
     "ismcts-c",

@@ -216,6 +216,13 @@ class FastPimcBot(CompiledSearchBot):
     :attr:`overrule_points` and :attr:`overrule_z` (None: those).  Playouts by the learned
     policy are less biased, so smaller gains can be trusted."""
 
+    value_cut: tuple[int, int] | None = None
+    """``(tricks, stock)``: where the rules have a shipped value model (:mod:`.value`) and two
+    sides, each playout stops at the first trick led once ``tricks`` more tricks are complete,
+    while the stock holds more than ``stock`` cards, and the model scores it from the leader's
+    view (``FastDeal.pimc(..., cut=...)``); the end of the stock is still played out and stage 2
+    solved.  None: playouts run to the end."""
+
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(seed)
         self._bar = (self.overrule_points, self.overrule_z)
@@ -268,6 +275,13 @@ class FastPimcBot(CompiledSearchBot):
                 from ..fast.smart import SMART_DEFAULT
 
                 other_params = SMART_DEFAULT
+        cut = None
+        if self.value_cut is not None and observation.rules.sides == 2:
+            from .value import has_model, shipped_model
+
+            if has_model(observation.rules):
+                packed = shipped_model(str(observation.rules)).packed
+                cut = (*self.value_cut, packed)
         budget, seconds = self._rollouts(limit)
         if self.endgame_stock and world.stock_size <= self.endgame_stock + 1:
             budget = min(budget, self.endgame_worlds * len(actions))
@@ -305,6 +319,7 @@ class FastPimcBot(CompiledSearchBot):
                 playout_params,
                 bias,
                 other_params,
+                cut,
             )
             if weigh and weights is not None:
                 weights.extend(weigh(first, count))
@@ -619,6 +634,23 @@ class FastPimcSteadyOpponentBot(FastPimcOpponentBot):
 
     name = "pimc-c-opp0"
     learned_explore = 0.0
+
+
+class FastPimcValueBot(FastPimcSteadyBot):
+    """``pimc-c-lp0`` whose playouts stop four tricks after the move while the stock holds
+    more than 8 cards, scored by the learned evaluation (:attr:`FastPimcBot.value_cut`), on
+    trial.  Where the rules have no value model it is ``pimc-c-lp0``."""
+
+    name = "pimc-c-lpv"
+    value_cut = (4, 8)
+
+
+class FastPimcValueShortBot(FastPimcSteadyBot):
+    """``pimc-c-lpv`` cut one trick after the move: a one-trick look ahead scored by the
+    learned evaluation while the stock holds more than 8 cards, on trial."""
+
+    name = "pimc-c-lpv1"
+    value_cut = (1, 8)
 
 
 class FastPimcV1Bot(FastPimcBot):

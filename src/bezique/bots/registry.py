@@ -27,6 +27,8 @@ from .fastpimc import (
     FastPimcSteadyBot,
     FastPimcSteadyOpponentBot,
     FastPimcV1Bot,
+    FastPimcValueBot,
+    FastPimcValueShortBot,
 )
 from .heuristic import HeuristicBot
 from .ismcts import IsmctsBot
@@ -179,6 +181,16 @@ register(
     "pimc-c-opp0",
     FastPimcSteadyOpponentBot,
     "pimc-c-opp whose playouts make no random moves (on trial)",
+)
+register(
+    "pimc-c-lpv",
+    FastPimcValueBot,
+    "pimc-c-lp0, playouts cut four tricks on and scored by the learned evaluation (on trial)",
+)
+register(
+    "pimc-c-lpv1",
+    FastPimcValueShortBot,
+    "pimc-c-lp0, playouts cut one trick on and scored by the learned evaluation (on trial)",
 )
 register(
     "ismcts-c",

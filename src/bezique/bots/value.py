@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import json
 import math
+from array import array
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -249,6 +250,17 @@ class ValueModel:
                 w, b = fold(row, c)
                 rows.append((w, b, v))
         return lin, bias, rows
+
+    @cached_property
+    def packed(self) -> bytes:
+        """The folded layers as C doubles, for the compiled engine (``FastDeal.value``, the
+        playouts a search cuts short): the linear part and its bias, then per hidden unit its
+        input weights, bias and output weight."""
+        lin, bias, rows = self._folded
+        flat = [*lin, bias]
+        for w, c, v in rows:
+            flat += [*w, c, v]
+        return array("d", flat).tobytes()
 
     def to_json(self) -> dict[str, object]:
         """The model as plain JSON data (what :meth:`from_json` reads)."""

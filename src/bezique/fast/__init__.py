@@ -438,6 +438,7 @@ class FastDeal:
         smart_params: Sequence[float] | None = None,
         bias: Sequence[float] | None = None,
         other_params: Sequence[float] | None = None,
+        cut: tuple[int, int, bytes] | None = None,
     ) -> tuple[list[float], int, int]:
         """PIMC rollouts inside C, for the search players (:mod:`bezique.bots.fastpimc`).
 
@@ -460,7 +461,11 @@ class FastDeal:
         the heuristic player's).  ``bias``: the worlds are dealt as :meth:`determinize` with
         that bias (a belief about the other hands; None: uniform).  ``other_params``: with the
         ``'smart'`` policy, the weights the other sides' moves are played by (a model of the
-        opponents; None: ``smart_params``, everyone alike)."""
+        opponents; None: ``smart_params``, everyone alike).  ``cut`` (two sides, rules
+        where only aces and tens score in tricks): ``(tricks, stock, packed)``, the playouts
+        stop at the first trick led once that many more tricks are complete, while the stock
+        holds more than ``stock`` cards, and are scored by the value model ``packed``
+        (:meth:`bezique.bots.value.ValueModel.packed`) from the leader's view; None: never."""
         if not 0 <= endgame_stock < 1 << 20:
             raise ValueError(f"endgame_stock must be 0 or more, not {endgame_stock}")
         styles = {"heuristic": 0, "meld": 1, "smart": 2}
@@ -480,7 +485,19 @@ class FastDeal:
             None if smart_params is None else check_params(smart_params),
             check_bias(bias),
             None if other_params is None else check_params(other_params),
+            cut,
         )
+
+    def value_features(self, seat: int) -> list[float]:
+        """The learned evaluation's inputs (:func:`bezique.bots.value.features`) read from
+        ``seat``'s view of this state in C; ``ValueError`` on rules where tricks score other
+        than by aces and tens."""
+        return self._c.value(seat)  # type: ignore[no-any-return]
+
+    def value(self, seat: int, packed: bytes) -> float:
+        """The value model ``packed`` (:meth:`bezique.bots.value.ValueModel.packed`) of
+        :meth:`value_features`: the expected final margin of ``seat``'s side."""
+        return self._c.value(seat, packed)  # type: ignore[no-any-return]
 
     def smart_features(
         self, smart_params: Sequence[float] | None = None

@@ -629,6 +629,7 @@ PyObject *search_methods_pimc(PyObject *self, PyObject *args);
 PyObject *search_methods_pimc_hidden(PyObject *self, PyObject *args);
 PyObject *search_methods_smart_features(PyObject *self, PyObject *args);
 PyObject *search_methods_ismcts(PyObject *self, PyObject *args);
+PyObject *search_methods_value(PyObject *self, PyObject *args);
 PyObject *Core_encode(PyObject *self, PyObject *args);
 
 static PyMethodDef Core_methods[] = {
@@ -653,6 +654,7 @@ static PyMethodDef Core_methods[] = {
     {"pimc_hidden", (PyCFunction)search_methods_pimc_hidden, METH_VARARGS, "The unseen concealed cards of pimc's worlds."},
     {"smart_features", (PyCFunction)search_methods_smart_features, METH_VARARGS, "The smart policy's values and learned features."},
     {"ismcts", (PyCFunction)search_methods_ismcts, METH_VARARGS, "IS-MCTS with a PUCT prior: root visits and values."},
+    {"value", (PyCFunction)search_methods_value, METH_VARARGS, "value(seat[, packed]): value features, or a model's value."},
     {"hidden", (PyCFunction)Core_hidden, METH_NOARGS, "Concealed unknown cards per seat, and the stock."},
     {"legal_id_texts", (PyCFunction)Core_legal_id_texts, METH_NOARGS, "(id, text) pairs, ascending by id."},
     {"encode", (PyCFunction)Core_encode, METH_VARARGS, "encode(seat, out): the observation tensor."},

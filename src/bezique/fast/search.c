@@ -15,6 +15,7 @@ PyObject *codes_list(const Config *cfg, const uint16_t *ids, int n);
 int smart_params(PyObject *seq, double *out);
 
 const Config *config_of(PyObject *o);
+int value_net_of(const char *data, Py_ssize_t len, ValueNet *net); /* value.c */
 
 
 int play_out(State *st, const Config *cfg, int policy, Rng *rng) {
@@ -357,16 +358,31 @@ static void couple_draw(State *st, const Config *cfg, const Piles *pl, const Mov
     st->stock[st->nstock - 2] = t;
 }
 
+/* Where a playout stops short and the value model scores it (two sides): at the first trick
+   of stage 1 led once `tricks` tricks are complete, while the stock holds more than `stock`
+   cards.  The value is read from the view of the seat to lead, the position the model was fit
+   on. */
+typedef struct {
+    ValueNet net;
+    int tricks, stock;
+} Cut;
+
 /* Play on with the default policy (style 0: plain, 1: 'meld', 2: 'smart'; pl: coupled draws);
    from the first trick of stage 2 the exact solver takes over
-   (while it stays within max_nodes; 0: no solver).  The margin for side at the end; *solved
-   is set when the solver finished the deal. */
+   (while it stays within max_nodes; 0: no solver).  The margin for side at the end (or the
+   value model's where cut stops it short; NULL: never); *solved is set when the solver
+   finished the deal. */
 static double rollout(State *st, const Config *cfg, int side, Rng *rng, double explore, long max_nodes,
                       int style, const double *sp, const double *sp_other, const Piles *pl, int *solved,
-                      long *nodes) {
+                      long *nodes, const Cut *cut) {
     static Move buf[MAXMOVES];
     int try_solver = max_nodes > 0 && cfg->pol_ready;
     while (st->phase != PH_OVER) {
+        if (cut && st->ntricks >= cut->tricks && st->stage == 1 && st->phase == PH_PLAY && st->tn == 0 &&
+            st->nstock > cut->stock) {
+            double v = value_eval(st, cfg, &cut->net, st->to_move);
+            return (cfg->partnerships ? st->to_move % 2 : st->to_move) == side ? v : -v;
+        }
         if (try_solver && st->stage == 2 && st->phase == PH_PLAY) {
             double v;
             long used = 0;
@@ -395,7 +411,8 @@ double search_rollout(State *st, const Config *cfg, int side, Rng *rng, double e
     Piles off;
     off.on = 0;
     off.n0 = st->nstock;
-    return rollout(st, cfg, side, rng, explore, max_nodes, style, SMART_DEFAULT, SMART_DEFAULT, &off, solved, nodes);
+    return rollout(st, cfg, side, rng, explore, max_nodes, style, SMART_DEFAULT, SMART_DEFAULT, &off, solved, nodes,
+                   NULL);
 }
 
 /* World `index` of a pimc call: root with the cards seat has not seen dealt again from the
@@ -458,12 +475,14 @@ PyObject *search_methods_pimc_hidden(PyObject *self, PyObject *args) {
 }
 
 /* pimc(seat, side, moves, first, worlds, seed, explore, max_nodes[, style, params, bias,
-   other_params]): for worlds first .. first+worlds-1 (each a determinization for seat, from seed
+   other_params, cut]): for worlds first .. first+worlds-1 (each a determinization for seat, from seed
    and its number, weighed by bias as determinize_biased; the other sides' playout moves by
    other_params, None: as side's), the margin for
    side after each legal-action index in moves, played out from the same random numbers in a
-   world.  Returns (values as a flat list, world by world; rollouts the solver finished;
-   solver nodes). */
+   world; cut (None: none) is (tricks, stock, packed value model): the playouts stop where
+   that many more tricks are complete while the stock holds more than that many cards, and the
+   model scores them (Cut).  Returns (values as a flat list, world by world; rollouts the solver
+   finished; solver nodes). */
 PyObject *search_methods_pimc(PyObject *self, PyObject *args) {
     int seat, side, first, worlds;
     unsigned long long seed;
@@ -471,11 +490,11 @@ PyObject *search_methods_pimc(PyObject *self, PyObject *args) {
     long max_nodes;
     PyObject *moves;
     int style = 0;
-    PyObject *params = NULL, *bseq = NULL, *oparams = NULL;
+    PyObject *params = NULL, *bseq = NULL, *oparams = NULL, *cutobj = NULL;
     double sp[SMART_NPARAM], so[SMART_NPARAM], bias[NK];
     int use;
-    if (!PyArg_ParseTuple(args, "iiO!iiKdl|iOOO", &seat, &side, &PyList_Type, &moves, &first, &worlds, &seed,
-                          &explore, &max_nodes, &style, &params, &bseq, &oparams))
+    if (!PyArg_ParseTuple(args, "iiO!iiKdl|iOOOO", &seat, &side, &PyList_Type, &moves, &first, &worlds, &seed,
+                          &explore, &max_nodes, &style, &params, &bseq, &oparams, &cutobj))
         return NULL;
     if (smart_params(params, sp) < 0) return NULL;
     if (oparams == NULL || oparams == Py_None)
@@ -501,6 +520,18 @@ PyObject *search_methods_pimc(PyObject *self, PyObject *args) {
         if (k < 0 || k >= nlegal) return PyErr_Format(PyExc_ValueError, "no legal action %ld", k);
         idx[i] = (int)k;
     }
+    Cut cut, *cutp = NULL;
+    if (cutobj && cutobj != Py_None) {
+        const char *data;
+        Py_ssize_t len;
+        if (!PyArg_ParseTuple(cutobj, "iiy#", &cut.tricks, &cut.stock, &data, &len)) return NULL;
+        if (cfg->sides != 2 || !value_supported(cfg))
+            return PyErr_Format(PyExc_ValueError, "the value model scores two-sided rules with brisques only");
+        if (cut.tricks < 0) return PyErr_Format(PyExc_ValueError, "cut tricks must be at least 0");
+        if (value_net_of(data, len, &cut.net) < 0) return NULL;
+        cut.tricks += root->ntricks;
+        cutp = &cut;
+    }
     /* style: policy | 4 (coupled draws) | 16 * the stock at or below which the end is solved
        exactly in each world (endgame.c; 0: never) */
     int policy = style & 3, couple = (style & 4) != 0, tail = style >> 4;
@@ -511,6 +542,7 @@ PyObject *search_methods_pimc(PyObject *self, PyObject *args) {
         free(piles);
         free(world);
         free(st);
+        if (cutp) free(cut.net.w);
         Py_XDECREF(out);
         return PyErr_NoMemory();
     }
@@ -525,6 +557,7 @@ PyObject *search_methods_pimc(PyObject *self, PyObject *args) {
             free(piles);
             free(world);
             free(st);
+            if (cutp) free(cut.net.w);
             Py_DECREF(out);
             return PyErr_Format(PyExc_RuntimeError, "a world changed the legal actions");
         }
@@ -543,7 +576,7 @@ PyObject *search_methods_pimc(PyObject *self, PyObject *args) {
                 endgame_value(st, cfg, side, max_nodes, ENDGAME_POSITIONS, &v, &nodes) == 0)
                 done = 1;
             else
-                v = rollout(st, cfg, side, &prng, explore, max_nodes, policy, sp, so, piles, &done, &nodes);
+                v = rollout(st, cfg, side, &prng, explore, max_nodes, policy, sp, so, piles, &done, &nodes, cutp);
             solved += done;
             PyList_SET_ITEM(out, (Py_ssize_t)w * m + i, PyFloat_FromDouble(v));
         }
@@ -551,5 +584,6 @@ PyObject *search_methods_pimc(PyObject *self, PyObject *args) {
     free(piles);
     free(world);
     free(st);
+    if (cutp) free(cut.net.w);
     return Py_BuildValue("(Nll)", out, solved, nodes);
 }

@@ -82,4 +82,18 @@ int smart_choice(const State *st, const Config *cfg, const Move *mv, int n, cons
 int endgame_value(const State *st, const Config *cfg, int side, long leaf_nodes, long max_positions, double *value,
                   long *nodes);
 
+/* The learned evaluation (value.c, bezique.bots.value): VALUE_NF features of a seat's view, and
+   a network given as its folded layers (w: the linear part, its bias, then per hidden unit its
+   VALUE_NF input weights, bias and output weight). */
+#define VALUE_NF 106
+typedef struct {
+    double *w;
+    int nh;
+} ValueNet;
+/* Whether the features can be read on these rules (brisques told apart by their trick points). */
+int value_supported(const Config *cfg);
+void value_features(const State *st, const Config *cfg, int seat, double *x);
+/* The expected final margin of seat's side, from seat's view of the state. */
+double value_eval(const State *st, const Config *cfg, const ValueNet *net, int seat);
+
 #endif
