@@ -1,7 +1,8 @@
 """The compiled engine's speed goals counted in machine instructions, which load does not change.
 
 Run: ``python benchmarks/fast_instructions.py [--deals N] [--solves K] [--searches M] [--preset NAME]``
-(``--preset haitian --solves 0``: the Haitian deals, jokers included, against classic ones).
+(``--preset haitian --solves 0``: the Haitian deals, jokers included, against classic ones;
+``--search-bot pimc-c-lpv``: another search bot's count, its playouts cut short by the value model).
 
 The shared machine's timings swing with its load, so this counts instructions with
 ``valgrind --tool=callgrind`` (repeatable to a few parts in a million), collected only inside
@@ -79,23 +80,24 @@ def search_positions(count: int) -> list[Observation]:
     return out
 
 
-def searches(count: int) -> tuple[int, str]:
-    """Run the expert's search on the positions: the rollouts it made, a digest of its answers."""
+def searches(count: int, bot: str = "pimc-c-lp0") -> tuple[int, str]:
+    """Run the expert's search (or ``bot``'s) on the positions: the rollouts it made, a digest
+    of its answers."""
     answers = []
     rollouts = 0
     for i, obs in enumerate(search_positions(count)):
-        result = make("pimc-c-lp0", i).play(obs, Limit(iterations=SEARCH_ROLLOUTS))
+        result = make(bot, i).play(obs, Limit(iterations=SEARCH_ROLLOUTS))
         rollouts += int(result.info["visits"])
         answers.append([str(result.action), result.info["scores"]])
     digest = hashlib.sha256(json.dumps(answers, sort_keys=True).encode()).hexdigest()[:16]
     return rollouts, digest
 
 
-def child(what: str, n: int, preset: str) -> None:
+def child(what: str, n: int, preset: str, bot: str) -> None:
     """What runs under callgrind: only the entry point's instructions are collected."""
     rules = Rules.preset(preset)
     if what == "search":
-        rollouts, digest = searches(n)
+        rollouts, digest = searches(n, bot)
         print(f"{rollouts} {digest}")
     elif what == "simulate":
         fast.simulate(rules, 1, seed=0)  # compile the rules before the counted call
@@ -117,7 +119,13 @@ def totals(path: str) -> int:
 
 
 def callgrind(
-    what: str, n: int, preset: str, entry: str, dump: bool, printed: list[str] | None = None
+    what: str,
+    n: int,
+    preset: str,
+    entry: str,
+    dump: bool,
+    printed: list[str] | None = None,
+    bot: str = "pimc-c-lp0",
 ) -> list[int]:
     """Instructions inside ``entry`` (one figure, or one per call with ``dump``); the child's
     output goes to ``printed`` where given."""
@@ -137,6 +145,8 @@ def callgrind(
             str(n),
             "--preset",
             preset,
+            "--search-bot",
+            bot,
         ]
         done = subprocess.run(cmd, check=True, capture_output=True, text=True)
         if printed is not None:
@@ -163,10 +173,13 @@ def main() -> None:
     parser.add_argument("--solves", type=int, default=60)
     parser.add_argument("--preset", default="classic")
     parser.add_argument("--searches", type=int, default=0, help="positions for the search count")
+    parser.add_argument(
+        "--search-bot", default="pimc-c-lp0", help="the bot of the search count (the expert's)"
+    )
     parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        child(args.child[0], int(args.child[1]), args.preset)
+        child(args.child[0], int(args.child[1]), args.preset, args.search_bot)
         return
     if not fast.available():
         sys.exit("the compiled engine is not built")
@@ -188,10 +201,12 @@ def main() -> None:
         )
     if args.searches:
         printed: list[str] = []
-        (total,) = callgrind("search", args.searches, "classic", PIMC, dump=False, printed=printed)
+        (total,) = callgrind(
+            "search", args.searches, "classic", PIMC, False, printed, args.search_bot
+        )
         rollouts, digest = printed[0].split()
         print(
-            f"search classic (expert, {SEARCH_ROLLOUTS:,} rollouts at most): "
+            f"search classic ({args.search_bot}, {SEARCH_ROLLOUTS:,} rollouts at most): "
             f"{total / int(rollouts):,.0f} instructions a rollout ({rollouts} rollouts, "
             f"{args.searches} positions; answers {digest})"
         )
