@@ -45,6 +45,7 @@ HONEST = [
     "pimc-c-lpn0",
     "pimc-c-lpv",
     "pimc-c-lpv1",
+    "pimc-c-lpv8",
     "learned",
     "learned-net",
     "ismcts-c",

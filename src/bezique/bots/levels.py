@@ -207,6 +207,12 @@ CANDIDATES: dict[str, Level] = _by_name(
         "pimc-c-lpv1 (playouts cut one trick on, scored by the learned evaluation) at the expert's budget",
     ),
     Level(
+        "expert-c-lpv8",
+        "pimc-c-lpv8",
+        Limit(iterations=EXPERT_ROLLOUTS),
+        "pimc-c-lpv8 (playouts cut eight tricks on, scored by the learned evaluation) at the expert's budget",
+    ),
+    Level(
         "expert-c-ismcts",
         "ismcts-c",
         Limit(iterations=EXPERT_ISMCTS_ITERATIONS),
@@ -217,8 +223,8 @@ CANDIDATES: dict[str, Level] = _by_name(
 ``expert-c-lp`` the ``expert`` level of sessions 11-17, ``expert-c`` that of sessions 8-10,
 ``hard-c`` that search at 1,200 rollouts; ``expert-c-smart``, ``expert-c-late``,
 ``expert-c-model``, ``expert-c-inf``, ``expert-c-learned``, ``expert-c-lpn``, ``expert-c-bel``,
-``expert-c-opp``, ``expert-c-opp0``, ``expert-c-lpn0``, ``expert-c-lpv``, ``expert-c-lpv1`` and
-``expert-c-ismcts`` are versions on trial at about the expert's budget."""
+``expert-c-opp``, ``expert-c-opp0``, ``expert-c-lpn0``, ``expert-c-lpv``, ``expert-c-lpv1``,
+``expert-c-lpv8`` and ``expert-c-ismcts`` are versions on trial at about the expert's budget."""
 
 
 class LevelBot(Bot):

@@ -28,6 +28,7 @@ from .fastpimc import (
     FastPimcSteadyOpponentBot,
     FastPimcV1Bot,
     FastPimcValueBot,
+    FastPimcValueLongBot,
     FastPimcValueShortBot,
 )
 from .heuristic import HeuristicBot
@@ -191,6 +192,11 @@ register(
     "pimc-c-lpv1",
     FastPimcValueShortBot,
     "pimc-c-lp0, playouts cut one trick on and scored by the learned evaluation (on trial)",
+)
+register(
+    "pimc-c-lpv8",
+    FastPimcValueLongBot,
+    "pimc-c-lp0, playouts cut eight tricks on and scored by the learned evaluation (on trial)",
 )
 register(
     "ismcts-c",
