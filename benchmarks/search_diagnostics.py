@@ -5,6 +5,10 @@ worlds (``FastDeal.pimc``) with a playout policy (``--playouts``, the plain one 
 several chances of a uniform move (``--explore``, 0.1 and 1 by default): the spread of
 the paired difference against the heuristic's choice, how often the best mean is that choice,
 and how often some candidate clears the bar ``pimc-c`` uses (5 points and 2.5 standard errors).
+``--learned`` plays the smart playouts on the learned weights (as the ``expert`` level does);
+``--cut N ...`` also cuts them N tricks on, scored by the value model (``FastDeal.pimc(...,
+cut=...)``, while the stock holds more than 8 cards; 0: whole playouts), and says how often the
+best mean is the first setup's.
 
 ``policy``: a C default policy plays stage 1 against the heuristic player (the heuristic plays
 stage 2 for both, exactly), on mirrored decks: the margin a deal with its 95% interval.
@@ -16,6 +20,8 @@ and stage 2 solved exactly in C; the mean gain of the bot's moves, with its stan
 
     python benchmarks/search_diagnostics.py noise --deals 5 --seed 1900
     python benchmarks/search_diagnostics.py noise --deals 3 --playouts smart --explore 0 0.03 0.1
+    python benchmarks/search_diagnostics.py noise --deals 6 --playouts smart --learned --couple \\
+        --explore 0 --cut 0 8 4 1
     python benchmarks/search_diagnostics.py policy --decks 60 --seed 7000 --policy meld-exact
     python benchmarks/search_diagnostics.py deviation --bot pimc-c --deals 10 --seed 600
     python benchmarks/search_diagnostics.py compare --a expert-c --b expert-c-smart \\
@@ -75,12 +81,20 @@ def noise(
     playouts: str,
     explores: list[float],
     couple: bool = False,
+    cuts: list[int] | None = None,
+    learned: bool = False,
 ) -> None:
     """The spread of paired differences, policy by policy (see the module docstring)."""
+    from bezique.bots.learned import learned_params
+    from bezique.bots.value import shipped_model
+
     rng = random.Random(pick_seed)  # which decisions are looked at (one in five)
-    found: dict[float, dict[str, list[float]]] = {e: {} for e in explores}
-    for e in found:
-        found[e] = {"agree": [], "clear": [], "sd": []}
+    packed = shipped_model().packed
+    params = learned_params(RULES) if learned else None
+    setups = [(e, c) for e in explores for c in (cuts or [0])]
+    found: dict[tuple[float, int], dict[str, list[float]]] = {}
+    for key in setups:
+        found[key] = {"agree": [], "clear": [], "sd": [], "same_best": []}
     for d in range(deals):
         deal = Deal.new(RULES, seed=seed + d)
         for seat, obs, choice in _heuristic_turns(deal):
@@ -88,7 +102,8 @@ def noise(
                 world = fast.FastDeal.from_deal(Deal.from_observation(obs, random.Random(1)))
                 order = world.legal_actions()
                 m, h = len(order), order.index(choice)
-                for explore, got in found.items():
+                first_best = None
+                for (explore, cut), got in found.items():
                     side = RULES.side_of(seat)
                     values = world.pimc(
                         seat,
@@ -100,20 +115,26 @@ def noise(
                         explore,
                         policy=playouts,
                         couple_draws=couple,
+                        smart_params=params,
+                        cut=(cut, 8, packed) if cut else None,
                     )[0]
                     rows = [values[w * m : (w + 1) * m] for w in range(worlds)]
                     diffs = [[r[i] - r[h] for r in rows] for i in range(m)]
                     mus = [statistics.fmean(x) for x in diffs]
                     ses = [statistics.stdev(x) / math.sqrt(worlds) for x in diffs]
                     best = max(range(m), key=lambda i: mus[i])
+                    first_best = best if first_best is None else first_best
                     got["agree"].append(best == h)
+                    got["same_best"].append(best == first_best)
                     got["clear"].append(any(mus[i] > 5 + 2.5 * ses[i] for i in range(m) if i != h))
                     spread = [statistics.stdev(x) for i, x in enumerate(diffs) if i != h]
                     got["sd"].append(statistics.median(spread))
-    for explore, got in found.items():
+    for (explore, cut), got in found.items():
+        cut_text = f", cut after {cut} tricks" if cut else ""
         print(
-            f"explore {explore}: {len(got['sd'])} positions; best mean = the heuristic's choice "
-            f"in {sum(got['agree']):.0f}; some candidate clears the bar in "
+            f"explore {explore}{cut_text}: {len(got['sd'])} positions; best mean = the "
+            f"heuristic's choice in {sum(got['agree']):.0f}, = the first setup's best in "
+            f"{sum(got['same_best']):.0f}; some candidate clears the bar in "
             f"{sum(got['clear']):.0f}; median paired spread {statistics.median(got['sd']):.0f}"
         )
 
@@ -311,6 +332,16 @@ def main() -> None:
     parser.add_argument("--playouts", default="heuristic", help="noise: the playout policy")
     parser.add_argument("--couple", action="store_true", help="noise: coupled draws")
     parser.add_argument(
+        "--cut",
+        type=int,
+        nargs="+",
+        default=[0],
+        help="noise: playouts cut this many tricks on, scored by the value model (0: whole)",
+    )
+    parser.add_argument(
+        "--learned", action="store_true", help="noise: the learned weights in smart playouts"
+    )
+    parser.add_argument(
         "--explore", type=float, nargs="+", default=[0.1, 1.0], help="noise: uniform-move chances"
     )
     args = parser.parse_args()
@@ -323,6 +354,8 @@ def main() -> None:
             args.playouts,
             args.explore,
             args.couple,
+            args.cut,
+            args.learned,
         )
     elif args.what == "policy":
         policy(args.decks, args.seed, args.policy)
