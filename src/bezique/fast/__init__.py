@@ -485,7 +485,7 @@ class FastDeal:
             None if smart_params is None else check_params(smart_params),
             check_bias(bias),
             None if other_params is None else check_params(other_params),
-            cut,
+            None if cut is None else tuple(cut),
         )
 
     def value_features(self, seat: int) -> list[float]:
