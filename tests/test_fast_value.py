@@ -7,6 +7,8 @@ evaluation"); a cut that never comes must leave the search's values as they were
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from bezique import Deal, Rules
@@ -127,3 +129,63 @@ def test_the_cut_bots_are_the_steady_search_without_a_model() -> None:
     a = make("pimc-c-lpv", seed=4).play(obs, Limit(iterations=300))
     b = make("pimc-c-lp0", seed=4).play(obs, Limit(iterations=300))
     assert a.action == b.action and a.info == b.info
+
+
+def test_a_rollout_from_the_seats_worlds_reads_only_its_view() -> None:
+    """FastDeal.rollout(seat=...) deals the unseen cards again first, but from where this state
+    has them: built from the seat's observation (Deal.from_observation, as the search players
+    build their worlds), two deals the seat cannot tell apart give the same values, and they
+    are not one world's value repeated; built from the true deals they differ."""
+    from bezique.bots.learned import learned_params
+
+    params = learned_params(Rules.preset("classic"))
+    checked = differ = 0
+    stage1 = [d for d in _positions("classic", range(1)) if d.stage == 1]
+    for deal in stage1[4::11]:
+        seat = deal.to_move
+        assert seat is not None
+        other = deal.resample(seat, random.Random(checked))
+        assert other.observation(seat) == deal.observation(seat)
+        assert other.position() != deal.position()
+
+        def values(d: Deal, seat: int = seat) -> list[float]:
+            view = Deal.from_observation(d.observation(seat), random.Random(1))
+            f = FastDeal.from_deal(view)
+            return [f.rollout(seat, k, params, seat=seat) for k in range(8)]
+
+        mine = values(deal)
+        assert mine == values(other)
+        assert len(set(mine)) > 1
+        a, b = FastDeal.from_deal(deal), FastDeal.from_deal(other)
+        differ += [a.rollout(seat, k, params, seat=seat) for k in range(8)] != [
+            b.rollout(seat, k, params, seat=seat) for k in range(8)
+        ]
+        checked += 1
+    assert checked >= 4 and differ >= 1
+
+
+def test_a_rollout_in_stage_2_is_the_exact_end() -> None:
+    """From the first trick of stage 2 (every card known to both seats) the rollout is the
+    solver's: the margin the heuristic player, exact in stage 2, reaches from there."""
+    deal = next(d for d in _positions("classic", range(3, 4)) if d.stage == 2)
+    f = FastDeal.from_deal(deal)
+    end = deal.clone()
+    bots = [make("heuristic", seed=s) for s in (0, 1)]
+    while not end.is_over:
+        seat = end.to_move
+        assert seat is not None
+        end.apply(bots[seat].choose(end.observation(seat)))
+    for side in (0, 1):
+        margin = end.points[side] - end.points[1 - side]
+        assert f.rollout(side, 5) == pytest.approx(margin)
+        assert f.rollout(side, 6, seat=1 - side) == pytest.approx(margin)
+
+
+def test_bad_rollouts_are_refused() -> None:
+    f = FastDeal.new(Rules.preset("classic"), seed=1)
+    with pytest.raises(ValueError, match="side"):
+        f.rollout(2)
+    with pytest.raises(ValueError, match="seat"):
+        f.rollout(0, seat=3)
+    with pytest.raises(ValueError, match="at least 0"):
+        f.rollout(0, solver_nodes=-1)

@@ -385,6 +385,33 @@ class FastDeal:
         ``'-exact'`` forms leave out the randomness."""
         return self._c.playout(policy, seed & ((1 << 64) - 1))  # type: ignore[no-any-return]
 
+    def rollout(
+        self,
+        side: int,
+        seed: int = 0,
+        smart_params: Sequence[float] | None = None,
+        solver_nodes: int = 20_000,
+        seat: int | None = None,
+    ) -> float:
+        """The margin for ``side`` of one playout from here (given ``seat``, from a world dealt
+        again for that seat as :meth:`determinize` deals it, from the same ``seed``) as the
+        search players make theirs (this deal left as it is): the ``'smart'`` policy with ``smart_params`` (None: the
+        heuristic player's rules of thumb; :func:`bezique.bots.learned.learned_params` for the
+        ``expert`` level's) for every seat, no uniform move, the exact stage-2 solver from the
+        first trick of stage 2 while it needs at most ``solver_nodes`` nodes (0: never).  From a
+        seat's worlds, the mean of many is the value the search's playouts give the seat's
+        position: a target for a value model of the search's own playouts.  The worlds start
+        from this state's arrangement of the unseen cards, so for values that read only the
+        seat's view build this deal from its observation (``Deal.from_observation``), as the
+        search players build theirs."""
+        return self._c.rollout(  # type: ignore[no-any-return]
+            side,
+            seed & ((1 << 64) - 1),
+            None if smart_params is None else check_params(smart_params),
+            solver_nodes,
+            -1 if seat is None else seat,
+        )
+
     def determinize(
         self, seat: int, seed: int = 0, bias: Sequence[float] | None = None
     ) -> FastDeal:

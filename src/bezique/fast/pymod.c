@@ -630,6 +630,7 @@ PyObject *search_methods_pimc_hidden(PyObject *self, PyObject *args);
 PyObject *search_methods_smart_features(PyObject *self, PyObject *args);
 PyObject *search_methods_ismcts(PyObject *self, PyObject *args);
 PyObject *search_methods_value(PyObject *self, PyObject *args);
+PyObject *search_methods_rollout(PyObject *self, PyObject *args);
 PyObject *Core_encode(PyObject *self, PyObject *args);
 
 static PyMethodDef Core_methods[] = {
@@ -647,6 +648,7 @@ static PyMethodDef Core_methods[] = {
     {"info", (PyCFunction)Core_info, METH_NOARGS, "Small state values as a dict."},
     {"replay", (PyCFunction)Core_replay, METH_O, "Texts of the actions applied since origin."},
     {"playout", (PyCFunction)search_methods_playout, METH_VARARGS, "Play to the end with a policy."},
+    {"rollout", (PyCFunction)search_methods_rollout, METH_VARARGS, "One search playout's margin for a side."},
     {"solve", (PyCFunction)search_methods_solve, METH_VARARGS, "Exact stage-2 values."},
     {"policy_pick", (PyCFunction)search_methods_pick, METH_VARARGS, "Index of the policy's action."},
     {"determinize", (PyCFunction)search_methods_determinize, METH_VARARGS, "A copy, unseen cards reshuffled."},

@@ -415,6 +415,44 @@ double search_rollout(State *st, const Config *cfg, int side, Rng *rng, double e
                    NULL);
 }
 
+/* rollout(side, seed[, params, max_nodes, seat]): the margin for side of one playout from this
+   state (with seat >= 0, from a world dealt again for seat as determinize does, from the same
+   seed) as the search players make theirs (this state left as it is): the 'smart' policy with params
+   (None: the heuristic player's rules of thumb) for every seat, no uniform move, the exact
+   stage-2 solver from the first trick of stage 2 while it needs at most max_nodes nodes (0:
+   never) -- a target for a value model of the search's own playouts. */
+PyObject *search_methods_rollout(PyObject *self, PyObject *args) {
+    int side;
+    unsigned long long seed;
+    PyObject *params = NULL;
+    long max_nodes = 20000;
+    int seat = -1;
+    double sp[SMART_NPARAM];
+    if (!PyArg_ParseTuple(args, "iK|Oli", &side, &seed, &params, &max_nodes, &seat)) return NULL;
+    if (smart_params(params, sp) < 0) return NULL;
+    const Config *cfg = core_config(self);
+    if (side < 0 || side >= cfg->sides) return PyErr_Format(PyExc_ValueError, "no side %d", side);
+    if (!cfg->pol_ready) return PyErr_Format(PyExc_RuntimeError, "the default policy is not set up");
+    if (max_nodes < 0) return PyErr_Format(PyExc_ValueError, "max_nodes must be at least 0");
+    if (seat >= cfg->players) return PyErr_Format(PyExc_ValueError, "no seat %d", seat);
+    State *st = malloc(sizeof(State));
+    if (!st) return PyErr_NoMemory();
+    memcpy(st, core_state(self), sizeof(State));
+    st->views = 0; /* a scratch state: only points count */
+    Rng rng;
+    rng_seed(&rng, seed);
+    if (seat >= 0) determinize_state(st, cfg, seat, &rng);
+    Piles off;
+    off.on = 0;
+    off.n0 = st->nstock;
+    int solved = 0;
+    long nodes = 0;
+    double v = rollout(st, cfg, side, &rng, 0.0, max_nodes, 2, sp, sp, &off, &solved, &nodes, NULL);
+    free(st);
+    if (isnan(v)) return PyErr_Format(PyExc_RuntimeError, "too many legal actions for the compiled engine");
+    return PyFloat_FromDouble(v);
+}
+
 /* World `index` of a pimc call: root with the cards seat has not seen dealt again from the
    call's seed and the index; rng is left where the world's playout seed is drawn. */
 static void pimc_world(State *world, const State *root, const Config *cfg, int seat, uint64_t seed, int index,
