@@ -3,11 +3,15 @@
     .venv/bin/python scripts/train_value.py --deals 1200 --seed 1 --jobs 2 \
         --out src/bezique/bots/value_classic.json
 
+``--target search`` fits the model to the ``expert`` search's own playouts instead (see step 1).
+
 Steps (docs/learning.md):
 
 1. self-play positions: ``--deals`` deals of the heuristic bot in every seat, each move a
    uniform one with chance 0.05, every second decision kept, its target the mean margin of 16
-   playouts of the rest of the deal in the compiled engine (:mod:`bezique.arena.valuedata`);
+   playouts of the rest of the deal in the compiled engine (:mod:`bezique.arena.valuedata`;
+   ``--target search``: 16 playouts as the ``expert`` level's search makes them, each from a
+   world dealt for the seat from its observation);
    cached in ``--data`` (a directory of chunk files; chunks already there are reused);
 2. features of each position's observation (:func:`bezique.bots.value.features`);
 3. a network fit by Adam on the squared error (numpy, seeded), its last 10% of deals held out
@@ -45,16 +49,19 @@ def chunks(ranges: str, size: int = CHUNK) -> list[tuple[int, int]]:
 
 
 def rows_for(
-    rules: str, ranges: str, seed: int, data: Path, jobs: int | None
+    rules: str, ranges: str, seed: int, data: Path, jobs: int | None, target: str = "heuristic"
 ) -> list[valuedata.Row]:
     """The rows of the deals in ``ranges``, from the cache where it has them."""
     data.mkdir(parents=True, exist_ok=True)
     rows = []
     for first, n in chunks(ranges):
-        path = data / f"{rules}_s{seed}_{first:05d}_{n}.jsonl.gz"
+        tag = "" if target == "heuristic" else f"_{target}"  # the first files' names kept
+        path = data / f"{rules}{tag}_s{seed}_{first:05d}_{n}.jsonl.gz"
         if not path.exists():
             t = time.perf_counter()
-            chunk = valuedata.generate(rules, deals=n, seed=seed, first=first, jobs=jobs)
+            chunk = valuedata.generate(
+                rules, deals=n, seed=seed, first=first, jobs=jobs, target=target
+            )
             valuedata.save(chunk, path)
             print(
                 f"deals {first}..{first + n - 1}: {len(chunk)} positions "
@@ -159,11 +166,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--hidden", type=int, default=32)
     ap.add_argument("--epochs", type=int, default=60)
     ap.add_argument("--out", type=Path, default=None)
+    ap.add_argument(
+        "--target",
+        choices=valuedata.TARGETS,
+        default="heuristic",
+        help="what the rollout target averages: the plain C policy's playouts from the true "
+        "state (the shipped model), or the expert search's own from the seat's worlds",
+    )
     args = ap.parse_args(argv)
     start = time.perf_counter()
-    rows = rows_for(args.rules, args.deals, args.seed, args.data, args.jobs)
+    rows = rows_for(args.rules, args.deals, args.seed, args.data, args.jobs, args.target)
     deals = len({r.deal for r in rows})
-    cache = args.data / f"features_v{FEATURES_VERSION}_{args.rules}_s{args.seed}_{args.deals}.npz"
+    tag = "" if args.target == "heuristic" else f"_{args.target}"
+    cache = (
+        args.data / f"features_v{FEATURES_VERSION}_{args.rules}{tag}_s{args.seed}_{args.deals}.npz"
+    )
     if cache.exists():
         with np.load(cache) as f:
             x, roll, final, deal = f["x"], f["roll"], f["final"], f["deal"]

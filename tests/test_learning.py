@@ -44,6 +44,21 @@ def test_positions_depend_on_the_seed_alone() -> None:
         valuedata.generate("classic", deals=0, seed=1)
 
 
+def test_the_search_target_is_the_searchs_own_playouts() -> None:
+    """``target="search"``: the same positions and final margins, reproducible, but the rollout
+    target is the expert search's playouts from the seat's worlds (FastDeal.rollout), not the
+    plain policy's from the true state; an unknown target is refused."""
+    plain = valuedata.play_deal(("classic", 5, 2, 0.1, 4, 6))
+    job = ("classic", 5, 2, 0.1, 4, 6, "search")
+    search = valuedata.play_deal(job)
+    assert search == valuedata.play_deal(job)
+    assert [(r.observation, r.margin) for r in search] == [(r.observation, r.margin) for r in plain]
+    assert all(r.rollout is not None for r in search)
+    assert sum(a.rollout != b.rollout for a, b in zip(search, plain, strict=True)) > len(plain) // 2
+    with pytest.raises(ValueError, match="unknown target"):
+        valuedata.generate("classic", deals=1, seed=1, target="oracle")
+
+
 # --- the learned evaluation --------------------------------------------------------------------------
 def test_shipped_value_model_loads_and_names_its_training() -> None:
     model = value.shipped_model("classic")

@@ -18,7 +18,10 @@ decision is kept as a :class:`Row`:
 * ``rollout``: the mean margin of ``rollouts`` playouts of the rest of the deal from the true
   state, inside the compiled engine (``FastDeal.playout`` with the heuristic policy): a less
   noisy target with the same expectation under that policy (None when ``rollouts`` is 0 or
-  the compiled engine does not play the rules);
+  the compiled engine does not play the rules).  With ``target="search"`` instead the mean of
+  ``rollouts`` playouts as the ``expert`` level's search makes them (``FastDeal.rollout``: the
+  learned policy for every seat, stage 2 solved), each from a world dealt for the seat from
+  its observation: the value the search's own playouts give the seat's position;
 * ``hidden``: per seat, the concealed cards the observing seat has not seen (the ground truth
   for measuring inference; empty for the observer).
 
@@ -81,13 +84,23 @@ def hidden_cards(deal: Deal, seat: int, obs: Observation) -> list[list[str]]:
     return out
 
 
-def play_deal(job: tuple[str, int, int, float, int, int]) -> list[Row]:
-    """One deal: ``(rules, run seed, deal index, explore, rollouts, every)`` to its rows."""
+TARGETS = ("heuristic", "search")
+"""What ``rollout`` averages (see the module docstring)."""
+
+
+def play_deal(
+    job: tuple[str, int, int, float, int, int] | tuple[str, int, int, float, int, int, str],
+) -> list[Row]:
+    """One deal: ``(rules, run seed, deal index, explore, rollouts, every[, target])`` to its
+    rows (``target`` one of :data:`TARGETS`, ``"heuristic"`` where not given)."""
     from .. import fast
     from ..bots.heuristic import HeuristicBot
+    from ..bots.learned import learned_params
 
-    rules_text, seed, index, explore, rollouts, every = job
+    rules_text, seed, index, explore, rollouts, every = job[:6]
+    target = job[6] if len(job) > 6 else "heuristic"
     rules = Rules.from_string(rules_text)
+    params = learned_params(rules) if target == "search" else None
     deal = Deal.new(rules, seed=seed * DEAL_STRIDE + index, dealer=index % rules.players)
     bots = [
         HeuristicBot(zlib.crc32(f"valuedata:{seed}:{index}:{s}".encode()))
@@ -104,12 +117,18 @@ def play_deal(job: tuple[str, int, int, float, int, int]) -> list[Row]:
         if ply % every == 0:
             mean: float | None = None
             if use_fast:
-                f = fast.FastDeal.from_deal(deal)
                 side = rules.side_of(seat)
                 total = 0.0
-                for k in range(rollouts):
-                    pts = f.playout("heuristic", zlib.crc32(f"{seed}:{index}:{ply}:{k}".encode()))
-                    total += relative_points(pts)[side]
+                if target == "search":  # worlds of the seat's view only, as the search's
+                    view = fast.FastDeal.from_deal(Deal.from_observation(obs, random.Random(1)))
+                    for k in range(rollouts):
+                        key = zlib.crc32(f"search:{seed}:{index}:{ply}:{k}".encode())
+                        total += view.rollout(side, key, params, seat=seat)
+                else:
+                    f = fast.FastDeal.from_deal(deal)
+                    for k in range(rollouts):
+                        key = zlib.crc32(f"{seed}:{index}:{ply}:{k}".encode())
+                        total += relative_points(f.playout("heuristic", key))[side]
                 mean = total / rollouts
             kept.append((seat, ply, obs.to_string(), mean, hidden_cards(deal, seat, obs)))
         if len(obs.legal) > 1 and rng.random() < explore:
@@ -135,13 +154,18 @@ def generate(
     every: int = 2,
     jobs: int | None = None,
     progress: Callable[[int, int], None] | None = None,
+    target: str = "heuristic",
 ) -> list[Row]:
     """The rows of the seeded deals ``first`` .. ``first + deals - 1`` (see the module
     docstring), played in ``jobs`` processes."""
     rules = rules if isinstance(rules, Rules) else Rules.from_string(rules)
     if deals < 1 or every < 1 or rollouts < 0 or not 0.0 <= explore <= 1.0:
         raise ValueError("deals and every must be at least 1, rollouts >= 0, explore in [0, 1]")
-    work = [(str(rules), seed, i, explore, rollouts, every) for i in range(first, first + deals)]
+    if target not in TARGETS:
+        raise ValueError(f"unknown target {target!r}: one of {', '.join(TARGETS)}")
+    work = [
+        (str(rules), seed, i, explore, rollouts, every, target) for i in range(first, first + deals)
+    ]
     per_deal = run_tasks(play_deal, work, jobs=jobs, batch=2, progress=progress)
     return [r for rows in per_deal for r in rows]
 
