@@ -46,6 +46,7 @@ HONEST = [
     "pimc-c-lpv",
     "pimc-c-lpv1",
     "pimc-c-lpv8",
+    "pimc-c-lpvs",
     "learned",
     "learned-net",
     "ismcts-c",

@@ -79,6 +79,23 @@ def test_shipped_value_model_beats_the_constant_on_held_out_positions() -> None:
     assert mse < 0.8 * base, (mse, base)
 
 
+def test_the_search_value_model_beats_the_constant_on_its_own_target() -> None:
+    """The model fit to the search's own playouts (``version="search"``), on held-out deals
+    whose target is made the same way: better than its training mean."""
+    model = value.shipped_model("classic", "search")
+    assert "--target search" in str(model.info["command"])
+    rows = valuedata.generate(
+        "classic", deals=3, seed=HELD_OUT_SEED, rollouts=8, every=3, jobs=1, target="search"
+    )
+    assert len(rows) > 60
+    preds = [model.predict(value.features(r.obs())) for r in rows]
+    mse = sum((p - target(r)) ** 2 for p, r in zip(preds, rows, strict=True)) / len(rows)
+    base = sum((model.constant - target(r)) ** 2 for r in rows) / len(rows)
+    assert mse < 0.8 * base, (mse, base)
+    with pytest.raises(ValueError, match="no shipped value model"):
+        value.shipped_model("classic", "oracle")
+
+
 def test_value_follows_the_points_so_far() -> None:
     """Late in a deal the points already scored dominate: a side far ahead is valued above
     one far behind (the sign of the margin so far, on the held-out positions)."""

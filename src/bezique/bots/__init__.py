@@ -37,6 +37,7 @@ pimc-c-lp0: pimc-c-lp, its learned playouts without random moves (the expert lev
 pimc-c-lpn0, expert-c-lpn0: pimc-c-lp0 on the network weights (on trial)
 pimc-c-lpv, expert-c-lpv: pimc-c-lp0, playouts cut short and scored by the learned evaluation
 pimc-c-lpv1, pimc-c-lpv8 (and expert-c-...): pimc-c-lpv cut one and eight tricks on (on trial)
+pimc-c-lpvs, expert-c-lpvs: pimc-c-lpv8 scored by a value model of its own playouts (on trial)
 pimc-c-opp0, expert-c-opp0: pimc-c-opp, its playouts without random moves
 hard-old, expert-old: the levels before session 8 (pimc, ismcts), kept for comparison
 pimc-c-smart, expert-c-smart: pimc-c with the heuristic's rules in its playouts (on trial)

@@ -223,6 +223,11 @@ class FastPimcBot(CompiledSearchBot):
     view (``FastDeal.pimc(..., cut=...)``); the end of the stock is still played out and stage 2
     solved.  None: playouts run to the end."""
 
+    value_version: str | None = None
+    """Which shipped value model scores the cut playouts (:func:`.value.shipped_model`): None
+    the one :func:`.value.evaluate` uses, ``"search"`` the one fit to this search's own
+    playouts (on trial)."""
+
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(seed)
         self._bar = (self.overrule_points, self.overrule_z)
@@ -280,7 +285,7 @@ class FastPimcBot(CompiledSearchBot):
             from .value import has_model, shipped_model
 
             if has_model(observation.rules):
-                packed = shipped_model(str(observation.rules)).packed
+                packed = shipped_model(str(observation.rules), self.value_version).packed
                 cut = (*self.value_cut, packed)
         budget, seconds = self._rollouts(limit)
         if self.endgame_stock and world.stock_size <= self.endgame_stock + 1:
@@ -660,6 +665,14 @@ class FastPimcValueLongBot(FastPimcSteadyBot):
 
     name = "pimc-c-lpv8"
     value_cut = (8, 8)
+
+
+class FastPimcSearchValueBot(FastPimcValueLongBot):
+    """``pimc-c-lpv8`` scored by the value model fit to the search's own playouts from the
+    seat's worlds (:data:`.value.VERSIONS` ``"search"``), on trial."""
+
+    name = "pimc-c-lpvs"
+    value_version = "search"
 
 
 class FastPimcV1Bot(FastPimcBot):

@@ -213,6 +213,12 @@ CANDIDATES: dict[str, Level] = _by_name(
         "pimc-c-lpv8 (playouts cut eight tricks on, scored by the learned evaluation) at the expert's budget",
     ),
     Level(
+        "expert-c-lpvs",
+        "pimc-c-lpvs",
+        Limit(iterations=EXPERT_ROLLOUTS),
+        "pimc-c-lpvs (pimc-c-lpv8 scored by a value model of its own playouts) at the expert's budget",
+    ),
+    Level(
         "expert-c-ismcts",
         "ismcts-c",
         Limit(iterations=EXPERT_ISMCTS_ITERATIONS),
@@ -224,7 +230,8 @@ CANDIDATES: dict[str, Level] = _by_name(
 ``hard-c`` that search at 1,200 rollouts; ``expert-c-smart``, ``expert-c-late``,
 ``expert-c-model``, ``expert-c-inf``, ``expert-c-learned``, ``expert-c-lpn``, ``expert-c-bel``,
 ``expert-c-opp``, ``expert-c-opp0``, ``expert-c-lpn0``, ``expert-c-lpv``, ``expert-c-lpv1``,
-``expert-c-lpv8`` and ``expert-c-ismcts`` are versions on trial at about the expert's budget."""
+``expert-c-lpv8``, ``expert-c-lpvs`` and ``expert-c-ismcts`` are versions on trial at about the
+expert's budget."""
 
 
 class LevelBot(Bot):

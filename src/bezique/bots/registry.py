@@ -23,6 +23,7 @@ from .fastpimc import (
     FastPimcModelBot,
     FastPimcNetSteadyBot,
     FastPimcOpponentBot,
+    FastPimcSearchValueBot,
     FastPimcSmartBot,
     FastPimcSteadyBot,
     FastPimcSteadyOpponentBot,
@@ -197,6 +198,11 @@ register(
     "pimc-c-lpv8",
     FastPimcValueLongBot,
     "pimc-c-lp0, playouts cut eight tricks on and scored by the learned evaluation (on trial)",
+)
+register(
+    "pimc-c-lpvs",
+    FastPimcSearchValueBot,
+    "pimc-c-lpv8 scored by a value model fit to the search's own playouts (on trial)",
 )
 register(
     "ismcts-c",

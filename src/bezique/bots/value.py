@@ -332,13 +332,19 @@ class ValueModel:
 SHIPPED = {"classic": "value_classic.json"}
 """The rule sets with shipped weights, and their files in this package."""
 
+VERSIONS = {("classic", "search"): "value_classic_search.json"}
+"""Other shipped models by rule set and version: ``"search"`` is fit to the ``expert`` search's
+own playouts from the seat's worlds (``scripts/train_value.py --target search``), on trial."""
+
 
 @cache
-def shipped_model(rules: str = "classic") -> ValueModel:
-    """The shipped model for a rule set; ``ValueError`` naming the ones there are."""
-    name = SHIPPED.get(rules)
+def shipped_model(rules: str = "classic", version: str | None = None) -> ValueModel:
+    """The shipped model for a rule set (``version``: one of :data:`VERSIONS`; None: the
+    model :func:`evaluate` uses); ``ValueError`` naming the ones there are."""
+    name = SHIPPED.get(rules) if version is None else VERSIONS.get((rules, version))
     if name is None:
-        raise ValueError(f"no shipped value model for {rules!r}: there are {sorted(SHIPPED)}")
+        there = sorted(SHIPPED) + [f"{r} {v}" for r, v in VERSIONS]
+        raise ValueError(f"no shipped value model for {rules!r} {version or ''}: there are {there}")
     text = resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
     return ValueModel.from_json(json.loads(text))
 
@@ -364,6 +370,7 @@ __all__ = [
     "FEATURE_NAMES",
     "PLACES",
     "SHIPPED",
+    "VERSIONS",
     "ValueModel",
     "evaluate",
     "features",
