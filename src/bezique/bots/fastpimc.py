@@ -284,7 +284,7 @@ class FastPimcBot(CompiledSearchBot):
         if self.value_cut is not None and observation.rules.sides == 2:
             from .value import has_model, shipped_model
 
-            if has_model(observation.rules):
+            if has_model(observation.rules, self.value_version):
                 packed = shipped_model(str(observation.rules), self.value_version).packed
                 cut = (*self.value_cut, packed)
         budget, seconds = self._rollouts(limit)

@@ -349,9 +349,10 @@ def shipped_model(rules: str = "classic", version: str | None = None) -> ValueMo
     return ValueModel.from_json(json.loads(text))
 
 
-def has_model(rules: Rules) -> bool:
-    """True when a shipped model evaluates these rules."""
-    return str(rules) in SHIPPED
+def has_model(rules: Rules, version: str | None = None) -> bool:
+    """True when a shipped model (of ``version``, see :func:`shipped_model`) evaluates these
+    rules."""
+    return str(rules) in SHIPPED if version is None else (str(rules), version) in VERSIONS
 
 
 def evaluate(observation: Observation, seat: int | None = None) -> float:
