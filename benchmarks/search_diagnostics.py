@@ -226,16 +226,31 @@ def _bot(spec: str, settings: list[str], seed: int) -> tuple[Bot, PlayerSpec]:
         key, _, value = item.partition("=")
         if not hasattr(inner, key):
             raise SystemExit(f"{parsed.name} has no setting {key!r}")
-        old = getattr(inner, key)
-        new: object = value if isinstance(old, str) else float(value)
-        if value == "None":
-            new = None
-        elif isinstance(old, bool):
-            new = value.lower() in ("1", "true", "yes")
-        elif isinstance(old, int) and not isinstance(old, bool):
-            new = int(value)
+        try:
+            new = _setting(key, value, getattr(inner, key))
+        except ValueError:
+            raise SystemExit(f"not a value for {key!r}: {value!r}") from None
         setattr(inner, key, new)
     return bot, parsed
+
+
+def _setting(key: str, value: str, old: object) -> object:
+    """``value`` read as a value of the setting ``key``, whose present value is ``old``."""
+    new: object
+    if value == "None":
+        new = None
+    elif "," in value:  # a pair, such as learned_bar=2,1.5 or value_cut=8,8
+        parts = [float(v) for v in value.split(",")]
+        new = tuple(int(v) if key == "value_cut" else v for v in parts)
+    elif isinstance(old, str):
+        new = value
+    elif isinstance(old, bool):
+        new = value.lower() in ("1", "true", "yes")
+    elif isinstance(old, int):
+        new = int(value)
+    else:
+        new = float(value)
+    return new
 
 
 def compare(
@@ -313,7 +328,12 @@ def main() -> None:
     parser.add_argument("what", choices=["noise", "policy", "deviation", "compare"])
     parser.add_argument("--a", default="expert-c", help="compare: bot A (NAME[:budget])")
     parser.add_argument("--b", default="expert-c-smart", help="compare: bot B")
-    parser.add_argument("--a-set", nargs="*", default=[], help="compare: A's KEY=VALUE")
+    parser.add_argument(
+        "--a-set",
+        nargs="*",
+        default=[],
+        help="compare: A's KEY=VALUE (a pair as A,B: learned_bar=2,1.5)",
+    )
     parser.add_argument("--b-set", nargs="*", default=[], help="compare: B's KEY=VALUE")
     parser.add_argument(
         "--max-stock",
