@@ -370,8 +370,13 @@ def _run_on_ray(
                 i = pending.pop(ref)
                 finished(i, _ray_result(ray, ref, i * batch, retries))
     finally:
-        for ref in pending:  # a failed run leaves nothing running on the cluster
-            ray.cancel(ref, force=True)
+        if pending:  # a failed run leaves nothing running on the cluster
+            # only the tasks not yet finished: cancelling one just as it finishes can stop the
+            # driver on a check in Ray's core (seen with Ray 2.60 on a loaded machine)
+            done = set(ray.wait(list(pending), num_returns=len(pending), timeout=0)[0])
+            for ref in pending:
+                if ref not in done:
+                    ray.cancel(ref, force=True)
 
 
 def _ray_result(ray: Any, ref: Any, first: int, retries: int) -> Any:
