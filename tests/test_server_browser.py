@@ -542,7 +542,8 @@ def test_a_review_item_opens_its_position(server: str, browser: Any, size: tuple
     # the dialog is as wide as the screen at most: nothing of the position sticks out
     box = pos.bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= size[0]
-    items.nth(k).click()  # and closed again
+    items.nth(k).click()  # and closed again (waited for: on a loaded machine it takes a moment)
+    page.locator(".reviewpos").wait_for(state="detached", timeout=10_000)
     assert page.locator(".reviewpos").count() == 0
     assert not errors, errors
     page.context.close()
