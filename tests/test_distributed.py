@@ -117,25 +117,6 @@ def test_results_in_task_order_on_ray(cluster: Any, options: dict[str, Any]) -> 
     check_task_order_and_errors(**options)
 
 
-def _fails_or_marks_late(task: tuple[int, str]) -> int:
-    x, folder = task
-    if x == 0:
-        raise ValueError("zero is bad")
-    time.sleep(3)
-    Path(folder, f"done-{x}").write_text("finished")
-    return x
-
-
-def test_a_failed_run_on_ray_cancels_the_tasks_not_finished(cluster: Any, tmp_path: Path) -> None:
-    """The first task fails at once; the others, slow, are cancelled (none lives to mark its
-    end), and the run names the failed task."""
-    tasks = [(1, str(tmp_path)), (0, str(tmp_path)), (2, str(tmp_path)), (3, str(tmp_path))]
-    with pytest.raises(TaskError, match=r"task 1 failed: ValueError: zero is bad"):
-        run_tasks(_fails_or_marks_late, tasks, ray=LOCAL)
-    time.sleep(4)
-    assert list(tmp_path.iterdir()) == []
-
-
 def test_arena_on_ray_gives_the_figures_of_the_run_without(cluster: Any) -> None:
     done: list[int] = []
     here = run_arena("heuristic", "random", "classic", decks=6, seed=11)
