@@ -48,15 +48,21 @@ def chunks(ranges: str, size: int = CHUNK) -> list[tuple[int, int]]:
     return out
 
 
+def data_name(rules: str, target: str) -> str:
+    """The part of the cache files' names that says what they hold: the rules, and the target
+    where it is not the heuristic one (so the first files' names are kept)."""
+    return rules if target == "heuristic" else f"{rules}_{target}"
+
+
 def rows_for(
     rules: str, ranges: str, seed: int, data: Path, jobs: int | None, target: str = "heuristic"
 ) -> list[valuedata.Row]:
     """The rows of the deals in ``ranges``, from the cache where it has them."""
     data.mkdir(parents=True, exist_ok=True)
     rows = []
+    name = data_name(rules, target)
     for first, n in chunks(ranges):
-        tag = "" if target == "heuristic" else f"_{target}"  # the first files' names kept
-        path = data / f"{rules}{tag}_s{seed}_{first:05d}_{n}.jsonl.gz"
+        path = data / f"{name}_s{seed}_{first:05d}_{n}.jsonl.gz"
         if not path.exists():
             t = time.perf_counter()
             chunk = valuedata.generate(
@@ -177,10 +183,8 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     rows = rows_for(args.rules, args.deals, args.seed, args.data, args.jobs, args.target)
     deals = len({r.deal for r in rows})
-    tag = "" if args.target == "heuristic" else f"_{args.target}"
-    cache = (
-        args.data / f"features_v{FEATURES_VERSION}_{args.rules}{tag}_s{args.seed}_{args.deals}.npz"
-    )
+    name = data_name(args.rules, args.target)
+    cache = args.data / f"features_v{FEATURES_VERSION}_{name}_s{args.seed}_{args.deals}.npz"
     if cache.exists():
         with np.load(cache) as f:
             x, roll, final, deal = f["x"], f["roll"], f["final"], f["deal"]
