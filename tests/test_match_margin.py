@@ -12,7 +12,9 @@ from typing import Any
 SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "match_margin.py"
 
 
-def _entry(label: str, margin: float, rate: float, decks: int = 500, **extra: Any) -> dict:
+def _entry(
+    label: str, margin: float, rate: float, decks: int = 500, **extra: Any
+) -> dict[str, Any]:
     return {
         "label": label,
         "a": extra.get("a", label),
