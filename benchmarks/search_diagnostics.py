@@ -26,6 +26,15 @@ and stage 2 solved exactly in C; the mean gain of the bot's moves, with its stan
     python benchmarks/search_diagnostics.py deviation --bot pimc-c --deals 10 --seed 600
     python benchmarks/search_diagnostics.py compare --a expert-c --b expert-c-smart \\
         --b-set overrule_z=1.5 --deals 10 --seed 2100
+    python benchmarks/search_diagnostics.py seven --bot learned --deals 4000 --worlds 400
+
+``seven``: the race for the turn-up. In deals of heuristic self-play where the seat that follows
+to the first trick holds the seven of trumps, the turn-up is not a seven and a card of the seat's
+can win the trick (winning lets it exchange the seven first), how often the heuristic and
+``--bot`` (``learned`` by default) win it; where the two choose differently, both moves are
+played out in ``--worlds`` worlds of the seat's view (``FastDeal.pimc``, stage 2 solved), once
+with the learned policy playing on and once with the heuristic's rules (the smart policy): the
+heuristic's move less the bot's, a mean over the positions with its standard error.
 
 ``compare``: two bots (``NAME`` or ``NAME:iterations=N``, attributes of the search bot set with
 ``--a-set``/``--b-set KEY=VALUE``) asked at every stage-1 decision of heuristic self-play;
@@ -217,6 +226,76 @@ def deviation(bot: str, deals: int, seed: int, shuffles: int) -> None:
             )
 
 
+def _wins(card: str, led: str, trump: str) -> bool:
+    """Whether ``card`` (a code such as ``TS``) beats ``led`` in stage 1."""
+    if card[1] == led[1]:
+        return "789JQKTA".index(card[0]) > "789JQKTA".index(led[0])
+    return card[1] == trump
+
+
+def seven(bot: str, deals: int, worlds: int) -> None:
+    """The race for the turn-up at the first trick (see the module docstring)."""
+    from bezique.bots.compiled import compiled_world
+    from bezique.bots.learned import learned_params
+
+    heuristic, other = make("heuristic", 1), make(bot, 1)
+    found = heuristic_wins = bot_wins = 0
+    gains: dict[str, list[float]] = {"learned playouts": [], "heuristic's playouts": []}
+    for seed in range(deals):
+        deal = Deal.new(RULES, seed=seed, dealer=seed % 2)
+        _, _, lead = next(_heuristic_turns(deal))
+        deal.apply(lead)
+        obs = deal.observation(deal.to_move)
+        trump, led = obs.trump, obs.trick[0][1]
+        if trump is None or obs.turn_up is None or obs.turn_up[0] == "7":
+            continue
+        if "7" + trump not in obs.hand:
+            continue
+
+        if not any(_wins(c, led, trump) for c in obs.hand):
+            continue
+        found += 1
+        h, b = heuristic.choose(obs), other.play(obs, None).action
+        heuristic_wins += _wins(str(h).split()[1], led, trump)
+        bot_wins += _wins(str(b).split()[1], led, trump)
+        if h == b:
+            continue
+        world, index, _, wseed = compiled_world(obs, [h, b], 7, heuristic=False)
+        assert obs.seat is not None
+        side = RULES.side_of(obs.seat)
+        for values, params in zip(gains.values(), (learned_params(RULES), None), strict=True):
+            v, _, _ = world.pimc(
+                obs.seat,
+                side,
+                index,
+                0,
+                worlds,
+                wseed,
+                0.0,
+                20_000,
+                False,
+                "smart",
+                True,
+                0,
+                params,
+                None,
+                None,
+                None,
+            )
+            values.append(statistics.fmean(x - y for x, y in zip(v[0::2], v[1::2], strict=True)))
+    print(
+        f"{found} positions in {deals} deals: the heuristic wins the trick in {heuristic_wins},"
+        f" {bot} in {bot_wins}; they differ in {len(gains['learned playouts'])}"
+    )
+    for name, values in gains.items():
+        if len(values) >= 2:
+            se = statistics.stdev(values) / math.sqrt(len(values))
+            print(
+                f"  {name}: the heuristic's move less {bot}'s {statistics.fmean(values):+.2f}"
+                f" ({se:.2f}) points a deal, {worlds} worlds a position"
+            )
+
+
 def _bot(spec: str, settings: list[str], seed: int) -> tuple[Bot, PlayerSpec]:
     """A bot from ``NAME[:budget]`` with attributes of its search set from ``KEY=VALUE``."""
     parsed = PlayerSpec.parse(spec)
@@ -325,7 +404,7 @@ def compare(
 def main() -> None:
     """Parse the arguments and run one diagnostic."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=["noise", "policy", "deviation", "compare"])
+    parser.add_argument("what", choices=["noise", "policy", "deviation", "compare", "seven"])
     parser.add_argument("--a", default="expert-c", help="compare: bot A (NAME[:budget])")
     parser.add_argument("--b", default="expert-c-smart", help="compare: bot B")
     parser.add_argument(
@@ -346,7 +425,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1900)
     parser.add_argument("--worlds", type=int, default=240)
     parser.add_argument("--policy", default="heuristic-exact")
-    parser.add_argument("--bot", default="pimc-c")
+    parser.add_argument("--bot", help="deviation: the bot (pimc-c); seven: (learned)")
     parser.add_argument("--shuffles", type=int, default=8)
     parser.add_argument("--pick-seed", type=int, default=9)
     parser.add_argument("--playouts", default="heuristic", help="noise: the playout policy")
@@ -390,8 +469,10 @@ def main() -> None:
             args.shuffles,
             args.max_stock,
         )
+    elif args.what == "seven":
+        seven(args.bot or "learned", args.deals, args.worlds)
     else:
-        deviation(args.bot, args.deals, args.seed, args.shuffles)
+        deviation(args.bot or "pimc-c", args.deals, args.seed, args.shuffles)
 
 
 if __name__ == "__main__":
