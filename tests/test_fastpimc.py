@@ -378,3 +378,30 @@ def test_solver_cap_is_lower_with_more_than_two_hands() -> None:
     small = FastPimcBot(1).play(obs, Limit(iterations=64)).info
     large = wide.play(obs, Limit(iterations=64)).info
     assert small["nodes"] < large["nodes"]
+
+
+def test_an_overrule_is_checked_again_on_fresh_worlds_when_asked() -> None:
+    plain, second = make("pimc-c-lp0", 4), make("pimc-c-lp0", 4)
+    for bot in (plain, second):  # a low bar, so that the first look often overrules
+        bot.learned_bar = (0.0, 0.5)  # type: ignore[attr-defined]
+    second.verify_worlds = 128  # type: ignore[attr-defined]
+    limit = Limit(iterations=600)
+    rules = Rules.preset("classic")
+    overruled = kept = 0
+    for seed in range(30):
+        deal = played_to(rules, 100 + seed, 1)
+        seat = deal.to_move
+        assert seat is not None
+        obs = deal.observation(seat)
+        a, b = plain.play(obs, limit), second.play(obs, limit)
+        if "confirmed" in a.info["reason"]:  # the first look kept the prior: no second one
+            assert b.action == a.action and b.info["visits"] == a.info["visits"]
+            continue
+        overruled += 1
+        # the same first look, then 128 fresh worlds for the two moves
+        assert b.info["visits"] == a.info["visits"] + 2 * 128
+        if b.action == a.action:
+            kept += 1
+        else:
+            assert "not confirmed on 128 fresh worlds" in b.info["reason"]
+    assert overruled >= 3 and 1 <= kept < overruled  # both ways taken

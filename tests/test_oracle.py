@@ -9,8 +9,14 @@ import pytest
 
 from bezique import Deal, Rules, fast
 from bezique.arena import ORACLES, PlayerSpec, decide, run_arena
-from bezique.bots import Limit, levels, names
-from bezique.bots.fastoracle import FastOracleBot, HandOracleBot, LateHandOracleBot, hands_shown
+from bezique.bots import Limit, levels, make, names
+from bezique.bots.fastoracle import (
+    FastOracleBot,
+    HandOracleBot,
+    LateHandOracleBot,
+    LevelHandOracleBot,
+    hands_shown,
+)
 from bezique.bots.oracle import OracleBot
 from bezique.bots.solver import exact_values
 
@@ -185,3 +191,22 @@ def test_the_late_hand_oracle_sees_the_hands_only_late_in_the_stock() -> None:
             checked["early" if honest else "late"] += 1
         deal.apply(rng.choice(deal.legal_actions()))
     assert checked["early"] >= 3 and checked["late"] >= 3
+
+
+@needs_fast
+def test_the_level_hand_oracle_plays_the_present_expert_search_shown_the_hands() -> None:
+    assert "oracle-hand-lp0" in ORACLES and "oracle-hand-lp0" not in names()
+    player = PlayerSpec.parse("oracle-hand-lp0").build(3)
+    assert isinstance(player, LevelHandOracleBot)
+    level, older = make("pimc-c-lp0", 3), make("pimc-c-lp", 3)
+    limit = Limit(iterations=96)
+    differs = 0
+    for seed in range(6):
+        deal = played_into("classic", seed, 14)
+        seat = deal.to_move
+        assert seat is not None
+        shown = hands_shown(deal, seat)
+        action = decide(player, deal, limit)
+        assert action == level.play(shown, limit).action  # the level's search, hands shown
+        differs += action != older.play(shown, limit).action
+    assert differs >= 1  # not the search of sessions 11-17 that oracle-hand plays

@@ -18,8 +18,8 @@ then decided by the match rules (:class:`~bezique.core.match.Match`).  This is t
 playing the matches, because no bot looks at the match score; the last, unfinished match of each
 seating is dropped.  In per-deal games every deal is a match.
 
-**The oracles** (``oracle``, ``oracle-c`` in the compiled engine, ``oracle-hand`` and
-``oracle-hand-late``) get the real deal through :meth:`OracleBot.play_with_deal
+**The oracles** (``oracle``, ``oracle-c`` in the compiled engine, ``oracle-hand``,
+``oracle-hand-late`` and ``oracle-hand-lp0``) get the real deal through :meth:`OracleBot.play_with_deal
 <bezique.bots.oracle.OracleBot.play_with_deal>`: :func:`decide` is the one place that does so.
 """
 
@@ -33,7 +33,12 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from ..bots import Bot, Limit, make, names
-from ..bots.fastoracle import FastOracleBot, HandOracleBot, LateHandOracleBot
+from ..bots.fastoracle import (
+    FastOracleBot,
+    HandOracleBot,
+    LateHandOracleBot,
+    LevelHandOracleBot,
+)
 from ..bots.oracle import OracleBot
 from ..bots.random_bot import RandomBot
 from ..core.deal import Deal
@@ -58,7 +63,10 @@ ORACLE_HAND = "oracle-hand"
 ORACLE_HAND_LATE = "oracle-hand-late"
 """``oracle-hand`` shown the other hands over the last 16 cards of the stock only
 (:class:`bezique.bots.fastoracle.LateHandOracleBot`)."""
-ORACLES = (ORACLE, ORACLE_C, ORACLE_HAND, ORACLE_HAND_LATE)
+ORACLE_HAND_LP0 = "oracle-hand-lp0"
+"""The present ``expert`` level's search (``pimc-c-lp0``) shown the other hands but not the
+stock (:class:`bezique.bots.fastoracle.LevelHandOracleBot`)."""
+ORACLES = (ORACLE, ORACLE_C, ORACLE_HAND, ORACLE_HAND_LATE, ORACLE_HAND_LP0)
 """Every cheating player: the arena's names, never bots (:func:`bezique.bots.make`) or levels."""
 
 
@@ -114,6 +122,8 @@ class PlayerSpec:
             return HandOracleBot(seed)
         if self.name == ORACLE_HAND_LATE:
             return LateHandOracleBot(seed)
+        if self.name == ORACLE_HAND_LP0:
+            return LevelHandOracleBot(seed)
         return make(self.name, seed)
 
 

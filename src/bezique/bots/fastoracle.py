@@ -29,7 +29,7 @@ from .. import fast
 from ..core.deal import Deal
 from ..core.notation import Action
 from ..core.observation import Observation
-from .base import Limit, PlayResult
+from .base import Bot, Limit, PlayResult
 from .oracle import OracleBot
 
 _MASK = (1 << 64) - 1
@@ -179,9 +179,13 @@ class HandOracleBot(OracleBot):
 
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(seed)
+        self._search = self.search_bot(seed)
+
+    def search_bot(self, seed: int | None) -> Bot:
+        """The honest search that plays from the view with the other hands shown."""
         from .fastpimc import FastPimcLearnedPlayoutsBot
 
-        self._search = FastPimcLearnedPlayoutsBot(seed)
+        return FastPimcLearnedPlayoutsBot(seed)
 
     def play_with_deal(self, deal: Deal | Any, limit: Limit | None = None) -> PlayResult:
         """Choose for the seat to move of a :class:`Deal` (or a compiled one), seeing every
@@ -211,6 +215,21 @@ class LateHandOracleBot(HandOracleBot):
 
     name = "oracle-hand-late"
     shown_from = 16
+
+
+class LevelHandOracleBot(HandOracleBot):
+    """``oracle-hand-lp0``: the present ``expert`` level's search (``pimc-c-lp0``, session 18)
+    shown the other hands, as :class:`HandOracleBot` shows them to the search of sessions 11-17;
+    for measurement only.  Set against the level on the same decks it bounds what any inference
+    about the other hand could bring the level itself."""
+
+    name = "oracle-hand-lp0"
+
+    def search_bot(self, seed: int | None) -> Bot:
+        """The ``expert`` level's search, ``pimc-c-lp0``."""
+        from .fastpimc import FastPimcSteadyBot
+
+        return FastPimcSteadyBot(seed)
 
 
 def hands_shown(deal: Deal, seat: int) -> Observation:

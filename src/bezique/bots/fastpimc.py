@@ -228,6 +228,13 @@ class FastPimcBot(CompiledSearchBot):
     the one :func:`.value.evaluate` uses, ``"search"`` the one fit to this search's own
     playouts (on trial)."""
 
+    verify_worlds = 0
+    """Where above 0, a candidate that clears the bar is played only if it clears it again
+    against the choice the search started from on this many fresh worlds, not seen while the
+    candidates were pruned and compared: the best of several noisy challengers looks better
+    than it is (the winner's curse), and fresh worlds measure it without that bias; 0: no
+    second look."""
+
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(seed)
         self._bar = (self.overrule_points, self.overrule_z)
@@ -353,13 +360,48 @@ class FastPimcBot(CompiledSearchBot):
             best = max(active, key=lambda i: (means[i], -i))
         else:
             best = self._overrule(active, per_world, means, prior, weights)
+        unconfirmed = False
+        if best != prior and not known and self.verify_worlds > 0:
+            # the same call as above on worlds first.. onwards, which no candidate has seen
+            count = self.verify_worlds
+            values, done, used = world.pimc(
+                seat,
+                side,
+                [index[prior], index[best]],
+                first,
+                count,
+                seed,
+                explore,
+                solver_nodes,
+                self.meld_aware,
+                policy,
+                couple,
+                self.endgame_stock,
+                playout_params,
+                bias,
+                other_params,
+                cut,
+            )
+            fresh = weigh(first, count) if weigh else None
+            rollouts += 2 * count
+            solved += done
+            nodes += used
+            mu, var, m = _paired(values[1::2], values[0::2], fresh)
+            points, z = self._bar
+            if not mu > points + z * math.sqrt(var / m):
+                best, unconfirmed = prior, True
         info: InfoDict = {
             "value": round(means[best], 3),
             "scores": {str(actions[i]): round(means[i], 3) for i in range(n) if per_world[i]},
             "visits": rollouts,
             "nodes": nodes,
             "pv": [str(actions[best])],
-            "reason": self._reason(known, whose, first, solved, rollouts, best, prior, actions),
+            "reason": self._reason(known, whose, first, solved, rollouts, best, prior, actions)
+            + (
+                f"; a better-looking move not confirmed on {self.verify_worlds} fresh worlds"
+                if unconfirmed
+                else ""
+            ),
         }
         return PlayResult(actions[best], info)
 

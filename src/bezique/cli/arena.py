@@ -52,7 +52,7 @@ def arena_command(
     a: Annotated[
         str,
         typer.Argument(
-            help="Player A: a bot or level name (`bezique bots`), or oracle, oracle-c, oracle-hand or oracle-hand-late (they cheat); a budget may follow, "
+            help="Player A: a bot or level name (`bezique bots`), or oracle, oracle-c, oracle-hand, oracle-hand-late or oracle-hand-lp0 (they cheat); a budget may follow, "
             "e.g. pimc:nodes=5000."
         ),
     ],
