@@ -312,13 +312,15 @@ class FastPimcBot(CompiledSearchBot):
             bias = shipped_belief().bias(observation, self.belief_power)
         weigh = self._weigher(observation, world, seed, bias) if not known else None
         weights: list[float] | None = [] if weigh else None
-        first = rollouts = solved = nodes = 0
-        while True:
-            count = 1 if known else max(1, min(self.batch, (budget - rollouts) // len(active)))
-            values, done, used = world.pimc(
+
+        def playouts(candidates: list[int], first: int, count: int) -> tuple[list[float], int, int]:
+            """Each candidate (an index into the world's legal actions) played out in the worlds
+            ``first`` to ``first + count - 1``: their values world by world, the playouts the
+            solver finished and its nodes."""
+            out: tuple[list[float], int, int] = world.pimc(
                 seat,
                 side,
-                [index[i] for i in active],
+                candidates,
                 first,
                 count,
                 seed,
@@ -333,6 +335,12 @@ class FastPimcBot(CompiledSearchBot):
                 other_params,
                 cut,
             )
+            return out
+
+        first = rollouts = solved = nodes = 0
+        while True:
+            count = 1 if known else max(1, min(self.batch, (budget - rollouts) // len(active)))
+            values, done, used = playouts([index[i] for i in active], first, count)
             if weigh and weights is not None:
                 weights.extend(weigh(first, count))
             first += count
@@ -362,26 +370,8 @@ class FastPimcBot(CompiledSearchBot):
             best = self._overrule(active, per_world, means, prior, weights)
         unconfirmed = False
         if best != prior and not known and self.verify_worlds > 0:
-            # the same call as above on worlds first.. onwards, which no candidate has seen
-            count = self.verify_worlds
-            values, done, used = world.pimc(
-                seat,
-                side,
-                [index[prior], index[best]],
-                first,
-                count,
-                seed,
-                explore,
-                solver_nodes,
-                self.meld_aware,
-                policy,
-                couple,
-                self.endgame_stock,
-                playout_params,
-                bias,
-                other_params,
-                cut,
-            )
+            count = self.verify_worlds  # worlds first.. onwards: no candidate has seen them
+            values, done, used = playouts([index[prior], index[best]], first, count)
             fresh = weigh(first, count) if weigh else None
             rollouts += 2 * count
             solved += done
