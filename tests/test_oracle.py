@@ -163,7 +163,7 @@ def test_the_hand_oracle_is_the_arenas_only_and_plays_the_expert_search() -> Non
     assert decide(player, fast.FastDeal.from_deal(deal), limit) == action  # either deal, same
     seat = deal.to_move
     assert seat is not None
-    search = PlayerSpec.parse("pimc-c-lp").build(1)
+    search = make("pimc-c-lp", 1)
     assert search.play(hands_shown(deal, seat), limit).action == action
     result = run_arena("oracle-hand:iterations=32", "random", "classic", decks=1, seed=1)
     assert len(result.plays) == 2 and all(p.a_moves > 0 for p in result.plays)
@@ -174,7 +174,7 @@ def test_the_late_hand_oracle_sees_the_hands_only_late_in_the_stock() -> None:
     limit = Limit(iterations=48)
     late = PlayerSpec.parse("oracle-hand-late").build(1)
     assert isinstance(late, LateHandOracleBot)
-    search = PlayerSpec.parse("pimc-c-lp").build(1)
+    search = make("pimc-c-lp", 1)
     checked = {"early": 0, "late": 0}
     deal = Deal.new(Rules.preset("classic"), seed=12)
     rng = random.Random(12)
