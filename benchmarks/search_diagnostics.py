@@ -56,7 +56,9 @@ from collections.abc import Iterator
 from bezique import Deal, Observation, Rules, fast
 from bezique.arena.runner import PlayerSpec
 from bezique.bots import Bot, make
+from bezique.core.cards import SUITS, parse_card
 from bezique.core.notation import Action
+from bezique.core.tricks import beats
 
 RULES = Rules.preset("classic")
 
@@ -227,10 +229,9 @@ def deviation(bot: str, deals: int, seed: int, shuffles: int) -> None:
 
 
 def _wins(card: str, led: str, trump: str) -> bool:
-    """Whether ``card`` (a code such as ``TS``) beats ``led`` in stage 1."""
-    if card[1] == led[1]:
-        return "789JQKTA".index(card[0]) > "789JQKTA".index(led[0])
-    return card[1] == trump
+    """Whether ``card`` beats ``led`` (codes such as ``TS``) with ``trump`` the trump suit, by
+    the core's rule."""
+    return beats(parse_card(card), parse_card(led), SUITS.index(trump))
 
 
 def seven(bot: str, deals: int, worlds: int) -> None:
@@ -239,6 +240,7 @@ def seven(bot: str, deals: int, worlds: int) -> None:
     from bezique.bots.learned import learned_params
 
     heuristic, other = make("heuristic", 1), make(bot, 1)
+    playout_params = (learned_params(RULES), None)  # learned playouts, then the heuristic's
     found = heuristic_wins = bot_wins = 0
     gains: dict[str, list[float]] = {"learned playouts": [], "heuristic's playouts": []}
     for seed in range(deals):
@@ -251,7 +253,6 @@ def seven(bot: str, deals: int, worlds: int) -> None:
             continue
         if "7" + trump not in obs.hand:
             continue
-
         if not any(_wins(c, led, trump) for c in obs.hand):
             continue
         found += 1
@@ -263,7 +264,7 @@ def seven(bot: str, deals: int, worlds: int) -> None:
         world, index, _, wseed = compiled_world(obs, [h, b], 7, heuristic=False)
         assert obs.seat is not None
         side = RULES.side_of(obs.seat)
-        for values, params in zip(gains.values(), (learned_params(RULES), None), strict=True):
+        for values, params in zip(gains.values(), playout_params, strict=True):
             v, _, _ = world.pimc(
                 obs.seat,
                 side,
