@@ -445,6 +445,11 @@ def main() -> None:
         "--explore", type=float, nargs="+", default=[0.1, 1.0], help="noise: uniform-move chances"
     )
     args = parser.parse_args()
+    try:  # a misspelt player: one line naming the players, not a trace
+        for spec in (args.a, args.b, args.bot or "pimc-c"):
+            PlayerSpec.parse(spec)
+    except ValueError as err:
+        parser.error(str(err))
     if args.what == "noise":
         noise(
             args.deals,
