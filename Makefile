@@ -8,7 +8,7 @@ CHROMIUM := /usr/bin/chromium
 
 NODE_STAMP := node_modules/.installed
 
-.PHONY: play test lint typecheck jscheck bench golden clean postgresql
+.PHONY: play test lint typecheck jscheck bench golden clean postgresql lab
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -54,8 +54,8 @@ test: $(STAMP) $(CHROMIUM) postgresql lint typecheck jscheck
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup --max-worker-restart 0
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks scripts
-	$(BIN)/ruff format --check src tests benchmarks scripts
+	$(BIN)/ruff check src tests benchmarks scripts lab
+	$(BIN)/ruff format --check src tests benchmarks scripts lab
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
@@ -76,6 +76,14 @@ jscheck: $(NODE_STAMP)
 	npx --no-install eslint src/bezique/web tests/js eslint.config.js
 	npx --no-install tsc -p tsconfig.json
 	node --test tests/js/
+
+# The laboratory alone (lab/README.md): its scripts linted and type-checked, its tests run.
+# `make test` runs these tests too (pyproject.toml's testpaths).
+lab: $(STAMP)
+	$(BIN)/ruff check lab
+	$(BIN)/ruff format --check lab
+	$(BIN)/mypy lab
+	$(BIN)/python -m pytest lab/tests
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py

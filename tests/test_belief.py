@@ -6,8 +6,6 @@ from __future__ import annotations
 import json
 import random
 import statistics
-import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
 
@@ -30,7 +28,6 @@ from bezique.core.cards import ALL_KINDS, parse_card
 needs_fast = pytest.mark.skipif(not fast.available(), reason="the compiled engine is not built")
 
 CLASSIC = Rules.preset("classic")
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def heuristic_deal(seed: int, plays: int, rules: Rules = CLASSIC) -> Deal:
@@ -170,29 +167,3 @@ def test_the_belief_search_deals_its_worlds_by_the_model() -> None:
     believed = make("pimc-c-bel", 3).play(obs, Limit(iterations=400))
     assert believed.info["scores"] != plain.info["scores"]
     assert str(believed.action) in {str(a) for a in deal.legal_actions()}
-
-
-def test_the_training_script_fits_and_writes_a_model(tmp_path: Path) -> None:
-    out = tmp_path / "belief.json"
-    run = subprocess.run(
-        [
-            sys.executable,
-            str(ROOT / "scripts" / "train_belief.py"),
-            "--data",
-            str(tmp_path / "data"),
-            "--deals",
-            "0:20",
-            "--seed",
-            "5",
-            "--out",
-            str(out),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert run.returncode == 0, run.stderr
-    model = BeliefModel.load(out)
-    assert any(t != 0 for t in model.theta)
-    assert "held-out gain over the base rate" in run.stdout
-    assert model.info["deals"] == "0:20"

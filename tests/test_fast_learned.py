@@ -3,11 +3,8 @@
 
 from __future__ import annotations
 
-import importlib.util
-import json
 import random
 import statistics
-from pathlib import Path
 
 import pytest
 
@@ -184,46 +181,6 @@ def test_learned_weights_play_in_duels_and_in_pimc() -> None:
     args = (seat, seat, list(range(len(deal.legal_ids()))), 0, 20, 5, 0.0, 20_000, False, "smart")
     assert deal.pimc(*args, smart_params=learned()) == deal.pimc(*args)
     assert deal.pimc(*args, smart_params=learned(lead_brisque=1000.0)) != deal.pimc(*args)
-
-
-def test_the_training_script_fits_and_checks_its_rounds(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    spec = importlib.util.spec_from_file_location("train_policy", Path("scripts/train_policy.py"))
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    out = tmp_path / "policy.json"
-    data = tmp_path / "data"
-    args = ["--positions", "60", "--worlds", "4", "--rounds", "2", "--check-decks", "50"]
-    args += ["--data", str(data), "--out", str(out)]
-    assert module.main(args) == 0
-    saved = json.loads(out.read_text())
-    assert len(saved["params"]) == len(SMART_NAMES) + len(LEARNED_NAMES)
-    assert saved["params"][: len(SMART_NAMES)] == list(SMART_DEFAULT)
-    assert [r["seed"] for r in saved["rounds"]] == [1, 2]
-    assert all(r["rows"] > 60 and r["duel_decks"] == 50 for r in saved["rounds"])
-    assert sorted(p.name for p in data.iterdir()) == ["round-1.npz", "round-2.npz"]
-    assert module.main([*args, "--ridge", "100"]) == 0  # the positions read back, refit
-    assert json.loads(out.read_text())["params"] != saved["params"]
-    with pytest.raises(SystemExit):
-        module.main(["--rounds", "0"])
-    for bad, says in (
-        (["--epochs", "-1"], "--epochs must be 0"),
-        (["--also", str(tmp_path / "missing.npz")], "--also: no such file"),
-    ):
-        with pytest.raises(SystemExit):
-            module.main(bad)
-        assert says in capsys.readouterr().err
-    # a network on top, the first round's positions fit again with the second's
-    net_args = [*args, "--net", "--epochs", "3", "--rounds", "1"]
-    net_args += ["--also", str(data / "round-2.npz"), "--base", str(out)]
-    assert module.main(net_args) == 0
-    with_net = json.loads(out.read_text())
-    assert len(with_net["params"]) == len(SMART_NAMES) + len(LEARNED_NAMES) + len(NET_NAMES)
-    assert with_net["names"][-1] == NET_NAMES[-1]
-    assert with_net["rounds"][0]["rows"] > 120  # both files' positions
-    assert check_params(with_net["params"]) == tuple(with_net["params"])
 
 
 def test_the_shipped_weights_load_and_beat_the_rules_alone() -> None:

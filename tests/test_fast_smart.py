@@ -3,12 +3,10 @@ weightings, and the worlds a search may weigh (``FastDeal.pimc_hidden``, ``pimc-
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
 import random
 import statistics
-from pathlib import Path
 
 import pytest
 
@@ -155,23 +153,6 @@ def test_the_inference_search_weighs_its_worlds() -> None:
     weighed = make("pimc-c-inf", 3).play(obs, Limit(iterations=400))
     assert weighed.info["scores"] != plain.info["scores"]
     assert str(weighed.action) in {str(a) for a in deal.legal_actions()}
-
-
-def test_the_tuning_script_probes_every_weight_and_checks_on_fresh_decks(tmp_path: Path) -> None:
-    spec = importlib.util.spec_from_file_location(
-        "tune_policy", Path(__file__).parents[1] / "scripts" / "tune_policy.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    out = tmp_path / "tune.json"
-    args = ["--decks", "40", "--check-decks", "40", "--seed", "3", "--json", str(out)]
-    assert module.main(args) == 0
-    report = json.loads(out.read_text(encoding="utf-8"))
-    assert [p["weight"] for p in report["probes"]] == [n for n in SMART_NAMES for _ in (0, 1)]
-    assert report["check"]["decks"] == 40 and math.isfinite(report["check"]["gain"])
-    with pytest.raises(SystemExit):
-        module.main(["--preset", "four"])
 
 
 def four_handed_choice(seed: int) -> Observation:
