@@ -31,7 +31,7 @@ PLAYS: tuple[tuple[str, int, tuple[int, ...] | None], ...] = (
     ("haitian", 3, (980, 960)),  # near the target: the deal ends at once
     ("haitian(players=3)", 4, None),
     ("haitian(players=4,partnerships=true)", 5, None),
-    # one deal of every other preset (issue 10: a golden playthrough for every preset)
+    # one deal of every other preset (a golden playthrough for every preset)
     *((preset, 1, None) for preset in Rules.presets() if preset not in (RULES, "haitian")),
 )
 

@@ -132,7 +132,7 @@ def cases() -> list[Case]:
         Case("haitian-seed-1", rules="haitian", seed=1, dealer=0),
         Case("haitian-3-seed-2", rules="haitian(players=3)", seed=2, dealer=2),
         _late(5, "haitian"),
-        # the start of a deal of every other preset (issue 10: perft counts for every preset)
+        # the start of a deal of every other preset (perft counts for every preset)
         *(
             Case(f"{preset}-seed-1", rules=preset, seed=1, dealer=1, depth=PRESET_DEPTH)
             for preset in Rules.presets()

@@ -91,7 +91,7 @@ def test_the_shipped_model_knows_more_than_the_base_rate_on_fresh_deals() -> Non
 
 
 def test_the_belief_reads_only_what_the_seat_has_seen() -> None:
-    """Hidden information (issue 12's honesty goal): deals the seat cannot tell apart (the
+    """Hidden information (the honesty goal): deals the seat cannot tell apart (the
     unseen cards dealt again) give the same bias."""
     for seed in (3, 8):
         deal = heuristic_deal(seed, 36)

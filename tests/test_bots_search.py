@@ -306,8 +306,8 @@ def test_levels() -> None:
     assert set(levels()) <= set(names())
     # the measurements' names are the levels; the old levels stay playable by name
     assert CANDIDATES["expert-c"].limit == CANDIDATES["expert-c-lp"].limit == expert
-    assert CANDIDATES["expert-c"].bot == "pimc-c"  # the expert of sessions 8-10
-    assert CANDIDATES["expert-c-lp"].bot == "pimc-c-lp"  # the expert of sessions 11-17
+    assert CANDIDATES["expert-c"].bot == "pimc-c"  # the expert level of 2026-12-02
+    assert CANDIDATES["expert-c-lp"].bot == "pimc-c-lp"  # the expert level until 2026-12-04
     assert CANDIDATES["expert-c-lp0"].limit == expert
     assert CANDIDATES["expert-c-lpn"].limit == expert  # on trial at the expert's budget
     hard_c = CANDIDATES["hard-c"].limit.iterations

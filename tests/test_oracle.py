@@ -209,4 +209,4 @@ def test_the_level_hand_oracle_plays_the_present_expert_search_shown_the_hands()
         action = decide(player, deal, limit)
         assert action == level.play(shown, limit).action  # the level's search, hands shown
         differs += action != older.play(shown, limit).action
-    assert differs >= 1  # not the search of sessions 11-17 that oracle-hand plays
+    assert differs >= 1  # not the older search (expert-c-lp) that oracle-hand plays

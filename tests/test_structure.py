@@ -173,7 +173,7 @@ def test_no_module_over_800_lines() -> None:
 
 
 def test_per_rules_tables_are_kept_one_way() -> None:
-    """Issue 10, item 9: a table worked out per rule set goes through ``core.percache.per_rules``,
+    """A table worked out per rule set goes through ``core.percache.per_rules``,
     never ``functools.cache`` or ``lru_cache`` on a function of a ``Rules`` (which hashes every
     option at each call and keeps the rules alive)."""
     found = []
