@@ -1,5 +1,5 @@
 """The learned terms of the compiled ``'smart'`` policy (:data:`bezique.fast.smart.LEARNED_FEATURES`,
-``FastDeal.smart_features``) and the script that fits them (``scripts/train_policy.py``)."""
+``FastDeal.smart_features``) and the script that fits them (``lab/scripts/train_policy.py``)."""
 
 from __future__ import annotations
 

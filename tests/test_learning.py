@@ -1,7 +1,7 @@
 """The learned evaluation (bezique.bots.value) and inference (bezique.bots.inference).
 
 The held-out positions are generated here from fixed seeds that training never used (it uses
-seed 1): a few deals of the heuristic bot, as scripts/train_value.py plays them.
+seed 1): a few deals of the heuristic bot, as lab/scripts/train_value.py plays them.
 """
 
 from __future__ import annotations
@@ -160,7 +160,7 @@ def test_guesses_hold_exactly_the_unseen_cards() -> None:
 
 def test_inference_puts_more_probability_on_the_true_hands_than_uniform() -> None:
     """The mean over held-out positions of log P_weighted(true) - log P_uniform(true) is
-    above 0 (the figure scripts/measure_inference.py prints, on a small fixed set)."""
+    above 0 (the figure lab/scripts/measure_inference.py prints, on a small fixed set)."""
     rng = random.Random(11)
     gains = []
     for row, obs in stage1(held_out()):

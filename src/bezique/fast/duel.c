@@ -1,5 +1,5 @@
 /* Two weightings of the 'smart' policy against each other on mirrored decks, for tuning the
-   policy (scripts/tune_policy.py): everything runs in C, so a thousand decks cost about a second. */
+   policy (lab/scripts/tune_policy.py): everything runs in C, so a thousand decks cost about a second. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <math.h>
