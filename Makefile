@@ -47,7 +47,8 @@ postgresql:
 # The suite runs on TEST_WORKERS processes (pytest-xdist); tests that share one service (a local
 # Ray instance, the browser) are kept on one worker by their xdist_group mark.  A worker that
 # dies ends the run at once and names its test: pytest-xdist 3.8 replaces a dead worker under
-# --dist loadgroup and then waits for it for ever (https://github.com/pytest-dev/pytest-xdist/issues/1323 and .../1327).
+# --dist loadgroup and then waits for it for ever (reported upstream:
+# https://github.com/pytest-dev/pytest-xdist/issues/1323 and .../issues/1327).
 TEST_WORKERS ?= 2
 
 test: $(STAMP) $(CHROMIUM) postgresql lint typecheck jscheck
