@@ -291,8 +291,8 @@ def add_routes(app: FastAPI, online: Online) -> None:
         return polled(request) or await online.poll(body.ticket)
 
     @app.post("/api/quick/leave")
-    async def quick_leave(body: Ticket) -> dict[str, Any]:
-        return await online.leave(body.ticket)
+    async def quick_leave(body: Ticket, request: Request) -> Any:
+        return polled(request) or await online.leave(body.ticket)
 
     @app.post("/api/players")
     async def new_player(body: NewPlayer) -> dict[str, Any]:
