@@ -184,3 +184,21 @@ def test_the_lobby_is_shared_through_the_store(tmp_path: Path) -> None:
         b = c2.post("/api/quick", json={"rules": "chinese", "name": "On two"}).json()
         assert b["state"] == "matched"
         assert c1.post("/api/quick/poll", json={"ticket": a["ticket"]}).json()["code"] == b["code"]
+
+
+def test_a_quick_match_between_identities_is_rated(tmp_path: Path) -> None:
+    with app_client(tmp_path) as client:
+        keys = [client.post("/api/players", json={"name": n}).json() for n in ("Ida", "Jo")]
+        a = client.post("/api/quick", json={"rules": "classic", "key": keys[0]["key"]}).json()
+        b = client.post("/api/quick", json={"rules": "classic", "key": keys[1]["key"]}).json()
+        assert a["state"] == "waiting" and b["state"] == "matched"
+        db = client.app.state.online.db
+        assert db.table_flags(b["code"]) == (True, True, "classic/2")
+        assert sorted(db.seat_players(b["code"]).values()) == sorted(k["id"] for k in keys)
+        row = listed(client)[b["code"]]
+        assert {s["player"] for s in row["seats"]} == {k["id"] for k in keys}
+        # without an identity on one side the match is played unrated
+        c = client.post("/api/quick", json={"rules": "classic", "key": keys[0]["key"]}).json()
+        d = client.post("/api/quick", json={"rules": "classic"}).json()
+        assert c["state"] == "waiting" and d["state"] == "matched"
+        assert db.table_flags(d["code"]) == (True, False, "classic/2")

@@ -104,6 +104,17 @@ def test_a_rated_game_between_people_moves_both_ratings(database: str) -> None:
         assert (game["after"]["mu"] > game["before"]["mu"]) == won  # the winner goes up
         assert winner_seat["status"] == "over"
         assert page["ratings"][0]["variant"] == "classic/2"
+        # the lobby shows a rated person's rating at a new public table
+        t = new_table(
+            client,
+            rules="classic",
+            seats=[{"kind": "me"}, {"kind": "open"}],
+            public=True,
+            key=ann["key"],
+        )
+        client.app.state.online._listing = None
+        lobby = {x["code"]: x for x in client.get("/api/lobby").json()["tables"]}
+        assert lobby[t["code"]]["seats"][0]["rating"] == top[ann["id"]]["rating"]
         assert "key" not in json.dumps(page) or ann["key"] not in json.dumps(page)
 
 
