@@ -202,3 +202,22 @@ def test_a_quick_match_between_identities_is_rated(tmp_path: Path) -> None:
         d = client.post("/api/quick", json={"rules": "classic"}).json()
         assert c["state"] == "waiting" and d["state"] == "matched"
         assert db.table_flags(d["code"]) == (True, False, "classic/2")
+
+
+def test_stale_public_tables_leave_the_lobby(tmp_path: Path) -> None:
+    from sqlalchemy import update
+
+    from bezique.server.onlinedb import WAITING_LISTED, online_t
+
+    with app_client(tmp_path) as client:
+        seats = [{"kind": "me"}, {"kind": "open"}]
+        old = new_table(client, rules="classic", seats=seats, public=True)
+        new = new_table(client, rules="classic", seats=seats, public=True)
+        with client.app.state.online.db.engine.begin() as c:  # made long ago, nobody came
+            c.execute(
+                update(online_t)
+                .where(online_t.c.code == old["code"])
+                .values(created=online_t.c.created - WAITING_LISTED - 1)
+            )
+        lobby = listed(client)
+        assert new["code"] in lobby and old["code"] not in lobby

@@ -39,6 +39,7 @@ from sqlalchemy import (
     delete,
     func,
     insert,
+    or_,
     select,
     text,
     update,
@@ -131,6 +132,11 @@ CLAIM_SECONDS = 60.0
 a matched entry is kept this long for its person to pick up (a lost answer is asked again)."""
 LISTED = 100
 """Public tables the lobby lists at most (the newest)."""
+WAITING_LISTED = 30 * 60.0
+"""A public table still waiting for players this long after it was made is left out of the
+lobby (its maker has most likely gone) ..."""
+PLAYING_LISTED = 6 * 3600.0
+"""... and a game still playing this long after (one everybody left) too."""
 
 
 def hash_secret(secret: str) -> str:
@@ -213,14 +219,20 @@ class OnlineStore:
             return {r.seat: r.player for r in rows}
 
     def listing(self, limit: int = LISTED) -> list[dict[str, Any]]:
-        """The public tables not yet over, the newest first, with their seats (and each
-        identified person's rating in the table's variant)."""
+        """The public tables not yet over (nor stale: :data:`WAITING_LISTED`), the newest
+        first, with their seats (and each identified person's rating in the table's
+        variant)."""
+        now = time.time()
+        fresh = or_(
+            and_(tables_t.c.status == "waiting", online_t.c.created >= now - WAITING_LISTED),
+            and_(tables_t.c.status == "playing", online_t.c.created >= now - PLAYING_LISTED),
+        )
         with self.engine.connect() as c:
             rows = c.execute(
                 select(online_t.c.code, online_t.c.rated, online_t.c.variant, tables_t.c.rules)
                 .add_columns(tables_t.c.status)
                 .join(tables_t, tables_t.c.code == online_t.c.code)
-                .where(online_t.c.public, tables_t.c.status.in_(("waiting", "playing")))
+                .where(online_t.c.public, fresh)
                 .order_by(online_t.c.created.desc())
                 .limit(limit)
             ).all()
