@@ -64,6 +64,10 @@ def wait_settled(client: Any, code: str) -> None:
     raise AssertionError("the game was never rated")
 
 
+tokens: dict[str, str] = {}
+"""The maker's seat token at each rated game's table."""
+
+
 def rated_game(client: Any, ann: dict[str, Any], bob: dict[str, Any]) -> str:
     """A rated two-handed match between two identities, played to its end; its code."""
     host = new_table(
@@ -84,6 +88,7 @@ def rated_game(client: Any, ann: dict[str, Any], bob: dict[str, Any]) -> str:
     play_people(players)
     assert players[0].latest is not None and players[0].latest["match"]["winner"] is not None
     wait_settled(client, host["code"])
+    tokens[host["code"]] = host["token"]
     return str(host["code"])
 
 
@@ -104,6 +109,12 @@ def test_a_rated_game_between_people_moves_both_ratings(database: str) -> None:
         assert (game["after"]["mu"] > game["before"]["mu"]) == won  # the winner goes up
         assert winner_seat["status"] == "over"
         assert page["ratings"][0]["variant"] == "classic/2"
+        # the next match is rated and public too, its maker's identity kept
+        r = client.post(f"/api/tables/{code}/next-match", json={"token": tokens[code]})
+        assert r.status_code == 200, r.text
+        db = client.app.state.online.db
+        assert db.table_flags(r.json()["code"]) == (True, True, "classic/2")
+        assert list(db.seat_players(r.json()["code"]).values()) == [ann["id"]]
         # the lobby shows a rated person's rating at a new public table
         t = new_table(
             client,

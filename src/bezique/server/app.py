@@ -391,6 +391,7 @@ def create_app(
         new, me, token = await lobby.create(
             table.rules, seats, name, hints=table.hints, handicap=handicap
         )
+        await online.next_table(table, new, me)  # public and rated as the match before
         return {"code": new.code, "seat": me, "token": token, "table": new.info()}
 
     def _record(table: Table, match: Match) -> GameRecord:

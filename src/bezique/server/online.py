@@ -108,6 +108,18 @@ class Online:
             await self._db(self.db.set_seat_player, table.code, seat, who[0])
         self._listing = None
 
+    async def next_table(self, old: Table, new: Table, seat: int) -> None:
+        """A next match keeps its table's lobby and rating flags, and its maker's identity
+        (the others give theirs as they take their seats again)."""
+        flags = await self._db(self.db.table_flags, old.code)
+        if flags is None:
+            return
+        player = (await self._db(self.db.seat_players, old.code)).get(seat)
+        who = (player, "") if player is not None else None
+        await self.table_made(
+            new, seat, public=flags[0], rated=flags[1] and who is not None, who=who
+        )
+
     async def joining(self, table: Table, key: str | None) -> tuple[str, str] | None:
         """Who joins (before the seat is claimed): a rated table takes identified people."""
         who = await self.identify(key)
