@@ -221,3 +221,51 @@ def test_stale_public_tables_leave_the_lobby(tmp_path: Path) -> None:
             )
         lobby = listed(client)
         assert new["code"] in lobby and old["code"] not in lobby
+
+
+def test_two_nodes_pairing_at_once_never_pair_anyone_twice(database: str) -> None:
+    """Joins and pairings from two nodes (two engines on one database) racing in threads:
+    every person is claimed by at most one pairing, and every pairing has two people."""
+    import secrets
+    import threading
+
+    from bezique.server.onlinedb import OnlineStore
+    from bezique.server.storage import Store
+
+    stores = [Store(database), Store(database)]
+    nodes = [OnlineStore(s.engine) for s in stores]
+    claims: list[tuple[str, list[int]]] = []
+    failures: list[BaseException] = []
+
+    def person(i: int) -> None:
+        node = nodes[i % 2]
+        try:
+            node.join_queue(secrets.token_urlsafe(8), "classic", 2, f"a{i}", None, f"P{i}", 1)
+            for _ in range(3):
+                found = node.pair("classic", 2)
+                if found is not None:
+                    claims.append((found[0], [w.id for w in found[1]]))
+        except BaseException as e:  # reported below
+            failures.append(e)
+
+    threads = [threading.Thread(target=person, args=(i,)) for i in range(16)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert not failures, failures
+    claimed = [pid for _, ids in claims for pid in ids]
+    assert all(len(ids) == 2 for _, ids in claims)
+    assert len(claimed) == len(set(claimed)) == 16  # everyone paired, nobody twice
+    for s in stores:
+        s.close()
+
+
+def test_lobby_reads_and_polls_are_limited_per_address(tmp_path: Path) -> None:
+    from bezique.server.online import POLL_BURST
+
+    with app_client(tmp_path) as client:
+        got = [client.get("/api/lobby").status_code for _ in range(int(POLL_BURST) + 5)]
+        assert got.count(200) <= POLL_BURST + 1 and got[-1] == 429
+        refused = client.post("/api/quick/poll", json={"ticket": "x"})
+        assert refused.status_code == 429 and refused.headers["Retry-After"]

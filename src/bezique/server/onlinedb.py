@@ -144,6 +144,10 @@ def hash_secret(secret: str) -> str:
     return hashlib.sha256(secret.encode("utf-8", "surrogatepass")).hexdigest()
 
 
+class _Taken(Exception):
+    """Someone to be paired was claimed by another pairing at the same moment."""
+
+
 class Refused(Exception):
     """A request the queue turns down (a one-line reason)."""
 
@@ -520,6 +524,12 @@ class OnlineStore:
     def pair(self, rules: str, players: int) -> tuple[str, list[Waiting]] | None:
         """Claim the ``players`` longest-waiting people for these rules (every one seen
         lately), or None when there are not enough.  Returns the claim and the people."""
+        try:
+            return self._pair(rules, players)
+        except _Taken:  # rolled back: whoever claimed them first pairs them
+            return None
+
+    def _pair(self, rules: str, players: int) -> tuple[str, list[Waiting]] | None:
         now = time.time()
         with self._locked() as c:
             self._sweep(c, now)
@@ -538,11 +548,17 @@ class OnlineStore:
             if len(rows) < players:
                 return None
             claim = secrets.token_hex(8)
-            c.execute(
+            done = c.execute(
                 update(queue_t)
-                .where(queue_t.c.id.in_([r.id for r in rows]))
+                .where(
+                    queue_t.c.id.in_([r.id for r in rows]),
+                    queue_t.c.claim.is_(None),
+                    queue_t.c.code.is_(None),
+                )
                 .values(claim=claim, seen=now)
             )
+            if done.rowcount != players:  # claimed meanwhile elsewhere (the lock makes it rare)
+                raise _Taken()
             return claim, [_waiting(r) for r in rows]
 
     def matched(self, claim: str, seats: dict[int, tuple[str, int, str]]) -> None:
