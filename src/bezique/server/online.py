@@ -276,6 +276,7 @@ def add_routes(app: FastAPI, online: Online) -> None:
     identity are under the server's per-address limit for tables (``LIMITED`` in app.py);
     lobby reads and queue polls under a bucket of their own (:data:`POLL_RATE`)."""
     polls = AddressLimit(POLL_RATE, POLL_BURST)
+    app.state.poll_limit = polls
 
     def polled(request: Request) -> JSONResponse | None:
         wait = polls.take(request.client.host if request.client else None)
