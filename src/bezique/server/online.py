@@ -75,6 +75,7 @@ class Online:
         self.queue_per_address = queue_per_address
         self._listing: tuple[float, dict[str, Any]] | None = None
         self._reading: asyncio.Task[dict[str, Any]] | None = None
+        self._settling: set[asyncio.Task[None]] = set()
         self.listing_reads = 0
         """Times this node read the lobby from the store (its cost: one read per period)."""
         lobby.on_over = self.finished
@@ -138,6 +139,10 @@ class Online:
         match = table.match
         if match is None or match.winner is None:
             return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # loaded outside the server's loop (a tool): nothing to run on
+            return
         seats = list(table.seats)
 
         async def run() -> None:
@@ -147,7 +152,9 @@ class Online:
                 log.exception("table %s: could not settle its ratings", table.code)
             self._listing = None
 
-        asyncio.get_running_loop().create_task(run())
+        task = loop.create_task(run())
+        self._settling.add(task)  # held till done: the loop keeps only a weak reference
+        task.add_done_callback(self._settling.discard)
 
     async def listing(self) -> dict[str, Any]:
         """The lobby, read from the store at most every LISTING_SECONDS (one read shared)."""

@@ -636,8 +636,7 @@ class Lobby:
         """The loads from the store under way, by code: whoever asks for a table being loaded
         waits for the same load."""
         self.on_over: Callable[[Table], None] | None = None
-        """Told of each match that ends here, and of each finished table loaded (it rates
-        rated games, once: ``online.py``)."""
+        """Told of each match ended here or loaded ended (``online.py`` rates rated ones)."""
 
     async def find(self, code: str) -> Table | None:
         """The table ``code`` names, from memory or else loaded from the store (in a worker
@@ -705,9 +704,8 @@ class Lobby:
             table.start_timers()
             table.kick()
         table.idle_later()  # made or looked at, never connected to: still freed
-        if table.status == "over" and self.on_over is not None:
-            with contextlib.suppress(RuntimeError):  # a game ended by a node that then died
-                self.on_over(table)
+        if table.status == "over" and self.on_over is not None:  # maybe ended by a dead node
+            self.on_over(table)
         return table
 
     def forget(self, table: Table) -> None:
