@@ -155,3 +155,25 @@ def test_a_rated_deal_moves_both_ratings(server: str, browser: Any) -> None:  # 
     assert "Rhea" in text and "Sven" in text
     for p in pages:
         p.context.close()
+
+
+def test_an_identity_carried_to_another_browser(server: str, browser: Any) -> None:  # noqa: F811
+    one = new_page(browser)
+    one.goto(server + "/#/me")
+    one.fill("#me-new input[name=name]", "Mira")
+    one.click("#me-create")
+    link = one.locator("#me-link").input_value()
+    mine = one.evaluate("JSON.parse(localStorage.getItem('bezique.player'))")
+    assert link.endswith(mine["key"]) and "#/key/" in link
+    other = new_page(browser)
+    other.goto(link)
+    other.wait_for_selector("#me-link")
+    assert "#/key/" not in other.url  # the key leaves the address bar
+    theirs = other.evaluate("JSON.parse(localStorage.getItem('bezique.player'))")
+    assert theirs["id"] == mine["id"] and "Mira" in other.locator("main").inner_text()
+    bad = new_page(browser)
+    bad.goto(server + "/#/key/not-a-key")
+    bad.wait_for_selector(".error")
+    assert bad.evaluate("localStorage.getItem('bezique.player')") is None
+    for p in (one, other, bad):
+        p.context.close()

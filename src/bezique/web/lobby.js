@@ -56,10 +56,29 @@ export function identity() {
   } catch { return null; }
 }
 
+/** @type {Promise<Identity|null>|null} */
+let checking = null;
+/** This browser's identity once the server has recognised its key (asked once a page load); an
+ * identity the server does not know (its database started afresh) is forgotten here.
+ * @returns {Promise<Identity|null>} */
+export function knownIdentity() {
+  const me = identity();
+  if (!me) return Promise.resolve(null);
+  if (!checking) {
+    checking = api("/api/players/me", { key: me.key }).then(() => me, (err) => {
+      if (err.status === 403) { localStorage.removeItem(PLAYER); return null; }
+      checking = null; // asked again next time (the server was busy or away)
+      return me;
+    });
+  }
+  return checking;
+}
+
 /** This browser's identity, made now if it has none. @param {string} [name] @returns {Promise<Identity>} */
 export async function ensureIdentity(name) {
-  const me = identity();
+  const me = await knownIdentity();
   if (me) return me;
+  checking = null;
   const made = await api("/api/players", { name: name || localStorage.getItem("bezique.name") || "" });
   localStorage.setItem(PLAYER, JSON.stringify(made));
   return made;
@@ -125,7 +144,7 @@ export function tableChoices(form) {
  * @param {any} form @returns {Promise<Record<string, unknown>>} */
 export async function tableExtras(form) {
   const rated = Boolean(form.rated?.checked);
-  const me = rated ? await ensureIdentity(form.name?.value) : identity();
+  const me = rated ? await ensureIdentity(form.name?.value) : await knownIdentity();
   return { public: Boolean(form.public?.checked), rated, key: me ? me.key : undefined };
 }
 
@@ -134,7 +153,7 @@ export async function tableExtras(form) {
 export async function joinExtras(code, name) {
   let rated = false;
   try { rated = (await api(`/api/tables/${encodeURIComponent(code)}/online`)).rated; } catch { /* asked again by the join */ }
-  const me = rated ? await ensureIdentity(name) : identity();
+  const me = rated ? await ensureIdentity(name) : await knownIdentity();
   return me ? { key: me.key } : {};
 }
 
@@ -289,7 +308,7 @@ function meView(app) {
     try { await navigator.clipboard.writeText(input.value); toast(t("me.copied")); } catch { /* selected: copy by hand */ }
   };
   /** @type {any} */ (document.getElementById("me-forget")).onclick = () => {
-    if (confirm(t("me.forgetsure"))) { localStorage.removeItem(PLAYER); meView(app); }
+    if (confirm(t("me.forgetsure"))) { localStorage.removeItem(PLAYER); checking = null; meView(app); }
   };
 }
 
@@ -299,6 +318,7 @@ async function keyView(app, key) {
   try {
     const p = await api("/api/players/me", { key });
     localStorage.setItem(PLAYER, JSON.stringify({ id: p.id, key, name: p.name }));
+    checking = null;
     history.replaceState(null, "", "#/me"); // the key leaves the address bar
     meView(app);
   } catch (err) {
