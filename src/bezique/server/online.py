@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import secrets
 import time
 from typing import Any
@@ -69,9 +70,15 @@ class Key(BaseModel):
 class Online:
     """The lobby, the queue and the ratings of one server node."""
 
-    def __init__(self, lobby: Lobby, store: Store, *, queue_per_address: int = QUEUE_PER_ADDRESS):
+    def __init__(self, lobby: Lobby, store: Store, *, queue_per_address: int | None = None):
+        """``queue_per_address``: default ``BEZIQUE_QUEUE_PER_ADDRESS``, else
+        :data:`QUEUE_PER_ADDRESS`."""
         self.lobby = lobby
         self.db = OnlineStore(store.engine)
+        if queue_per_address is None:
+            queue_per_address = int(os.environ.get("BEZIQUE_QUEUE_PER_ADDRESS", QUEUE_PER_ADDRESS))
+        if queue_per_address < 1:
+            raise ValueError("the people an address may have waiting must be at least 1")
         self.queue_per_address = queue_per_address
         self._listing: tuple[float, dict[str, Any]] | None = None
         self._reading: asyncio.Task[dict[str, Any]] | None = None
