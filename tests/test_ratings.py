@@ -194,6 +194,9 @@ def test_ratings_cannot_be_forged(tmp_path: Path) -> None:
         bad = client.post(f"/api/tables/{rated['code']}/join", json={"key": "not-a-key"})
         assert bad.status_code == 403
         assert client.post("/api/tables", json={"rules": SHORT, "rated": True}).status_code == 400
+        # nor may one identity take two seats of a rated table (playing against itself)
+        twice = client.post(f"/api/tables/{rated['code']}/join", json={"key": ann["key"]})
+        assert twice.status_code == 409 and "already" in twice.json()["detail"]
         # a finished rated game is settled once, however often the server is told
         code = rated_game(client, ann, bob)
         before = board(client)

@@ -134,6 +134,11 @@ class Online:
         flags = await self._db(self.db.table_flags, table.code)
         if flags is not None and flags[1] and who is None:
             raise HTTPException(409, "this table is rated: make a player identity first")
+        if (
+            who is not None
+            and who[0] in (await self._db(self.db.seat_players, table.code)).values()
+        ):
+            raise HTTPException(409, "you have a seat at this table already")
         return who
 
     async def seat_taken(self, table: Table, seat: int, who: tuple[str, str] | None) -> None:
