@@ -37,6 +37,7 @@ from .limits import (
     TooLarge,
     retry_after,
 )
+from .online import Online, add_routes
 from .protocol import MAX_NAME, ProtocolError, clean_name, dumps, error, parse_client
 from .replay import ReplayError, record_actions, replay_steps
 from .storage import Store, default_url
@@ -47,8 +48,11 @@ SCHEMA = Path(__file__).resolve().parent / "protocol.schema.json"
 MAX_BODY = 512 * 1024
 """Largest HTTP request body (an uploaded record for the replay view), whether its size is
 given (``Content-Length``) or not (a chunked upload, counted as it arrives)."""
-LIMITED = re.compile(r"/api/tables|/api/tables/[^/]+/(?:join|next-match)|/api/replay")
-"""The POST requests under the per-address rate limit: they make tables, seats and replays."""
+LIMITED = re.compile(
+    r"/api/tables|/api/tables/[^/]+/(?:join|next-match)|/api/replay|/api/quick|/api/players"
+)
+"""The POST requests under the per-address rate limit: they make tables, seats, replays,
+quick-match entries and player identities."""
 TOO_MANY_SOCKETS = "too many connections from your address: close some first"
 LIMITED_GET = re.compile(r"/api/rules|/api/tables/[^/]+/replay")
 """The GET requests under the same limit: each builds a rule set or replays a whole game."""
@@ -67,10 +71,17 @@ class CreateTable(BaseModel):
     name: str = Field(default="", max_length=200)
     seat: int = Field(default=0, ge=0, le=3)
     hints: bool | None = None
+    public: bool = False
+    """Listed in the lobby (else the table is found by its link only)."""
+    rated: bool = False
+    """The finished match moves the players' ratings (every person needs an identity)."""
+    key: str | None = Field(default=None, max_length=200)
+    """The maker's player key, if they have an identity."""
 
 
 class JoinTable(BaseModel):
     name: str = Field(default="", max_length=200)
+    key: str | None = Field(default=None, max_length=200)
 
 
 class NextMatch(BaseModel):
@@ -247,6 +258,7 @@ def create_app(
     app.state.sockets = sockets
     app.state.store = store
     app.state.http_limit = http_limit
+    online = app.state.online = Online(lobby, store)
     # inside the rate limit below (middleware added later runs first): a refused request is
     # refused before its size matters
     app.add_middleware(BodyLimit, limit=MAX_BODY)
@@ -317,10 +329,14 @@ def create_app(
             ]
         people = sum(1 for s in seats if s["kind"] != "bot")
         hints = body.hints if body.hints is not None else people == 1
+        who = await online.identify(body.key)
+        if body.rated and who is None:
+            raise HTTPException(400, "a rated table needs your player key")
         try:
             table, seat, token = await lobby.create(rules, seats, body.name, hints=hints)
         except ValueError as e:
             raise HTTPException(400, str(e)) from None
+        await online.table_made(table, seat, public=body.public, rated=body.rated, who=who)
         return {"code": table.code, "seat": seat, "token": token, "table": table.info()}
 
     async def _table(code: str) -> Table:
@@ -336,11 +352,13 @@ def create_app(
     @app.post("/api/tables/{code}/join")
     async def join(code: str, body: JoinTable) -> dict[str, Any]:
         table = await _table(code)
+        who = await online.joining(table, body.key)
         async with table.lock:
             try:
                 seat, token = await table.claim(clean_name(body.name, "Friend")[:MAX_NAME])
             except ProtocolError as e:
                 raise HTTPException(409, e.message) from None
+        await online.seat_taken(table, seat, who)
         return {"code": table.code, "seat": seat, "token": token, "table": table.info()}
 
     async def _finished(code: str) -> tuple[Table, Match]:
@@ -373,6 +391,7 @@ def create_app(
         new, me, token = await lobby.create(
             table.rules, seats, name, hints=table.hints, handicap=handicap
         )
+        await online.next_table(table, new, me)  # public and rated as the match before
         return {"code": new.code, "seat": me, "token": token, "table": new.info()}
 
     def _record(table: Table, match: Match) -> GameRecord:
@@ -428,6 +447,8 @@ def create_app(
         ):
             raise HTTPException(400, "only finished games can be replayed here")
         return await _replayed(rec, deal)
+
+    add_routes(app, online)  # the lobby, quick match, identities and ratings (online.py)
 
     # --- the game ----------------------------------------------------------------------------
     @app.websocket("/ws/{code}")

@@ -421,6 +421,8 @@ class Table:
             self.ready = [False] * self.rules.players
             if over:  # stored with the action
                 self.status = "over"
+                if self.lobby.on_over is not None:
+                    self.lobby.on_over(self)
         info = match_info(match, self.moves, self.ready)
         self._per_seat(
             lambda s: self._view_message("update", s, info, seat=seat, action=applied, index=index)
@@ -633,6 +635,8 @@ class Lobby:
         self._loading: dict[str, asyncio.Task[Table | None]] = {}
         """The loads from the store under way, by code: whoever asks for a table being loaded
         waits for the same load."""
+        self.on_over: Callable[[Table], None] | None = None
+        """Told of each match ended here or loaded ended (``online.py`` rates rated ones)."""
 
     async def find(self, code: str) -> Table | None:
         """The table ``code`` names, from memory or else loaded from the store (in a worker
@@ -700,6 +704,8 @@ class Lobby:
             table.start_timers()
             table.kick()
         table.idle_later()  # made or looked at, never connected to: still freed
+        if table.status == "over" and self.on_over is not None:  # maybe ended by a dead node
+            self.on_over(table)
         return table
 
     def forget(self, table: Table) -> None:

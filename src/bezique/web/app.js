@@ -3,6 +3,7 @@
 // between the pages (start, join, table, rules, replay); the table itself is table.js.
 import { sortCards, sprite, suitSymbol } from "./cards.js";
 import { api, card, esc, label, loadLang, meldName, named, pickLang, saveSettings, t, toast } from "./common.js";
+import { joinExtras, onlineHome, onlineRoute, tableChoices, tableExtras } from "./lobby.js";
 import { meldGroups } from "./logic.js";
 import { actionText, openTable, render, tokenKey } from "./table.js";
 
@@ -32,6 +33,7 @@ async function route() {
     if (parts[0] === "join" && parts[1]) return await joinView(parts[1]);
     if (parts[0] === "rules") return await rulesView(decodeURIComponent(parts[1] || "classic"));
     if (parts[0] === "replay") return await replayView(parts[1], Number(parts[2] ?? -1), Number(parts[3] ?? -1));
+    if (await onlineRoute(app, parts)) return; // the lobby, quick match, ratings (lobby.js)
     return await homeView();
   } catch (e) {
     app.innerHTML = `<p class="error">${esc(/** @type {Error} */ (e).message)}</p>`;
@@ -107,6 +109,8 @@ async function homeView() {
   }
   friends.players.addEventListener("change", fillSeats);
   fillSeats();
+  tableChoices(friends);
+  onlineHome(app, info);
   /** @param {any} body */
   const create = async (body) => {
     try {
@@ -120,7 +124,7 @@ async function homeView() {
     localStorage.setItem("bezique.name", vs.name.value);
     create({ rules: rulesString(vs.preset.value, vs.players.value), level: vs.level.value, name: vs.name.value || t("you") });
   });
-  friends.addEventListener("submit", (/** @type {Event} */ e) => {
+  friends.addEventListener("submit", async (/** @type {Event} */ e) => {
     e.preventDefault();
     const f = friends;
     localStorage.setItem("bezique.name", f.name.value);
@@ -131,7 +135,9 @@ async function homeView() {
       const v = f[`seat${i}`].value;
       seats.push(v === "open" ? { kind: "open" } : { kind: "bot", level: v.slice(4) });
     }
-    create({ rules: rulesString(f.preset.value, f.players.value, f.target.value), seats, name: f.name.value || t("you"), hints: f.hints.checked });
+    let extras = {};
+    try { extras = await tableExtras(f); } catch (err) { toast(/** @type {Error} */ (err).message); return; }
+    create({ rules: rulesString(f.preset.value, f.players.value, f.target.value), seats, name: f.name.value || t("you"), hints: f.hints.checked, ...extras });
   });
   $(document, "#join").addEventListener("submit", (/** @type {any} */ e) => {
     e.preventDefault();
@@ -160,7 +166,7 @@ async function joinView(code) {
       e.preventDefault();
       localStorage.setItem("bezique.name", e.target.name.value);
       try {
-        const r = await api(`/api/tables/${code}/join`, { name: e.target.name.value });
+        const r = await api(`/api/tables/${code}/join`, { name: e.target.name.value, ...(await joinExtras(code, e.target.name.value)) });
         localStorage.setItem(tokenKey(code), r.token);
         location.hash = `#/t/${code}`;
       } catch (err) { toast(/** @type {Error} */ (err).message); }
