@@ -33,6 +33,7 @@ from ..core.notation import IllegalAction
 from ..core.rules import Rules
 from . import advice
 from .connection import BURST, RATE, Connection
+from .lease import Elsewhere, Leases
 from .protocol import (
     ProtocolError,
     clean_name,
@@ -633,6 +634,9 @@ class Lobby:
         self._loading: dict[str, asyncio.Task[Table | None]] = {}
         """The loads from the store under way, by code: whoever asks for a table being loaded
         waits for the same load."""
+        self.leases: Leases | None = None
+        """On a node of several (``lease.py``): a table is loaded only under its lease, and
+        let go with it."""
 
     async def find(self, code: str) -> Table | None:
         """The table ``code`` names, from memory or else loaded from the store (in a worker
@@ -665,6 +669,8 @@ class Lobby:
         return rules
 
     async def _load(self, code: str) -> Table | None:
+        if self.leases is not None:
+            return await self._load_leased(code, self.leases)
         row = await self.work.db(self.store.load, code)
         if row is not None:
             await self._prepared(row.rules)
@@ -674,6 +680,45 @@ class Lobby:
             if table.status != row.status:  # a match whose end was stored without its status
                 await self.work.db(self.store.set_status, code, table.status)
         return table
+
+    async def _load_leased(self, code: str, leases: Leases) -> Table | None:
+        """Load a table under its lease: taken first (the old holder's last writes are then
+        committed), the log read after."""
+        if not await self.work.db(self.store.exists, code):
+            return None  # no lease for a code that names nothing
+        await leases.acquire(code)
+        try:
+            row = await self.work.db(self.store.load, code)
+            if row is not None:
+                await self._prepared(row.rules)
+        except BaseException:
+            leases.drop(code)
+            raise
+        if row is None or leases.epoch(code) is None:  # handed over meanwhile
+            leases.drop(code)
+            raise Elsewhere(code)
+        table = self.tables.get(code)
+        if table is None:
+            table = self._add(row)
+            if table.status != row.status:
+                await self.work.db(self.store.set_status, code, table.status)
+        return table
+
+    async def hand_over(self, code: str) -> None:
+        """Another node asks for this table: close its connections (their clients connect
+        again, to that node) and let the lease go."""
+        table = self.tables.get(code)
+        if table is None:
+            if self.leases is not None and code not in self._loading:
+                self.leases.drop(code)
+            return
+        async with table.lock:
+            self.forget(table)
+
+    def lose_all(self) -> None:
+        """The leases are gone (the lease connection failed): every table leaves memory."""
+        for table in list(self.tables.values()):
+            self.forget(table)
 
     def _loaded(self, code: str, task: asyncio.Task[Table | None]) -> None:
         if self._loading.get(code) is task:
@@ -706,6 +751,8 @@ class Lobby:
         if self.tables.get(table.code) is table:
             table.close()
             del self.tables[table.code]
+            if self.leases is not None:
+                self.leases.drop(table.code)
 
     async def create(
         self,
@@ -753,7 +800,8 @@ class Lobby:
         table = self.tables.get(code)  # found (by find or get) as soon as it was stored
         if table is None:
             row = TableRow(code, time.time(), str(rules), seed, config, status, host, rows)
-            table = self._add(row)
+            # on a node of several the table is loaded where the proxy sends its players
+            table = self._add(row) if self.leases is None else Table(self, row)
         return table, host, token
 
     def _insert(
