@@ -250,11 +250,11 @@ def test_three_nodes_one_killed(cluster: Launched) -> None:
     assert sorted(play.winners) == sorted(code for code, _, _ in tables)
 
     with psycopg.connect(dsn) as c:
-        status = dict(c.execute("SELECT code, status FROM bz_tables").fetchall())
+        status: dict[str, str] = dict(c.execute("SELECT code, status FROM bz_tables").fetchall())
         moves: dict[str, list[tuple[int, str]]] = defaultdict(list)
         for code, n, action in c.execute("SELECT code, n, action FROM bz_moves ORDER BY code, n"):
             moves[code].append((n, action))
-        seeds = dict(c.execute("SELECT code, seed FROM bz_tables").fetchall())
+        seeds: dict[str, int] = dict(c.execute("SELECT code, seed FROM bz_tables").fetchall())
         leases = c.execute(
             "SELECT code, node, epoch, event, at, id FROM bz_lease_log ORDER BY code, id"
         ).fetchall()
