@@ -25,7 +25,7 @@ from ..core.match import Match
 from ..core.melds import MELDS, meld_score
 from ..core.records import GameRecord, RecordError, record_match
 from ..core.rules import Rules
-from .lease import Elsewhere, Leases
+from .lease import Elsewhere, Leases, attach
 from .limits import (
     HELLO_SECONDS,
     HTTP_BURST,
@@ -518,10 +518,7 @@ def _leases(store: Store, lobby: Lobby, node: str | None) -> Leases | None:
         return None
     if not store.shared:
         raise ValueError("several nodes need a shared database: give --database postgresql://…")
-    leases = Leases(store.url, node, lobby.hand_over, lobby.lose_all)
-    lobby.leases = leases
-    store.fence = leases.epoch
-    return leases
+    return attach(lobby, store, node)
 
 
 def _route_path(request: Request) -> str:

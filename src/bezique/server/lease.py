@@ -24,11 +24,16 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable, Coroutine
-from typing import Any
+from functools import partial
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.engine import make_url
 
 from .protocol import ProtocolError
+
+if TYPE_CHECKING:
+    from .storage import Store
+    from .tables import Lobby, Table
 
 log = logging.getLogger("bezique.server")
 
@@ -255,4 +260,66 @@ class Leases:
                     await self._conn.close()
 
 
-__all__ = ["CHANNEL", "Elsewhere", "Leases", "conninfo"]
+async def load_leased(lobby: Lobby, code: str, leases: Leases) -> Table | None:
+    """``lobby.find``'s load on a node of several: the lease taken first (the old holder's last
+    writes are then committed), the log read after; None when there is no such table.  A table
+    made on this node is not kept in memory by it: it is loaded here, under its lease, by the
+    node the proxy sends its players to."""
+    if not await lobby.work.db(lobby.store.exists, code):
+        return None  # no lease for a code that names nothing
+    await leases.acquire(code)
+    try:
+        row = await lobby.work.db(lobby.store.load, code)
+        if row is not None:
+            await lobby._prepared(row.rules)
+    except BaseException:
+        leases.drop(code)
+        raise
+    if row is None or leases.epoch(code) is None:  # handed over meanwhile
+        leases.drop(code)
+        raise Elsewhere(code)
+    table = lobby.tables.get(code)
+    if table is None:
+        table = lobby._add(row)
+        if table.status != row.status:
+            await lobby.work.db(lobby.store.set_status, code, table.status)
+    return table
+
+
+async def hand_over(lobby: Lobby, code: str) -> None:
+    """Another node asks for this table: close its connections (their clients connect again,
+    and the proxy sends them to that node) and let the lease go."""
+    table = lobby.tables.get(code)
+    if table is None:
+        if lobby.leases is not None and code not in lobby._loading:
+            lobby.leases.drop(code)
+        return
+    async with table.lock:
+        lobby.forget(table)  # which drops the lease
+
+
+def lose_all(lobby: Lobby) -> None:
+    """The leases are gone (the lease connection failed): every table leaves memory."""
+    for table in list(lobby.tables.values()):
+        lobby.forget(table)
+
+
+def attach(lobby: Lobby, store: Store, node: str) -> Leases:
+    """Make ``lobby`` and ``store`` one node of several: tables loaded under leases, every
+    write fenced.  The leases are to be started (and closed) in the event loop."""
+    leases = Leases(store.url, node, partial(hand_over, lobby), partial(lose_all, lobby))
+    lobby.leases = leases
+    store.fence = leases.epoch
+    return leases
+
+
+__all__ = [
+    "CHANNEL",
+    "Elsewhere",
+    "Leases",
+    "attach",
+    "conninfo",
+    "hand_over",
+    "load_leased",
+    "lose_all",
+]

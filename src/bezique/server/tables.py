@@ -33,7 +33,7 @@ from ..core.notation import IllegalAction
 from ..core.rules import Rules
 from . import advice
 from .connection import BURST, RATE, Connection
-from .lease import Elsewhere, Leases
+from .lease import Leases, load_leased
 from .protocol import (
     ProtocolError,
     clean_name,
@@ -635,8 +635,7 @@ class Lobby:
         """The loads from the store under way, by code: whoever asks for a table being loaded
         waits for the same load."""
         self.leases: Leases | None = None
-        """On a node of several (``lease.py``): a table is loaded only under its lease, and
-        let go with it."""
+        """On a node of several: tables are loaded under their leases (``lease.py``)."""
 
     async def find(self, code: str) -> Table | None:
         """The table ``code`` names, from memory or else loaded from the store (in a worker
@@ -670,7 +669,7 @@ class Lobby:
 
     async def _load(self, code: str) -> Table | None:
         if self.leases is not None:
-            return await self._load_leased(code, self.leases)
+            return await load_leased(self, code, self.leases)
         row = await self.work.db(self.store.load, code)
         if row is not None:
             await self._prepared(row.rules)
@@ -680,45 +679,6 @@ class Lobby:
             if table.status != row.status:  # a match whose end was stored without its status
                 await self.work.db(self.store.set_status, code, table.status)
         return table
-
-    async def _load_leased(self, code: str, leases: Leases) -> Table | None:
-        """Load a table under its lease: taken first (the old holder's last writes are then
-        committed), the log read after."""
-        if not await self.work.db(self.store.exists, code):
-            return None  # no lease for a code that names nothing
-        await leases.acquire(code)
-        try:
-            row = await self.work.db(self.store.load, code)
-            if row is not None:
-                await self._prepared(row.rules)
-        except BaseException:
-            leases.drop(code)
-            raise
-        if row is None or leases.epoch(code) is None:  # handed over meanwhile
-            leases.drop(code)
-            raise Elsewhere(code)
-        table = self.tables.get(code)
-        if table is None:
-            table = self._add(row)
-            if table.status != row.status:
-                await self.work.db(self.store.set_status, code, table.status)
-        return table
-
-    async def hand_over(self, code: str) -> None:
-        """Another node asks for this table: close its connections (their clients connect
-        again, to that node) and let the lease go."""
-        table = self.tables.get(code)
-        if table is None:
-            if self.leases is not None and code not in self._loading:
-                self.leases.drop(code)
-            return
-        async with table.lock:
-            self.forget(table)
-
-    def lose_all(self) -> None:
-        """The leases are gone (the lease connection failed): every table leaves memory."""
-        for table in list(self.tables.values()):
-            self.forget(table)
 
     def _loaded(self, code: str, task: asyncio.Task[Table | None]) -> None:
         if self._loading.get(code) is task:
@@ -800,8 +760,7 @@ class Lobby:
         table = self.tables.get(code)  # found (by find or get) as soon as it was stored
         if table is None:
             row = TableRow(code, time.time(), str(rules), seed, config, status, host, rows)
-            # on a node of several the table is loaded where the proxy sends its players
-            table = self._add(row) if self.leases is None else Table(self, row)
+            table = self._add(row) if self.leases is None else Table(self, row)  # see lease.py
         return table, host, token
 
     def _insert(
