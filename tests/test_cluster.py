@@ -58,16 +58,16 @@ class Launched:
     state: dict[str, Any]
 
 
-@pytest.fixture
-def cluster() -> Iterator[Launched]:
-    """``bezique serve --nodes 3`` in a folder of its own (outside pytest's, which the
-    ``postgres`` user, who runs the database as root, could not reach)."""
+@contextlib.contextmanager
+def launched(nodes: int, bot_delay: str = "0") -> Iterator[Launched]:
+    """``bezique serve --nodes N`` in a folder of its own (outside pytest's, which the
+    ``postgres`` user, who runs the database as root, could not reach); stopped after."""
     data = Path(tempfile.mkdtemp(prefix="bezique-cluster-"))
     os.chmod(data, 0o755)
     port = free_port()
     env = {
         **os.environ,
-        "BEZIQUE_BOT_DELAY": "0",
+        "BEZIQUE_BOT_DELAY": bot_delay,
         "BEZIQUE_TAKEOVER_SECONDS": "600",
         "BEZIQUE_RATE": "1000",
         "BEZIQUE_HTTP_RATE": "1000",  # every table is made from this one address
@@ -75,7 +75,7 @@ def cluster() -> Iterator[Launched]:
         "BEZIQUE_WS_PER_ADDRESS": "10000",
     }
     env.pop("BEZIQUE_DATABASE_URL", None)
-    cmd = [sys.executable, "-m", "bezique.cli", "serve", "--nodes", str(NODES), "--port", str(port)]
+    cmd = [sys.executable, "-m", "bezique.cli", "serve", "--nodes", str(nodes), "--port", str(port)]
     proc = subprocess.Popen(
         [*cmd, "--data", str(data)], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
     )
@@ -104,7 +104,17 @@ def cluster() -> Iterator[Launched]:
                 if pid:
                     with contextlib.suppress(ProcessLookupError):
                         os.kill(pid, signal.SIGKILL)
+        postmaster = data / "postgres" / "data" / "postmaster.pid"
+        if postmaster.exists():  # the database too (SIGQUIT: PostgreSQL's immediate stop)
+            with contextlib.suppress(ProcessLookupError, ValueError):
+                os.kill(int(postmaster.read_text().split()[0]), signal.SIGQUIT)
         shutil.rmtree(data, ignore_errors=True)
+
+
+@pytest.fixture
+def cluster() -> Iterator[Launched]:
+    with launched(NODES) as c:
+        yield c
 
 
 def post(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
