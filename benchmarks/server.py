@@ -336,6 +336,8 @@ def cluster_mode(args: argparse.Namespace) -> None:
     os.chmod(data, 0o755)  # as root the database runs as the postgres user, who must reach it
     pg = OwnPostgres(data / "postgres")
     url = pg.start()
+    if args.no_sync_commit:  # a diagnosis: commits not waiting for the disk (not for play)
+        url += "?options=-c%20synchronous_commit%3Doff"
     postmaster = int((pg.data / "postmaster.pid").read_text().split()[0])
     results: dict[int, list[Level]] = {}
     try:
@@ -399,6 +401,11 @@ def main() -> None:
         "--levels",
         default="50,100,150,200,250,300,400,500,600",
         help="cluster mode: the table counts tried, in order, up to the first over the goal",
+    )
+    ap.add_argument(
+        "--no-sync-commit",
+        action="store_true",
+        help="cluster mode: PostgreSQL commits without waiting for the disk (to see its share)",
     )
     ap.add_argument(
         "--windows", type=int, default=3, help="cluster mode: windows a level is measured in"
