@@ -34,14 +34,15 @@ $(CHROMIUM):
 	fi
 
 # The storage tests start a PostgreSQL server of their own (tests/conftest.py) from Debian's
-# postgresql programs; whatever service the package sets up is not used.
+# postgresql programs, and the cluster tests HAProxy in front of several nodes (haproxy);
+# whatever services the packages set up are not used.
 postgresql:
-	@if ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
+	@if ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && [ -x /usr/sbin/haproxy ]; then \
 		:; \
 	elif [ "$$(id -u)" = 0 ]; then \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql haproxy >/dev/null; \
 	else \
-		echo "the storage tests need PostgreSQL: run 'sudo apt-get install postgresql'"; exit 1; \
+		echo "the storage and cluster tests need PostgreSQL and HAProxy: run 'sudo apt-get install postgresql haproxy'"; exit 1; \
 	fi
 
 # The suite runs on TEST_WORKERS processes (pytest-xdist); tests that share one service (a local

@@ -25,6 +25,7 @@ from ..core.match import Match
 from ..core.melds import MELDS, meld_score
 from ..core.records import GameRecord, RecordError, record_match
 from ..core.rules import Rules
+from .lease import Elsewhere, Leases, attach
 from .limits import (
     HELLO_SECONDS,
     HTTP_BURST,
@@ -188,6 +189,7 @@ def create_app(
     hello_seconds: float | None = None,
     ws_per_address: int | None = None,
     api_docs: bool | None = None,
+    node: str | None = None,
 ) -> FastAPI:
     """The server.  Storage: ``database_url``, else ``BEZIQUE_DATABASE_URL``, else an SQLite
     file in ``data`` (default ``./bezique-data``).
@@ -202,7 +204,9 @@ def create_app(
     ``hello_seconds``: how long a new WebSocket may take to say hello (default
     ``BEZIQUE_HELLO_SECONDS`` or 10); ``ws_per_address``: the WebSockets one client address may
     hold open (default ``BEZIQUE_WS_PER_ADDRESS`` or 64); ``api_docs``: serve ``/openapi.json``
-    and ``/redoc`` (default ``BEZIQUE_API_DOCS``, else off).
+    and ``/redoc`` (default ``BEZIQUE_API_DOCS``, else off); ``node``: this server's name as
+    one node of several sharing a PostgreSQL database (``cluster.py``; default
+    ``BEZIQUE_NODE``, else a server on its own).
     """
     if rate is None:
         rate = float(os.environ.get("BEZIQUE_RATE", str(RATE)))
@@ -240,10 +244,16 @@ def create_app(
         review_level=review_level,
     )
 
+    leases = _leases(store, lobby, node if node is not None else os.environ.get("BEZIQUE_NODE"))
+
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        if leases is not None:
+            await leases.start()
         yield
         lobby.close()
+        if leases is not None:
+            await leases.close()
         store.close()
 
     app = FastAPI(
@@ -266,6 +276,10 @@ def create_app(
     @app.exception_handler(RequestValidationError)
     async def invalid_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
         return JSONResponse({"detail": validation_errors(exc)}, status_code=422)
+
+    @app.exception_handler(Elsewhere)
+    async def elsewhere(_request: Request, exc: Elsewhere) -> JSONResponse:
+        return JSONResponse({"detail": exc.message}, status_code=503, headers={"Retry-After": "1"})
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
@@ -519,6 +533,15 @@ def create_app(
     return app
 
 
+def _leases(store: Store, lobby: Lobby, node: str | None) -> Leases | None:
+    """A node of several: its leases, fencing every write (None for a server on its own)."""
+    if not node:
+        return None
+    if not store.shared:
+        raise ValueError("several nodes need a shared database: give --database postgresql://…")
+    return attach(lobby, store, node)
+
+
 def _route_path(request: Request) -> str:
     """The request's path as the routes see it (without the prefix the app is served under)."""
     path: str = request.scope["path"]
@@ -549,16 +572,19 @@ def serve(
     timeout_keep_alive: int | None = None,
     api_docs: bool = False,
     ws_compression: bool = True,
+    database_url: str | None = None,
+    node: str | None = None,
 ) -> None:
     """Run the server (``bezique serve``): uvicorn's ``limit_concurrency`` (connections at once
     past which requests are answered 503) and ``timeout_keep_alive`` (seconds an idle HTTP
     connection is kept) as given; ``api_docs`` serves ``/openapi.json`` and ``/redoc``;
-    ``ws_compression`` compresses WebSocket messages (permessage-deflate)."""
+    ``ws_compression`` compresses WebSocket messages (permessage-deflate); ``database_url`` and
+    ``node`` as :func:`create_app` takes them (ValueError: a node without PostgreSQL)."""
     import uvicorn
 
     from .serving import TIMEOUT_KEEP_ALIVE, config
 
-    app = create_app(data, api_docs=api_docs or None)
+    app = create_app(data, database_url, api_docs=api_docs or None, node=node)
     shown = f"[{host}]" if ":" in host else host
     print(f"Bezique is served at http://{shown}:{port}/ (Ctrl+C stops it)", flush=True)
     keep_alive = TIMEOUT_KEEP_ALIVE if timeout_keep_alive is None else timeout_keep_alive
