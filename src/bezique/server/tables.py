@@ -75,8 +75,7 @@ LEVELS = ("beginner", "easy", "medium", "hard", "expert")
 
 
 def levels() -> list[str]:
-    """The computer players on offer: the five levels where the bots package has them, else
-    every bot it has."""
+    """The computer players on offer: the five levels where the bots package has them."""
     names = bots.names()
     return list(LEVELS) if all(n in names for n in LEVELS) else names
 
@@ -399,8 +398,7 @@ class Table:
             await self._apply(seat, action_id)
 
     async def _apply(self, seat: int, action_id: int) -> None:
-        """Apply the legal action with this id, commit, then tell everyone (the caller holds
-        the lock)."""
+        """Apply the legal action with this id, commit, tell everyone (caller holds the lock)."""
         match = self.match
         assert match is not None
         deal = match.deal
@@ -492,8 +490,7 @@ class Table:
         self.kick()
 
     async def claim(self, name: str) -> tuple[int, str]:
-        """A friend joins: the first open seat, with a new token (the caller holds the
-        lock)."""
+        """A friend joins: the first open seat, with a new token (caller holds the lock)."""
         for s in self.seats:
             if s.kind == "open":
                 token = secrets.token_urlsafe(24)
