@@ -48,7 +48,7 @@ def test_tables_header_is_generated_from_the_core() -> None:
     script = ROOT / "scripts" / "make_fast_tables.py"
     done = subprocess.run([sys.executable, str(script), "--check"], check=False)
     assert done.returncode == 0, (
-        "src/bezique/fast/tables.h is stale: run scripts/make_fast_tables.py"
+        "a generated file of the compiled engine is stale: run scripts/make_fast_tables.py"
     )
 
 
