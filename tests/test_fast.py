@@ -422,7 +422,7 @@ def test_determinize_keeps_what_the_seat_has_seen(preset: str) -> None:
     assert seat is not None
     others = set()
     for i in range(20):
-        g = f.determinize(seat, seed=i)
+        g = f.resample(seat, i)
         assert g.observation(seat) == deal.observation(seat)
         assert g.hand(seat) == f.hand(seat) and g.points == f.points
         assert [g.table(s) for s in range(rules.players)] == [
