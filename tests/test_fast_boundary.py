@@ -41,7 +41,7 @@ def _generator() -> ModuleType:
 
 
 def _compile(fields: dict[str, Any], rules: Rules) -> Any:
-    from bezique.fast import _engine  # type: ignore[attr-defined]
+    from bezique.fast import _engine
 
     scores = [0] * 52
     plans: tuple[tuple[Any, ...], ...] = ((), (), (), (), ())

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.deal import Deal, SideResult
 from ..core.events import ScoreEvent
@@ -33,10 +33,13 @@ from ._config import UnsupportedRules, check_supported, config, id_table
 from ._convert import load_args
 from .smart import check_params
 
+if TYPE_CHECKING:
+    from ._engine import Config, Core
+
 try:
-    from . import _engine  # type: ignore[attr-defined]
+    from . import _engine
 except ImportError:  # built without a C compiler
-    _engine = None
+    _engine = None  # type: ignore[assignment]
 else:
     _engine.set_types(Action, IllegalAction)
 
@@ -71,8 +74,9 @@ def _need_engine() -> Any:
     return _engine
 
 
-def _config(rules: Rules) -> Any:
-    return config(rules, _need_engine())
+def _config(rules: Rules) -> Config:
+    compiled: Config = config(rules, _need_engine())
+    return compiled
 
 
 def _install_ids(rules: Rules) -> None:
@@ -93,9 +97,9 @@ class FastDeal:
 
     rules: Rules
     dealer: int
-    _c: Any
+    _c: Core
     _origin: str | Callable[[], str]
-    _origin_core: Any
+    _origin_core: Core
     _ref: Deal | None
     _sync: Any
 
@@ -173,32 +177,32 @@ class FastDeal:
     @property
     def to_move(self) -> int | None:
         """Seat whose decision it is; None once the deal is over."""
-        return self._c.to_move  # type: ignore[no-any-return]
+        return self._c.to_move
 
     @property
     def phase(self) -> str:
         """'play', 'declare' or 'over'."""
-        return self._c.phase  # type: ignore[no-any-return]
+        return self._c.phase
 
     @property
     def is_over(self) -> bool:
         """True once every trick has been played and the points are final."""
-        return self._c.is_over  # type: ignore[no-any-return]
+        return self._c.is_over
 
     @property
     def trump(self) -> str | None:
         """Trump suit letter, or None while not fixed."""
-        return self._c.trump  # type: ignore[no-any-return]
+        return self._c.trump
 
     @property
     def stock_size(self) -> int:
         """Face-down cards left to draw (the turn-up not counted)."""
-        return self._c.stock_size  # type: ignore[no-any-return]
+        return self._c.stock_size
 
     @property
     def points(self) -> list[int]:
         """Points per side so far, as :attr:`Deal.points`."""
-        return self._c.points()  # type: ignore[no-any-return]
+        return self._c.points()
 
     @property
     def result(self) -> list[SideResult] | None:
@@ -213,12 +217,12 @@ class FastDeal:
     @property
     def stage(self) -> int:
         """1 while the stock lasts, 2 for the last tricks."""
-        return self._c.info()["stage"]  # type: ignore[no-any-return]
+        return self._c.info()["stage"]
 
     @property
     def leader(self) -> int:
         """Seat that led (or is to lead) the current trick."""
-        return self._c.info()["leader"]  # type: ignore[no-any-return]
+        return self._c.info()["leader"]
 
     @property
     def turn_up(self) -> str | None:
@@ -229,12 +233,12 @@ class FastDeal:
     @property
     def trick(self) -> list[tuple[int, str]]:
         """The trick in progress: (seat, card) in play order."""
-        return self._c.info()["trick"]  # type: ignore[no-any-return]
+        return self._c.info()["trick"]
 
     @property
     def tricks_played(self) -> int:
         """Completed tricks."""
-        return self._c.info()["tricks"]  # type: ignore[no-any-return]
+        return self._c.info()["tricks"]
 
     @property
     def last_trick_winner(self) -> int | None:
@@ -254,15 +258,15 @@ class FastDeal:
 
     def hand(self, seat: int) -> list[str]:
         """Every card the seat holds, concealed and declared, as sorted codes."""
-        return self._c.cards(seat, 0)  # type: ignore[no-any-return]
+        return self._c.cards(seat, 0)
 
     def table(self, seat: int) -> list[str]:
         """The seat's declared cards on the table, as sorted codes."""
-        return self._c.cards(seat, 1)  # type: ignore[no-any-return]
+        return self._c.cards(seat, 1)
 
     def known(self, seat: int) -> list[str]:
         """The seat's concealed cards that every player knows it holds, as sorted codes."""
-        return self._c.cards(seat, 2)  # type: ignore[no-any-return]
+        return self._c.cards(seat, 2)
 
     def side_of(self, seat: int) -> int:
         """The scoring side of a seat."""
@@ -279,19 +283,19 @@ class FastDeal:
     # --- actions -------------------------------------------------------------------------------
     def legal_actions(self) -> list[Action]:
         """Every distinct legal action, in the reference core's order."""
-        return self._c.legal_actions()  # type: ignore[no-any-return]
+        return self._c.legal_actions()
 
     def legal_ids(self) -> list[int]:
         """The legal actions as ids of the rules' action-id space, ascending."""
         if not self._c.ids_ready:
             _install_ids(self.rules)
-        return self._c.legal_ids()  # type: ignore[no-any-return]
+        return self._c.legal_ids()
 
     def legal_id_actions(self) -> list[tuple[int, Action]]:
         """The legal actions with their ids, ascending by id."""
         if not self._c.ids_ready:
             _install_ids(self.rules)
-        return self._c.legal_pairs()  # type: ignore[no-any-return]
+        return self._c.legal_pairs()
 
     def apply_id(self, action_id: int) -> None:
         """Apply the legal action with this id; :class:`IllegalAction` with the reference
@@ -350,13 +354,13 @@ class FastDeal:
     # --- for the environments (bezique.envs) ---------------------------------------------------
     def legal_texts(self) -> list[str]:
         """The legal actions in notation, in the reference core's order."""
-        return self._c.legal_texts()  # type: ignore[no-any-return]
+        return self._c.legal_texts()
 
     def legal_id_texts(self) -> list[tuple[int, str]]:
         """The legal actions in notation with their ids, ascending by id."""
         if not self._c.ids_ready:
             _install_ids(self.rules)
-        return self._c.legal_id_texts()  # type: ignore[no-any-return]
+        return self._c.legal_id_texts()
 
     def apply_index(self, index: int) -> None:
         """Apply the ``index``-th action of :meth:`legal_texts` (``IndexError`` if none)."""
@@ -364,7 +368,7 @@ class FastDeal:
 
     def concealed(self, seat: int) -> list[str]:
         """The seat's concealed cards (its hand less its table), as sorted codes."""
-        return self._c.cards(seat, 3)  # type: ignore[no-any-return]
+        return self._c.cards(seat, 3)
 
     def encode(self, seat: int, out: Any, encoding: Any) -> Any:
         """Fill ``out`` (a ``float32`` vector) with ``encoding.encode(self.observation(seat))``
@@ -387,7 +391,7 @@ class FastDeal:
         ``heuristic`` player's stage-1 rules of thumb in two-handed games: its keep values,
         trumps and aces kept for the end of the stock, safe leads to a wanted trick); the
         ``'-exact'`` forms leave out the randomness."""
-        return self._c.playout(policy, seed & ((1 << 64) - 1))  # type: ignore[no-any-return]
+        return self._c.playout(policy, seed & ((1 << 64) - 1))
 
     def rollout(
         self,
@@ -408,7 +412,7 @@ class FastDeal:
         from this state's arrangement of the unseen cards, so for values that read only the
         seat's view build this deal from its observation (``Deal.from_observation``), as the
         search players build theirs."""
-        return self._c.rollout(  # type: ignore[no-any-return]
+        return self._c.rollout(
             side,
             seed & ((1 << 64) - 1),
             None if smart_params is None else check_params(smart_params),
@@ -455,18 +459,18 @@ class FastDeal:
         seat to move may play, the margin for ``side`` of the tricks left against best play,
         every hand known.  None if more than ``max_nodes`` nodes would be needed;
         ``ValueError`` before stage 2."""
-        return self._c.solve(side, max_nodes or 0)  # type: ignore[no-any-return]
+        return self._c.solve(side, max_nodes or 0)
 
     def value_features(self, seat: int) -> list[float]:
         """The learned evaluation's inputs (:func:`bezique.bots.value.features`) read from
         ``seat``'s view of this state in C; ``ValueError`` on rules where tricks score other
         than by aces and tens."""
-        return self._c.value(seat)  # type: ignore[no-any-return]
+        return self._c.value(seat)
 
     def value(self, seat: int, packed: bytes) -> float:
         """The value model ``packed`` (:meth:`bezique.bots.value.ValueModel.packed`) of
         :meth:`value_features`: the expected final margin of ``seat``'s side."""
-        return self._c.value(seat, packed)  # type: ignore[no-any-return]
+        return self._c.value(seat, packed)
 
     def smart_features(
         self, smart_params: Sequence[float] | None = None
@@ -478,7 +482,7 @@ class FastDeal:
         (a declaration, stage 2, other than two hands, a wild card).  Both read only what the
         seat to move sees."""
         params = None if smart_params is None else check_params(smart_params)
-        return self._c.smart_features(params)  # type: ignore[no-any-return]
+        return self._c.smart_features(params)
 
 
 _CODES = [*(r + s for s in "SHDC" for r in "ATKQJ987"), "XX"]
