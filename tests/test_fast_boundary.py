@@ -7,19 +7,27 @@ either side is a clear error.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import importlib.util
 import os
+import random
 import subprocess
 import sys
+import time
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
 
-from bezique import Rules, fast
+from bezique import Deal, Rules, fast
+from bezique.bots import Limit, make
+from bezique.bots.base import salt_for
+from bezique.bots.heuristic import HeuristicBot
+from bezique.bots.levels import EXPERT_CPU, HARD_CPU, HARD_ROLLOUTS, LEVELS
 from bezique.fast._fields import CONFIG_FIELDS
+from bezique.fast.search import IsmctsSettings, PimcSettings, ismcts, pimc
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "scripts" / "make_fast_tables.py"
@@ -117,3 +125,100 @@ def test_the_fields_by_name_configure_the_engine() -> None:
     assert _compile(_config.fields(rules), rules) is not None
     with pytest.raises(TypeError):
         _compile(list(_config.fields(rules).values()), rules)  # type: ignore[arg-type]
+
+
+# --- the searches: settings records and the CPU budget ------------------------------------------
+BIG = "classic(players=4,packs=12,hand_size=24,wild_cards=8,extra_nines=24)"
+
+
+def stage1(rules: Rules, seed: int) -> Deal:
+    """A deal played at random to a decision to play a card in stage 1 with several choices."""
+    rng = random.Random(seed)
+    deal = Deal.new(rules, seed=seed)
+    while not (deal.phase == "play" and deal.stage == 1 and len(deal.legal_actions()) > 2):
+        deal.apply(rng.choice(deal.legal_actions()))
+    return deal
+
+
+def test_settings_refuse_bad_values_in_one_line() -> None:
+    for bad in (
+        {"policy": "clever"},
+        {"explore": 1.5},
+        {"solver_nodes": -1},
+        {"endgame_stock": 1 << 20},
+        {"cpu_budget": -0.1},
+        {"cpu_budget": True},
+        {"smart_params": [1.0]},
+    ):
+        with pytest.raises(ValueError) as err:
+            PimcSettings(**bad)  # type: ignore[arg-type]
+        assert "\n" not in str(err.value)
+    for bad in ({"prior_weight": 2.0}, {"fpu": float("nan")}, {"cpu_budget": float("inf")}):
+        with pytest.raises(ValueError):
+            IsmctsSettings(**bad)  # type: ignore[arg-type]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        PimcSettings().explore = 0.5  # type: ignore[misc]
+    for bad_limit in (-1.0, True, "0.1"):
+        with pytest.raises(ValueError, match="cpu_budget"):
+            Limit(cpu_budget=bad_limit)  # type: ignore[arg-type]
+
+
+@needs_engine
+def test_a_spent_budget_still_does_one_world_and_a_big_one_changes_nothing() -> None:
+    f = fast.FastDeal.from_deal(stage1(Rules.preset("classic"), 3))
+    seat = f.to_move
+    assert seat is not None
+    moves = list(range(len(f.legal_actions())))
+    free = pimc(f, seat, 0, moves, 0, 30, 9)
+    assert len(free.values) == 30 * len(moves)
+    # a budget of 0 (or a deadline already past): the first world only, the same numbers
+    none_left = pimc(f, seat, 0, moves, 0, 30, 9, PimcSettings(cpu_budget=0.0))
+    assert none_left.values == free.values[: len(moves)]
+    past = pimc(f, seat, 0, moves, 0, 30, 9, deadline=time.thread_time() * 0.5)
+    assert past.values == free.values[: len(moves)]
+    # a budget far above what the search needs: exactly the search without one
+    assert pimc(f, seat, 0, moves, 0, 30, 9, PimcSettings(cpu_budget=1e6)) == free
+    one = ismcts(f, seat, 0, 200, 4, IsmctsSettings(cpu_budget=0.0))
+    assert one.iterations == 1 and sum(one.visits) == 1
+    assert ismcts(f, seat, 0, 200, 4, IsmctsSettings(cpu_budget=1e6)) == ismcts(f, seat, 0, 200, 4)
+
+
+@needs_engine
+def test_the_players_respect_a_budget_of_nothing() -> None:
+    """Budget 0: the compiled search plays a legal move after one world of rollouts (one for
+    each candidate), where its rollout count asks for 300."""
+    deal = stage1(Rules.preset("classic"), 5)
+    seat = deal.to_move
+    assert seat is not None
+    obs = deal.observation(seat)
+    n = len(obs.legal)
+    capped = make("pimc-c", 1).play(obs, Limit(iterations=300, cpu_budget=0.0))
+    assert str(capped.action) in obs.legal
+    assert capped.info["visits"] == n  # one world, every candidate once
+    free = make("pimc-c", 1).play(obs, Limit(iterations=300))
+    assert free.info["visits"] > 4 * n  # many worlds (pruning may end it before 300)
+    roomy = make("pimc-c", 1).play(obs, Limit(iterations=300, cpu_budget=1e6))
+    assert roomy.action == free.action and roomy.info == free.info
+    tree = make("ismcts-c", 1).play(obs, Limit(iterations=500, cpu_budget=0.0))
+    assert str(tree.action) in obs.legal and tree.info["visits"] == 1
+
+
+def test_big_rules_stop_short_of_the_rollout_count() -> None:
+    """Rules the compiled engine does not hold (twelve packs) go to the reference search: with
+    the budget spent at once it plays the heuristic's choice, after no world at all, where its
+    steps would allow thousands."""
+    rules = Rules.from_string(BIG)
+    deal = stage1(rules, 2)
+    seat = deal.to_move
+    assert seat is not None
+    obs = deal.observation(seat)
+    result = make("hard", 1).play(obs, Limit(iterations=300, cpu_budget=0.0))
+    assert str(result.action) in obs.legal
+    assert result.info["visits"] == 0 and result.info["nodes"] < 6_000
+    assert str(result.action) == str(HeuristicBot(salt_for(1)).choose(obs))
+
+
+def test_the_levels_carry_a_cpu_budget() -> None:
+    assert LEVELS["hard"].limit.cpu_budget == HARD_CPU
+    assert LEVELS["expert"].limit.cpu_budget == EXPERT_CPU
+    assert LEVELS["hard"].limit.iterations == HARD_ROLLOUTS
