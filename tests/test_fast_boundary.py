@@ -151,7 +151,7 @@ def test_settings_refuse_bad_values_in_one_line() -> None:
         {"smart_params": [1.0]},
     ):
         with pytest.raises(ValueError) as err:
-            PimcSettings(**bad)  # type: ignore[arg-type]
+            PimcSettings(**bad)
         assert "\n" not in str(err.value)
     for bad in ({"prior_weight": 2.0}, {"fpu": float("nan")}, {"cpu_budget": float("inf")}):
         with pytest.raises(ValueError):
