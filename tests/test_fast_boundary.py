@@ -26,6 +26,7 @@ from bezique.bots import Limit, make
 from bezique.bots.base import salt_for
 from bezique.bots.heuristic import HeuristicBot
 from bezique.bots.levels import EXPERT_CPU, HARD_CPU, HARD_ROLLOUTS, LEVELS
+from bezique.fast import DealLike
 from bezique.fast._fields import CONFIG_FIELDS
 from bezique.fast.search import IsmctsSettings, PimcSettings, ismcts, pimc
 
@@ -222,3 +223,86 @@ def test_the_levels_carry_a_cpu_budget() -> None:
     assert LEVELS["hard"].limit.cpu_budget == HARD_CPU
     assert LEVELS["expert"].limit.cpu_budget == EXPERT_CPU
     assert LEVELS["hard"].limit.iterations == HARD_ROLLOUTS
+
+
+# --- one surface for both engines -------------------------------------------------------------
+READS = [
+    "to_move",
+    "phase",
+    "is_over",
+    "trump",
+    "stock_size",
+    "points",
+    "result",
+    "stage",
+    "leader",
+    "turn_up",
+    "trick",
+    "tricks_played",
+    "last_trick_winner",
+    "history",
+    "events",
+]
+
+
+def _same_state(a: DealLike, b: DealLike) -> None:
+    for name in READS:
+        assert getattr(a, name) == getattr(b, name), name
+    players = a.rules.players
+    for seat in range(players):
+        assert a.hand(seat) == b.hand(seat)
+        assert a.table(seat) == b.table(seat)
+        assert a.side_of(seat) == b.side_of(seat)
+        assert a.observation(seat) == b.observation(seat)
+    assert a.observation(None) == b.observation(None)
+    assert a.position() == b.position()
+    if not a.is_over:
+        assert a.legal_actions() == b.legal_actions()
+        assert a.legal_ids() == b.legal_ids()
+        assert a.legal_id_actions() == b.legal_id_actions()
+        assert a.listed_ids() == b.listed_ids()
+        for i, action in a.legal_id_actions():
+            assert a.id_action(i) == b.id_action(i) == action
+            assert a.action_id(action) == b.action_id(str(action)) == i
+
+
+@needs_engine
+@pytest.mark.parametrize("preset", ["classic", "haitian"])
+def test_deal_and_fastdeal_are_both_deal_like(preset: str) -> None:
+    """The protocol's every member, called on a reference deal and its compiled twin through
+    the protocol type (mypy checks the two classes against it structurally)."""
+    deal = Deal.new(Rules.preset(preset), seed=8)
+    twin = fast.FastDeal.from_deal(deal)
+    ref: DealLike = deal
+    compiled: DealLike = twin
+    assert isinstance(ref, DealLike) and isinstance(compiled, DealLike)
+    assert ref.rules == compiled.rules and ref.dealer == compiled.dealer
+    rng = random.Random(8)
+    step = 0
+    while not ref.is_over:
+        if step % 9 == 0:
+            _same_state(ref, compiled)
+            seat = ref.to_move
+            assert seat is not None
+            for world in (ref.resample(seat, 3), compiled.resample(seat, 3)):
+                assert world.observation(seat) == ref.observation(seat)  # nothing it has seen moves
+            copy = compiled.clone()
+            copy.apply_id(copy.legal_ids()[0])
+            assert compiled.history == ref.history  # the copy is its own
+        ids = ref.legal_ids()
+        pick = rng.choice(ids)
+        if step % 2:
+            ref.apply_id(pick)
+            compiled.apply_id(pick)
+        else:
+            ref.apply(ref.id_action(pick))
+            compiled.apply(str(compiled.id_action(pick)))
+        step += 1
+    _same_state(ref, compiled)
+
+
+def test_fastdeal_has_no_old_search_names() -> None:
+    """The searches live in bezique.fast.search; the world of a seat is ``resample`` on both."""
+    for gone in ("pimc", "pimc_hidden", "ismcts", "determinize"):
+        assert not hasattr(fast.FastDeal, gone)
+    assert hasattr(Deal, "resample") and hasattr(fast.FastDeal, "resample")

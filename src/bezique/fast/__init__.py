@@ -31,6 +31,7 @@ from ..core.observation import Observation
 from ..core.rules import Rules
 from ._config import UnsupportedRules, check_supported, config, id_table
 from ._convert import load_args
+from .dealike import DealLike
 from .smart import check_params
 
 if TYPE_CHECKING:
@@ -118,6 +119,11 @@ class FastDeal:
         dealer, hands, turn_up, stock, fields = load_args(rules, position)
         core = _engine.Core.load(cfg, dealer, hands, turn_up, stock, fields)
         return cls._wrap(rules, dealer, core, position, core.clone())
+
+    @classmethod
+    def from_position(cls, text: str) -> FastDeal:
+        """A fast deal from a full position string (as :meth:`Deal.from_position`)."""
+        return cls.from_deal(Deal.from_position(text))
 
     @classmethod
     def new(cls, rules: Rules, seed: int | None = None, dealer: int = 0) -> FastDeal:
@@ -290,6 +296,12 @@ class FastDeal:
         if not self._c.ids_ready:
             _install_ids(self.rules)
         return self._c.legal_ids()
+
+    def listed_ids(self) -> list[int]:
+        """The ids of the legal actions in the order :meth:`legal_actions` lists them (the
+        order of an observation's ``legal_ids``)."""
+        by_action = {a: i for i, a in self.legal_id_actions()}
+        return [by_action[a] for a in self.legal_actions()]
 
     def legal_id_actions(self) -> list[tuple[int, Action]]:
         """The legal actions with their ids, ascending by id."""
@@ -515,7 +527,7 @@ _BLOCKS = [
 
 def _from_position(text: str) -> FastDeal:
     """A :class:`FastDeal` from a full position string (unpickling)."""
-    return FastDeal.from_deal(Deal.from_position(text))
+    return FastDeal.from_position(text)
 
 
 def _layout(encoding: Any) -> tuple[int, list[int], list[int], list[int], list[int]]:
@@ -617,6 +629,7 @@ def check_bias(bias: Sequence[float] | None) -> tuple[float, ...] | None:
 
 
 __all__ = [
+    "DealLike",
     "FastDeal",
     "UnsupportedRules",
     "available",
