@@ -1,5 +1,5 @@
 """The belief about the other hand (:mod:`bezique.bots.belief`) and the biased worlds of the
-compiled search (``FastDeal.determinize``/``pimc``/``pimc_hidden`` with ``bias``)."""
+compiled search (``FastDeal.resample``/``pimc``/``pimc_hidden`` with ``bias``)."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ from bezique.bots.belief import (
 from bezique.bots.heuristic import HeuristicBot
 from bezique.bots.inference import hidden_places
 from bezique.core.cards import ALL_KINDS, parse_card
+from bezique.fast.search import PimcSettings, pimc, pimc_hidden
 
 needs_fast = pytest.mark.skipif(not fast.available(), reason="the compiled engine is not built")
 
@@ -129,10 +130,10 @@ def test_a_bias_deals_the_heavy_kinds_to_the_other_hand() -> None:
     mine = sum(1 for c in deal.hand(0) if c[0] == "A")
     bias = [1e6 if k in aces else 1.0 for k in range(ALL_KINDS)]
     for w in range(20):
-        hand = world.pimc_hidden(0, w, 1, 7, bias)[0][1]
+        hand = pimc_hidden(world, 0, w, 1, 7, bias)[0][1]
         assert sum(c[0] == "A" for c in hand) == min(8, 8 - mine)
-        assert sorted(world.determinize(0, w, bias).hand(0)) == sorted(deal.hand(0))
-    plain = Counter(c[0] for w in range(40) for c in world.pimc_hidden(0, w, 1, 7)[0][1])
+        assert sorted(world.resample(0, w, bias).hand(0)) == sorted(deal.hand(0))
+    plain = Counter(c[0] for w in range(40) for c in pimc_hidden(world, 0, w, 1, 7)[0][1])
     assert plain["A"] < 40 * 3  # uniform worlds deal about 8 * 6/55 aces a hand
 
 
@@ -146,11 +147,11 @@ def test_a_bad_bias_is_refused() -> None:
         ([True] * ALL_KINDS, "above 0"),
     ]:
         with pytest.raises(ValueError, match=message):
-            world.determinize(0, 1, bad)
+            world.resample(0, 1, bad)
         with pytest.raises(ValueError, match=message):
-            world.pimc_hidden(0, 0, 1, 1, bad)
+            pimc_hidden(world, 0, 0, 1, 1, bad)
         with pytest.raises(ValueError, match=message):
-            world.pimc(0, 0, [0], 0, 1, 1, bias=bad)
+            pimc(world, 0, 0, [0], 0, 1, 1, PimcSettings(bias=bad))
 
 
 @needs_fast

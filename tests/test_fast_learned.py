@@ -13,6 +13,7 @@ from bezique.bots import Limit, make
 from bezique.bots.base import legal_actions
 from bezique.bots.learned import learned_choice, learned_params
 from bezique.fast import duel
+from bezique.fast.search import PimcSettings, pimc
 from bezique.fast.smart import (
     LEARNED_NAMES,
     NET_NAMES,
@@ -95,7 +96,7 @@ def test_features_read_only_what_the_seat_sees() -> None:
     for n, deal in enumerate(stage1_positions(4, 30)):
         seat = deal.to_move
         assert seat is not None
-        other = deal.determinize(seat, seed=n)
+        other = deal.resample(seat, n)
         assert other.hand(1 - seat) != deal.hand(1 - seat) or not deal.stock_size
         assert other.smart_features(learned(lead_brisque=3.0)) == deal.smart_features(
             learned(lead_brisque=3.0)
@@ -178,9 +179,11 @@ def test_learned_weights_play_in_duels_and_in_pimc() -> None:
     deal = stage1_positions(6, 1)[0]
     seat = deal.to_move
     assert seat is not None
-    args = (seat, seat, list(range(len(deal.legal_ids()))), 0, 20, 5, 0.0, 20_000, False, "smart")
-    assert deal.pimc(*args, smart_params=learned()) == deal.pimc(*args)
-    assert deal.pimc(*args, smart_params=learned(lead_brisque=1000.0)) != deal.pimc(*args)
+    args = (seat, seat, list(range(len(deal.legal_ids()))), 0, 20, 5)
+    smart = PimcSettings(explore=0.0, policy="smart")
+    plain = pimc(deal, *args, smart)
+    assert pimc(deal, *args, smart.replace(smart_params=learned())) == plain
+    assert pimc(deal, *args, smart.replace(smart_params=learned(lead_brisque=1000.0))) != plain
 
 
 def test_the_shipped_weights_load_and_beat_the_rules_alone() -> None:
@@ -277,22 +280,33 @@ def test_the_search_may_play_out_by_the_learned_policy() -> None:
         result = bot.play(obs, Limit(iterations=len(actions)))
         world, index, _, seed = compiled_world(obs, actions, inner._salt, heuristic=False)
         side = CLASSIC.side_of(seat)
-        want, _, _ = world.pimc(
+        want, _, _ = pimc(
+            world,
             seat,
             side,
             index,
             0,
             1,
             seed,
-            inner.explore,
-            inner.solver_nodes,
-            False,
-            "smart",
-            True,
-            0,
-            params,
+            PimcSettings(
+                policy="smart",
+                explore=inner.explore,
+                solver_nodes=inner.solver_nodes,
+                couple_draws=True,
+                endgame_stock=0,
+                smart_params=params,
+            ),
         )
-        plain, _, _ = world.pimc(seat, side, index, 0, 1, seed, inner.explore, inner.solver_nodes)
+        plain, _, _ = pimc(
+            world,
+            seat,
+            side,
+            index,
+            0,
+            1,
+            seed,
+            PimcSettings(explore=inner.explore, solver_nodes=inner.solver_nodes),
+        )
         got = [result.info["scores"][str(a)] for a in actions]
         assert got == pytest.approx(want, abs=1e-3)
         checked += got != pytest.approx(plain, abs=1e-3)

@@ -229,11 +229,11 @@ def test_value_and_inference_cannot_tell_deals_that_look_the_same() -> None:
 
 @pytest.mark.skipif(not fast.available(), reason="the compiled engine is not built")
 def test_fast_worlds_are_weighed_from_their_hands() -> None:
-    """Worlds from FastDeal.determinize give guesses of the right cards, and weights."""
+    """Worlds from FastDeal.resample give guesses of the right cards, and weights."""
     _, obs = stage1(held_out())[3]
     root = fast.FastDeal.from_deal(Deal.from_observation(obs, 0))
     assert obs.seat is not None
-    worlds = [root.determinize(obs.seat, seed) for seed in range(8)]
+    worlds = [root.resample(obs.seat, seed) for seed in range(8)]
     n = obs.rules.players
     guesses = [inference.world_hidden(obs, [w.hand(s) for s in range(n)]) for w in worlds]
     sizes, _ = inference.hidden_places(obs)

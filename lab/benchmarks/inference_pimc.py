@@ -4,7 +4,7 @@ the same PIMC with uniform worlds, on mirrored decks (docs/learning.md).
     .venv/bin/python lab/benchmarks/inference_pimc.py --decks 40 --seed 7 --worlds 16 --jobs 2
 
 Both players are the same small PIMC in Python over the compiled engine: ``--worlds`` worlds
-(``FastDeal.determinize``), each legal action applied in each and the deal played out with the
+(``FastDeal.resample``), each legal action applied in each and the deal played out with the
 heuristic policy in C (``FastDeal.playout``, the same playout seed for every action of a world),
 the best mean margin played, the heuristic's choice given 2 points as a tie-break; where every
 card is known (stage 2 of the two-handed game) the heuristic plays, counting exactly.  The one
@@ -54,7 +54,7 @@ class WorldPimc(Bot):
         rng = random.Random(observation_rng_seed(self.seed, observation))
         root = fast.FastDeal.from_deal(Deal.from_observation(observation, rng))
         pool = self.worlds * (4 if self.weighted else 1)
-        worlds = [root.determinize(seat, rng.getrandbits(62)) for _ in range(pool)]
+        worlds = [root.resample(seat, rng.getrandbits(62)) for _ in range(pool)]
         if self.weighted:
             guesses = [
                 inference.world_hidden(observation, [w.hand(s) for s in range(n)]) for w in worlds

@@ -6,7 +6,7 @@ several chances of a uniform move (``--explore``, 0.1 and 1 by default): the spr
 the paired difference against the heuristic's choice, how often the best mean is that choice,
 and how often some candidate clears the bar ``pimc-c`` uses (5 points and 2.5 standard errors).
 ``--learned`` plays the smart playouts on the learned weights (as the ``expert`` level does);
-``--cut N ...`` also cuts them N tricks on, scored by the value model (``FastDeal.pimc(...,
+``--cut N ...`` also cuts them N tricks on, scored by the value model (``bezique.fast.search.pimc(...,
 cut=...)``, while the stock holds more than 8 cards; 0: whole playouts), and says how often the
 best mean is the first setup's.
 
@@ -59,6 +59,7 @@ from bezique.bots import Bot, make
 from bezique.core.cards import SUITS, parse_card
 from bezique.core.notation import Action
 from bezique.core.tricks import beats
+from bezique.fast.search import PimcSettings, pimc
 
 RULES = Rules.preset("classic")
 
@@ -116,18 +117,21 @@ def noise(
                 first_best = None
                 for (explore, cut), got in found.items():
                     side = RULES.side_of(seat)
-                    values = world.pimc(
+                    values = pimc(
+                        world,
                         seat,
                         side,
                         list(range(m)),
                         0,
                         worlds,
                         7,
-                        explore,
-                        policy=playouts,
-                        couple_draws=couple,
-                        smart_params=params,
-                        cut=(cut, 8, packed) if cut else None,
+                        PimcSettings(
+                            policy=playouts,
+                            explore=explore,
+                            couple_draws=couple,
+                            smart_params=params,
+                            cut=(cut, 8, packed) if cut else None,
+                        ),
                     )[0]
                     rows = [values[w * m : (w + 1) * m] for w in range(worlds)]
                     diffs = [[r[i] - r[h] for r in rows] for i in range(m)]
@@ -185,7 +189,9 @@ def _exact_end(deal: Deal, side: int) -> float:
     seat = deal.to_move
     assert seat is not None
     n = len(f.legal_actions())
-    values = f.pimc(seat, side, list(range(n)), 0, 1, 0, 0.0, 10**7)[0]
+    values = pimc(
+        f, seat, side, list(range(n)), 0, 1, 0, PimcSettings(explore=0.0, solver_nodes=10**7)
+    )[0]
     return max(values) if RULES.side_of(seat) == side else min(values)
 
 
@@ -265,23 +271,25 @@ def seven(bot: str, deals: int, worlds: int) -> None:
         assert obs.seat is not None
         side = RULES.side_of(obs.seat)
         for values, params in zip(gains.values(), playout_params, strict=True):
-            v, _, _ = world.pimc(
+            v, _, _ = pimc(
+                world,
                 obs.seat,
                 side,
                 index,
                 0,
                 worlds,
                 wseed,
-                0.0,
-                20_000,
-                False,
-                "smart",
-                True,
-                0,
-                params,
-                None,
-                None,
-                None,
+                PimcSettings(
+                    policy="smart",
+                    explore=0.0,
+                    solver_nodes=20_000,
+                    couple_draws=True,
+                    endgame_stock=0,
+                    smart_params=params,
+                    bias=None,
+                    other_params=None,
+                    cut=None,
+                ),
             )
             values.append(statistics.fmean(x - y for x, y in zip(v[0::2], v[1::2], strict=True)))
     print(

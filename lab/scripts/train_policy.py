@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from bezique import Rules, fast
+from bezique.fast.search import PimcSettings, pimc
 from bezique.fast.smart import (
     LEARNED_NAMES,
     NET_NAMES,
@@ -75,17 +76,17 @@ def positions(
             if view is not None and rng.random() < keep:
                 seat = deal.to_move
                 assert seat is not None
-                margins, _, _ = deal.pimc(
+                margins, _, _ = pimc(
+                    deal,
                     seat,
                     deal.side_of(seat),
                     list(range(n)),
                     0,
                     worlds,
                     rng.getrandbits(63),
-                    explore=0.0,
-                    policy="smart",
-                    couple_draws=True,
-                    smart_params=params,
+                    PimcSettings(
+                        policy="smart", explore=0.0, couple_draws=True, smart_params=params
+                    ),
                 )
                 q = [statistics.fmean(margins[w * n + i] for w in range(worlds)) for i in range(n)]
                 values.append(view[0])

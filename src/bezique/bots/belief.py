@@ -5,7 +5,7 @@ and the stock.  Real players keep some cards and throw others, declare what they
 on what they cannot, so late in the stock the unseen aces and trumps are more often in the other
 hand than in the stock, and a meld the opponent would have declared is less likely to be there.
 This module gives each unseen card kind a weight from the seat's observation alone, for the
-compiled search to deal its worlds with (``FastDeal.pimc(..., bias=...)``: the other hand's
+compiled search to deal its worlds with (``bezique.fast.search.pimc(..., bias=...)``: the other hand's
 places filled one by one, each unseen card drawn with chance proportional to its kind's weight).
 
 The weight of kind ``k`` is ``exp(theta . x(k))``, where ``x(k)`` (:data:`FEATURES`) describes

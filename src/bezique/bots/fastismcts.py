@@ -34,6 +34,7 @@ from ..core.notation import Action
 from ..core.observation import Observation
 from ..core.percache import per_rules
 from ..core.rules import Rules
+from ..fast import search
 from .base import Bot, InfoDict, Limit, PlayResult
 from .compiled import compiled_world
 from .fastpimc import CompiledSearchBot
@@ -113,21 +114,25 @@ class FastIsmctsBot(CompiledSearchBot):
             return self._exact(world, observation, actions, index, seed)
         iterations, seconds = self._iterations(limit)
         start = time.perf_counter()
-        found = world.ismcts(
+        found = search.ismcts(
+            world,
             seat,
             index[heuristic],
             iterations,
             seed,
-            prior_weight=self.prior_weight,
-            c_puct=self.c_puct,
-            scale=self.scale or margin_scale(observation.rules),
-            fpu=self.fpu,
-            explore=self.explore,
-            solver_nodes=self.solver_nodes,
-            policy=self.playout_policy,
-            max_tree_nodes=self.max_tree_nodes,
-            stop_early=self.stop_early,
-            seconds=seconds,
+            search.IsmctsSettings(
+                prior_weight=self.prior_weight,
+                c_puct=self.c_puct,
+                scale=self.scale or margin_scale(observation.rules),
+                fpu=self.fpu,
+                explore=self.explore,
+                solver_nodes=self.solver_nodes,
+                policy=self.playout_policy,
+                max_tree_nodes=self.max_tree_nodes,
+                stop_early=self.stop_early,
+                seconds=seconds,
+                cpu_budget=None if limit is None else limit.cpu_budget,
+            ),
         )
         visits = [found.visits[j] for j in index]
         margins = [found.margins[j] for j in index]
@@ -171,8 +176,15 @@ class FastIsmctsBot(CompiledSearchBot):
 
         assert isinstance(world, fast.FastDeal) and observation.seat is not None
         side = observation.rules.side_of(observation.seat)
-        values, _, nodes = world.pimc(
-            observation.seat, side, index, 0, 1, seed, self.explore, self.solver_nodes
+        values, _, nodes = search.pimc(
+            world,
+            observation.seat,
+            side,
+            index,
+            0,
+            1,
+            seed,
+            search.PimcSettings(explore=self.explore, solver_nodes=self.solver_nodes),
         )
         best = max(range(len(actions)), key=lambda i: (values[i], -i))
         info: InfoDict = {

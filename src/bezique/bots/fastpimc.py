@@ -3,7 +3,7 @@
 The player sees only its observation.  It rebuilds one deal from it
 (:meth:`Deal.from_observation <bezique.core.deal.Deal.from_observation>`), copies it into the
 compiled engine (:mod:`bezique.fast`), and from there everything runs in C
-(``FastDeal.pimc``): each *world* deals the cards the seat has not seen again at random
+(``bezique.fast.search.pimc``): each *world* deals the cards the seat has not seen again at random
 (determinization); in each world every candidate action is applied and the deal played on
 with a default policy from the *same* random numbers (common random numbers, so candidates
 are compared on the same luck, world by world); from the first trick of stage 2 the exact
@@ -55,6 +55,7 @@ from typing import Any
 from ..core.notation import Action
 from ..core.observation import Observation
 from ..core.rules import Rules
+from ..fast import search
 from .base import (
     Bot,
     InfoDict,
@@ -152,12 +153,12 @@ class FastPimcBot(CompiledSearchBot):
     playouts are less biased; a rollout costs about 1.7 times as much."""
     couple_draws = False
     """Whether each seat draws from its own pile of a world's stock whoever wins a trick
-    (:meth:`FastDeal.pimc <bezique.fast.FastDeal.pimc>`): the candidates of a world then draw
+    (:func:`bezique.fast.search.pimc`): the candidates of a world then draw
     the same cards, and the paired difference spreads less (median 114 points a world instead
     of 150 over 45 stage-1 positions), each rollout's value unchanged in expectation."""
     endgame_stock = 0
     """Where a candidate leaves at most this many cards in the stock (two hands), its value in
-    a world is that world's exact value (``FastDeal.pimc(..., endgame_stock=...)``: alpha-beta
+    a world is that world's exact value (``bezique.fast.search.pimc(..., endgame_stock=...)``: alpha-beta
     over the rest of stage 1, the stage-2 solver at the leaves) instead of a playout; 0: never."""
     endgame_worlds = 32
     """Most worlds a move where the end of the stock is solved (each solve costs some 1-5 ms
@@ -220,7 +221,7 @@ class FastPimcBot(CompiledSearchBot):
     """``(tricks, stock)``: where the rules have a shipped value model (:mod:`.value`) and two
     sides, each playout stops at the first trick led once ``tricks`` more tricks are complete,
     while the stock holds more than ``stock`` cards, and the model scores it from the leader's
-    view (``FastDeal.pimc(..., cut=...)``); the end of the stock is still played out and stage 2
+    view (``bezique.fast.search.pimc(..., cut=...)``); the end of the stock is still played out and stage 2
     solved.  None: playouts run to the end."""
 
     value_version: str | None = None
@@ -261,6 +262,12 @@ class FastPimcBot(CompiledSearchBot):
         seat = observation.seat
         side = observation.rules.side_of(seat)
         start = time.perf_counter()
+        deadline = None if limit is None else search.deadline_for(limit.cpu_budget) or None
+
+        def spent() -> bool:
+            """True once the move's CPU budget is spent."""
+            return deadline is not None and time.thread_time() >= deadline
+
         world, index, prior, seed = compiled_world(
             observation, actions, self._salt, heuristic=not self.learned_prior
         )
@@ -312,35 +319,32 @@ class FastPimcBot(CompiledSearchBot):
             bias = shipped_belief().bias(observation, self.belief_power)
         weigh = self._weigher(observation, world, seed, bias) if not known else None
         weights: list[float] | None = [] if weigh else None
+        settings = search.PimcSettings(
+            explore=explore,
+            solver_nodes=solver_nodes,
+            policy=policy or ("meld" if self.meld_aware else "heuristic"),
+            couple_draws=couple,
+            endgame_stock=self.endgame_stock,
+            smart_params=playout_params,
+            bias=bias,
+            other_params=other_params,
+            cut=cut,
+        )
 
         def playouts(candidates: list[int], first: int, count: int) -> tuple[list[float], int, int]:
             """Each candidate (an index into the world's legal actions) played out in the worlds
             ``first`` to ``first + count - 1``: their values world by world, the playouts the
             solver finished and its nodes."""
-            out: tuple[list[float], int, int] = world.pimc(
-                seat,
-                side,
-                candidates,
-                first,
-                count,
-                seed,
-                explore,
-                solver_nodes,
-                self.meld_aware,
-                policy,
-                couple,
-                self.endgame_stock,
-                playout_params,
-                bias,
-                other_params,
-                cut,
+            return search.pimc(
+                world, seat, side, candidates, first, count, seed, settings, deadline=deadline
             )
-            return out
 
         first = rollouts = solved = nodes = 0
         while True:
             count = 1 if known else max(1, min(self.batch, (budget - rollouts) // len(active)))
             values, done, used = playouts([index[i] for i in active], first, count)
+            short = len(values) < count * len(active)  # the CPU budget ran out
+            count = len(values) // len(active)
             if weigh and weights is not None:
                 weights.extend(weigh(first, count))
             first += count
@@ -351,7 +355,7 @@ class FastPimcBot(CompiledSearchBot):
                 row = values[w * len(active) : (w + 1) * len(active)]
                 for i, v in zip(active, row, strict=True):
                     per_world[i].append(v)
-            if known or rollouts >= budget:
+            if known or rollouts >= budget or short or spent():
                 break
             if seconds is not None and time.perf_counter() - start >= seconds:
                 break
@@ -369,9 +373,12 @@ class FastPimcBot(CompiledSearchBot):
         else:
             best = self._overrule(active, per_world, means, prior, weights)
         unconfirmed = False
-        if best != prior and not known and self.verify_worlds > 0:
+        if best != prior and not known and self.verify_worlds > 0 and spent():
+            best, unconfirmed = prior, True  # no budget left to confirm it
+        elif best != prior and not known and self.verify_worlds > 0:
             count = self.verify_worlds  # worlds first.. onwards: no candidate has seen them
             values, done, used = playouts([index[prior], index[best]], first, count)
+            count = len(values) // 2  # fewer where the CPU budget ran out
             fresh = weigh(first, count) if weigh else None
             rollouts += 2 * count
             solved += done
@@ -410,12 +417,13 @@ class FastPimcBot(CompiledSearchBot):
         from .inference import world_weigher
 
         seat = observation.seat
+        assert seat is not None
         log_weight = world_weigher(observation)
         base: list[float] = []
 
         def weigh(first: int, count: int) -> list[float]:
             out = []
-            for hidden in world.pimc_hidden(seat, first, count, seed, bias):
+            for hidden in search.pimc_hidden(world, seat, first, count, seed, bias):
                 log = log_weight(hidden)
                 if not base:
                     base.append(log)  # weights are relative: the first world's is 1

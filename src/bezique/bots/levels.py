@@ -60,6 +60,12 @@ EXPERT_LATE_ROLLOUTS = 8_000
 """Most rollouts a move for ``expert-c-late`` (the version on trial; at most 0.3 s a move,
 median: early in the stock its searches stop long before it)."""
 
+HARD_CPU = 0.1
+"""CPU seconds a move for ``hard`` on any rules: its search stops there and plays the best so far
+(on the classic rules its rollouts end well before it, so it plays as its rollout count says)."""
+EXPERT_CPU = 0.3
+"""CPU seconds a move for ``expert`` on any rules (as :data:`HARD_CPU`)."""
+
 EXPERT_ISMCTS_ITERATIONS = 2000
 """Most iterations a move for ``expert-c-ismcts`` (``ismcts-c`` on trial; at most 0.3 s a move,
 median, on this machine: docs/strength.md)."""
@@ -86,13 +92,13 @@ LEVELS: dict[str, Level] = _by_name(
     Level(
         "hard",
         "pimc-c",
-        Limit(iterations=HARD_ROLLOUTS),
+        Limit(iterations=HARD_ROLLOUTS, cpu_budget=HARD_CPU),
         "searches sampled deals (at most 0.1 s a move)",
     ),
     Level(
         "expert",
         "pimc-c-lp0",
-        Limit(iterations=EXPERT_ROLLOUTS),
+        Limit(iterations=EXPERT_ROLLOUTS, cpu_budget=EXPERT_CPU),
         "searches more sampled deals from a learned policy (at most 0.3 s a move)",
     ),
 )

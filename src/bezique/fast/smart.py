@@ -5,7 +5,7 @@ C: each card the seat may play gets a *keep value* (what it is worth held), and 
 follow is worth what the trick brings less the keep value of the card spent.  Its numbers are
 the weights below, in the order :data:`SMART_PARAMS` names them; :data:`SMART_DEFAULT` is the
 heuristic player's own set.  Any other set of the same length may be given to
-:meth:`FastDeal.pimc <bezique.fast.FastDeal.pimc>` (the playouts and the prior of a search) and
+:func:`bezique.fast.search.pimc` (the playouts and the prior of a search) and
 to :func:`bezique.fast.duel`, which plays two sets against each other on mirrored decks in C,
 for tuning (``lab/scripts/tune_policy.py``)::
 
