@@ -1,0 +1,161 @@
+"""Each rule written once, in the core: the players, the screens, the score-keeper and the
+environments call the core's functions instead of writing a rule again.
+
+Two kinds of test keep it so: the core's helpers compared with the rule they express on many
+positions (and with what the callers did before, where that was right), and a reading of the
+source that fails when a copy of a rule comes back outside the core.
+"""
+
+from __future__ import annotations
+
+import ast
+import random
+from pathlib import Path
+from types import SimpleNamespace
+from typing import cast
+
+import pytest
+
+from bezique import Deal, Rules
+from bezique.bots.simple import SimpleBot
+from bezique.bots.view import View
+from bezique.core.cards import ACE, ALL_KINDS, SEVEN, WILD, kind
+from bezique.core.scoring import (
+    kind_values,
+    seven_capture_points,
+    trick_sevens,
+    valued_kind_values,
+    valued_trick_values,
+)
+from bezique.core.tricks import beats, count_beaters, follow_duty
+
+SRC = Path(__file__).resolve().parent.parent / "src" / "bezique"
+
+
+def _defined(path: Path) -> set[str]:
+    """Every function and class name defined anywhere in a module."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return {
+        n.name
+        for n in ast.walk(tree)
+        if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+    }
+
+
+# --- the beating rule as counts --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lead_wins", [False, True])
+def test_count_beaters_is_beats_counted(lead_wins: bool) -> None:
+    """RULES.md 1.5 (a higher card of the suit or a trump beats; a wild card never wins, or with
+    wild_card_lead_wins wins when led unless trumped, HAITIAN.md H16), counted over 2,000 random
+    multisets of cards against every kind."""
+    rng = random.Random(36)
+    for _ in range(2000):
+        counts = [rng.choice((0, 0, 0, 1, 2)) for _ in range(ALL_KINDS)]
+        trump = rng.choice((None, 0, 1, 2, 3))
+        for k in range(ALL_KINDS):
+            want = sum(
+                1
+                for c in range(ALL_KINDS)
+                for _ in range(counts[c])
+                if beats(c, k, trump, lead_wins)
+            )
+            assert count_beaters(k, counts, trump, lead_wins) == want
+
+
+def test_the_view_counts_beaters_by_the_core() -> None:
+    """The heuristic players' count of unseen beaters is the core's, on real observations of
+    every preset."""
+    for preset in Rules.presets():
+        deal = Deal.new(Rules.preset(preset), seed=3)
+        rng = random.Random(3)
+        for _ in range(40):
+            if deal.is_over:
+                break
+            seat = deal.to_move
+            assert seat is not None
+            view = View(deal.observation(seat))
+            for k in range(ALL_KINDS):
+                assert view.beaters_unseen(k) == count_beaters(
+                    k, view.unseen, view.trump, view.rules.wild_card_lead_wins
+                )
+            deal.apply(rng.choice(deal.legal_actions()))
+
+
+# --- the stage-2 duties --------------------------------------------------------------------------
+
+
+def _fake_view(rules: Rules, trump: int | None) -> View:
+    return cast(View, SimpleNamespace(seat=0, trump=trump, rules=rules))
+
+
+def test_after_a_led_joker_the_follower_must_trump() -> None:
+    """HAITIAN.md H20: in phase 3, after a led joker a follower holding trumps must trump (a
+    joker has no suit to follow: another joker is no answer)."""
+    rules = Rules.preset("haitian")
+    hearts = 1
+    cards = [kind(0, SEVEN), kind(hearts, ACE), WILD]
+    replies = SimpleBot._replies(_fake_view(rules, hearts), WILD, cards)
+    assert replies == [kind(hearts, ACE)]
+
+
+@pytest.mark.parametrize("preset", ["classic", "russian", "haitian", "old-russian", "four"])
+def test_the_simple_bot_follows_the_core_duties(preset: str) -> None:
+    """RULES.md 2.3 (stage 2: follow suit, head, trump): the simple bot's reading of what the
+    opponent may answer is the core's :func:`follow_duty`, on 3,000 random hands and leads."""
+    rules = Rules.preset(preset)
+    rng = random.Random(7)
+    kinds = sorted(set(rules.pack_kinds))
+    for _ in range(3000):
+        trump = rng.choice((None, 0, 1, 2, 3))
+        led = rng.choice(kinds)
+        cards = sorted(rng.choice(kinds) for _ in range(rng.randint(1, 8)))
+        got = SimpleBot._replies(_fake_view(rules, trump), led, cards)
+        want = follow_duty(cards, range(ALL_KINDS), [(0, led)], 2, trump, rules)
+        assert got == list(want)
+
+
+# --- what a trick is worth -----------------------------------------------------------------------
+
+
+def test_valued_kind_values_are_the_valued_trick_values_by_kind() -> None:
+    """RULES.md 2.2 (brisques score the taker; Rubicon's brisques only settle ties)."""
+    for preset in Rules.presets():
+        rules = Rules.preset(preset)
+        per_rank, _ = valued_trick_values(rules)
+        values = valued_kind_values(rules)
+        assert len(values) == len(kind_values(rules)) == ALL_KINDS
+        assert values[WILD] == 0
+        assert all(values[k] == per_rank[k & 7] for k in range(WILD))
+
+
+def test_sevens_in_a_trick() -> None:
+    """HAITIAN.md section 4: play-always scores each seven of trumps for its player, capture
+    for the trick's taker; other settings score none in the trick."""
+    trump = 2
+    seven = kind(trump, SEVEN)
+    trick = [(0, seven), (1, kind(trump, ACE)), (2, seven)]
+    always = Rules.preset("haitian")
+    assert trick_sevens(always, trump, trick, 1) == [(0, 10, False), (2, 10, False)]
+    assert seven_capture_points(always) == 0
+    capture = Rules.preset("haitian", second_seven_scores="capture")
+    assert trick_sevens(capture, trump, trick, 1) == [(1, 10, True), (1, 10, True)]
+    assert seven_capture_points(capture) == 10
+    assert trick_sevens(Rules.preset("classic"), trump, trick, 1) == []
+
+
+# --- no copy comes back ----------------------------------------------------------------------
+
+
+def test_no_copy_of_a_rule_outside_the_core() -> None:
+    """The copies the players once held are gone: the simple bot's own follow duties, the
+    exact stage-2 block of the heuristic and the oracle (one helper in the solver)."""
+    assert "_forced_replies" not in _defined(SRC / "bots" / "simple.py")
+    for name in ("heuristic.py", "oracle.py"):
+        text = (SRC / "bots" / name).read_text(encoding="utf-8")
+        assert "exact_values" not in text and "exact_choice" in text, name
+    solver = (SRC / "bots" / "solver.py").read_text(encoding="utf-8")
+    assert "second_seven_scores" not in solver
+    view = (SRC / "bots" / "view.py").read_text(encoding="utf-8")
+    assert "count_beaters" in view and "def beaters_unseen" in view
