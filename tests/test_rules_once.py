@@ -159,3 +159,41 @@ def test_no_copy_of_a_rule_outside_the_core() -> None:
     assert "second_seven_scores" not in solver
     view = (SRC / "bots" / "view.py").read_text(encoding="utf-8")
     assert "count_beaters" in view and "def beaters_unseen" in view
+
+
+# --- settling a per-deal game ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("preset", ["rubicon", "chinese", "eight-pack"])
+def test_the_settlement_breakdown_adds_up_and_is_what_the_screen_prints(preset: str) -> None:
+    """RULES.md 2.5-2.7 (game bonus and difference, or the rubicon; 100 more for a loser under
+    100): the settlement's terms add up to the payout, and the terminal prints those terms."""
+    from bezique.core.match import settle_points
+    from bezique.tui.render import settlement_text
+
+    rng = random.Random(5)
+    for rounding in (False, True):
+        rules = Rules.preset(preset, round_to_hundreds=rounding)
+        for _ in range(500):
+            scores = [rng.randrange(0, 4000, 10) for _ in range(2)]
+            brisques = [rng.randrange(0, 200, 10) for _ in range(2)]
+            s = settle_points(rules, scores, brisques)
+            if s.winner is None:
+                assert s.parts == () and s.payout == (0, 0)
+                continue
+            assert sum(v for _, v in s.parts) == s.payout[s.winner]
+            w, lose = s.paid_scores
+            assert ("loser under 100" in dict(s.parts)) == (lose < 100)
+            text = settlement_text(rules, s, ["North", "South"]).plain
+            assert text.endswith(f"= {s.payout[s.winner]}.") or "Brisques" in text
+            for name, value in s.parts:
+                assert str(value if name != "difference" else f"({w} - {lose})") in text
+
+
+def test_the_screens_settle_and_count_brisques_by_the_core() -> None:
+    """The terminal's settlement text rounds nothing itself and names no brisque ranks."""
+    render = (SRC / "tui" / "render.py").read_text(encoding="utf-8")
+    assert "round_to_hundreds" not in render and "< 100" not in render
+    for name in ("render.py", "hints.py"):
+        text = (SRC / "tui" / name).read_text(encoding="utf-8")
+        assert '"AT"' not in text and "BRISQUE =" not in text, name
