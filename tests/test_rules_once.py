@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import random
+import re
 from pathlib import Path
 from types import SimpleNamespace
 from typing import cast
@@ -197,3 +198,26 @@ def test_the_screens_settle_and_count_brisques_by_the_core() -> None:
     for name in ("render.py", "hints.py"):
         text = (SRC / "tui" / name).read_text(encoding="utf-8")
         assert '"AT"' not in text and "BRISQUE =" not in text, name
+
+
+def test_the_rules_text_reads_the_options_themselves() -> None:
+    """The rules in words read each option from the Rules value (no stand-in defaults), and the
+    turn-up bonuses come from scoring: a rubicon game says that a loser under 100 gives the
+    winner small_loser_bonus more (RULES.md 2.7), with the value set."""
+    from bezique.core.cards import ACE, HEARTS, SPADES
+    from bezique.core.scoring import turn_up_bonus
+    from bezique.tui.rules_text import rules_sections
+
+    text = (SRC / "tui" / "rules_text.py").read_text(encoding="utf-8")
+    assert not re.search(r"getattr\(\w+, [\"']", text) and "_get(" not in text
+
+    def words(rules: Rules) -> str:
+        return " ".join(s for _, sentences in rules_sections(rules) for s in sentences)
+
+    rubicon = Rules.preset("rubicon")
+    assert f"the winner scores {rubicon.small_loser_bonus} more" in words(rubicon)
+    assert "the winner scores 250 more" in words(Rules.preset("rubicon", small_loser_bonus=250))
+    greek = Rules.preset("greek")
+    black = turn_up_bonus(greek, kind(SPADES, ACE), 0)[0][1]
+    red = turn_up_bonus(greek, kind(HEARTS, ACE), 0)[0][1]
+    assert f"a black ace gives the dealer {black}, a red ace {red}" in words(greek)
