@@ -221,3 +221,13 @@ def test_the_rules_text_reads_the_options_themselves() -> None:
     black = turn_up_bonus(greek, kind(SPADES, ACE), 0)[0][1]
     red = turn_up_bonus(greek, kind(HEARTS, ACE), 0)[0][1]
     assert f"a black ace gives the dealer {black}, a red ace {red}" in words(greek)
+
+
+def test_one_card_column_for_the_opponent_models() -> None:
+    """The play model, the belief model and the fitting script index cards by one function."""
+    pattern = re.compile(r"0 if \w+ >> 3 == \w+ else 8")
+    root = SRC.parent.parent
+    for path in [*SRC.rglob("*.py"), *(root / "scripts").glob("*.py")]:
+        if path.name == "inference.py":
+            continue
+        assert not pattern.search(path.read_text(encoding="utf-8")), path
