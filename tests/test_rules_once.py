@@ -231,3 +231,20 @@ def test_one_card_column_for_the_opponent_models() -> None:
         if path.name == "inference.py":
             continue
         assert not pattern.search(path.read_text(encoding="utf-8")), path
+
+
+def test_the_penalties_are_the_cores() -> None:
+    """RULES.md 2.1.4 (facts C47-C49): the keeper's offences are the core's, the Russian extra
+    card following extra_card_penalty; the keeper writes no penalty figure of its own."""
+    from bezique.core.penalties import offences
+    from bezique.keeper import OFFENCES, Keeper
+
+    for scheme in ("russian", "victorian", "no-further-points", "none"):
+        for cost in (50, 60):
+            rules = Rules.preset("classic", penalty_scheme=scheme, extra_card_penalty=cost)
+            assert Keeper(rules, ["Ann", "Bob"]).offences() == offences(rules)
+    assert offences(Rules.preset("russian", extra_card_penalty=60))["extra-card"][0] == -60
+    assert OFFENCES["victorian"]["too-many-cards"][0] == 100
+    for name in ("sheet.py", "keeper.py"):
+        text = (SRC / "keeper" / name).read_text(encoding="utf-8")
+        assert '"revoke"' not in text and "-120" not in text, name
