@@ -248,3 +248,13 @@ def test_the_penalties_are_the_cores() -> None:
     for name in ("sheet.py", "keeper.py"):
         text = (SRC / "keeper" / name).read_text(encoding="utf-8")
         assert '"revoke"' not in text and "-120" not in text, name
+
+
+def test_the_environments_share_their_helpers() -> None:
+    """Gymnasium and PettingZoo build the action mask and guard the episode with envs.common's
+    helpers, not each with its own copy."""
+    for name in ("gymnasium_env.py", "pettingzoo_env.py"):
+        text = (SRC / "envs" / name).read_text(encoding="utf-8")
+        assert "np.zeros(enc.num_actions" not in text and "mask[i] = 1" not in text, name
+        assert 'raise RuntimeError("call reset() first")' not in text, name
+        assert "started(self._episode)" in text and ".legal_mask(" in text, name
