@@ -8,7 +8,7 @@ CHROMIUM := /usr/bin/chromium
 
 NODE_STAMP := node_modules/.installed
 
-.PHONY: play test lint typecheck jscheck bench golden clean postgresql lab
+.PHONY: play test check regen regen-check lint typecheck jscheck bench golden clean postgresql lab
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -52,8 +52,26 @@ postgresql:
 # https://github.com/pytest-dev/pytest-xdist/issues/1323 and .../issues/1327).
 TEST_WORKERS ?= 2
 
-test: $(STAMP) $(CHROMIUM) postgresql lint typecheck jscheck
+test: $(STAMP) $(CHROMIUM) postgresql lint typecheck jscheck regen-check
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup --max-worker-restart 0
+
+# The quick loop for contributors: lint, types and the tests that need no browser, PostgreSQL
+# or Ray and take no more than a second or two each (the marks: pyproject.toml, tests/conftest.py).
+CHECK_MARKS := not browser and not postgres and not ray and not slow
+
+check: $(STAMP) lint typecheck
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup --max-worker-restart 0 -m "$(CHECK_MARKS)"
+
+# Every generated file, written again from the code: `make regen` then `git status` shows what
+# a change did to them.  regen-check writes nothing and fails on a stale file (the cheap
+# generators; the fingerprint is compared by tests/test_fingerprint.py).
+GENERATORS := make_golden make_perft make_fast_tables make_variant_tables
+
+regen: $(STAMP)
+	for g in $(GENERATORS) make_fingerprint; do $(BIN)/python scripts/$$g.py || exit 1; done
+
+regen-check: $(STAMP)
+	for g in $(GENERATORS); do $(BIN)/python scripts/$$g.py --check || exit 1; done
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks scripts lab

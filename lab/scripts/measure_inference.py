@@ -34,6 +34,7 @@ from bezique.arena import valuedata
 from bezique.bots.inference import (
     MELD_CLASSES,
     PlayModel,
+    card_column,
     log_weight,
     sample_uniform,
 )
@@ -72,10 +73,6 @@ def actions_taken(
     return out
 
 
-def column(kind: int, trump: int) -> int:
-    return (0 if kind >> 3 == trump else 8) + (kind & 7)
-
-
 def fit_play(samples: list[tuple[Observation, str]], iters: int = 300) -> dict[str, object]:
     """Card scores by maximum likelihood: 16 lead + 16 follow + 3 extra parameters."""
     groups = []  # (feature matrix of the candidates, index of the chosen one)
@@ -93,7 +90,7 @@ def fit_play(samples: list[tuple[Observation, str]], iters: int = 300) -> dict[s
         led = parse_card(obs.trick[0][1]) if obs.trick else None
         f = np.zeros((len(cands), 35))
         for i, k in enumerate(cands):
-            col = column(k, trump)
+            col = card_column(k, trump)
             if led is None:
                 f[i, col] = 1
             else:

@@ -35,7 +35,7 @@ from pathlib import Path
 from ..core.cards import ALL_KINDS, SUITS, WILD, parse_card
 from ..core.observation import Observation
 from ..core.tricks import beats
-from .inference import _history, hidden_places
+from .inference import _history, card_column, hidden_places
 from .learned import _classic
 
 _QS, _JD = parse_card("QS"), parse_card("JD")
@@ -181,7 +181,7 @@ def card_features(obs: Observation) -> CardRows | None:
     for kind in sorted(unseen):
         if kind >= WILD:
             continue
-        cls = (0 if kind >> 3 == trump else 8) + (kind & 7)
+        cls = card_column(kind, trump)
         x = [0.0] * len(FEATURES)
         x[16 * _band(progress) + cls] = 1.0
         i = 96
