@@ -4,8 +4,8 @@
 // views it sends and sends action notation back.
 import { backSVG, suitSymbol, sortCards, suitClass } from "./cards.js";
 import { api, card, esc, label, meldName, named, saveSettings, settings, t, toast } from "./common.js";
-import { clock, logLines, meldGroups, playAction, positions, seatName, sideNames, sideOf, soundsFor } from "./logic.js";
-import { glide, snapshot, sweep } from "./motion.js";
+import { clock, logLines, meldGroups, playAction, positions, seatName, sideNames, sideOf, soundsFor, whyNot } from "./logic.js";
+import { glide, reduced, snapshot, sweep } from "./motion.js";
 import { play as playSounds, setSound } from "./sound.js";
 
 const V = 1;
@@ -172,7 +172,7 @@ function meldsHTML(s, v, seat, mine) {
     const cards = g.cards.map((c) => {
       if (c.again) return `<span class="again" title="${esc(label(c.code))}">${esc(label(c.code))}</span>`;
       const action = myTurn ? playAction(v, c.ref, true) : null;
-      return card(c.ref, { action, size: mine ? "meldcard" : "small", aria: `${label(c.code)} (${meldName(g.name)})` });
+      return card(c.ref, { action, blocked: myTurn, size: mine ? "meldcard" : "small", aria: `${label(c.code)} (${meldName(g.name)})` });
     }).join("");
     const title = g.name ? `${esc(meldName(g.name))} <b>${g.points}</b>` : "";
     return `<div class="meld${g.cards.length ? "" : " gone"}" data-testid="meld" data-meld="${esc(g.name)}"><div class="mlabel">${title}</div><div class="mcards">${cards}</div></div>`;
@@ -221,15 +221,16 @@ function centreHTML(s, v, pos, n) {
   }
   const slots = cards.map(([st, c]) => `<div class="slot pos-${pos[st]}" data-zone="trick-${st}">${card(c)}<span class="who">${esc(n[st])}</span></div>`).join("");
   const trick = `<div class="trick${cls} n${tb.players}" id="trick" data-testid="trick" aria-label="${t("trick")}">${slots}${caption}</div>`;
-  return `<div class="centre">${trick}${stock}${declareHTML(s, v)}</div>`;
+  return `<div class="centre">${trick}${stock}</div>`;
 }
 
-/** The declaration panel (over the middle of the table, so nothing else moves). @param {State} s @param {View} v */
+/** The declaration choices: a strip just above the hand, so the trick, the stock and the
+ * turn-up they speak of stay in sight. @param {State} s @param {View} v */
 function declareHTML(s, v) {
   const myTurn = s.seat !== null && v.to_move === s.seat && v.phase === "declare" && !s.pending;
   if (!myTurn) return "";
   const choices = v.legal.filter((l) => l.action !== "pass");
-  return `<div class="panel declare" id="declare"><h3>${t("declare.title")}</h3><div class="choices">${choices.map((l, i) => {
+  return `<div class="declare" id="declare" role="group" aria-label="${t("declare.title")}"><div class="choices">${choices.map((l, i) => {
     const p = l.action.split(/\s+/);
     const text = p[0] === "meld" ? meldName(p[1]) : actionText(l.action);
     const cards = p[0] === "meld" ? p.slice(2).map((c) => card(c, { size: "tiny" })).join("") : "";
@@ -262,7 +263,7 @@ function scoresHTML(s, v, n) {
   const g = m.games;
   // a match of games (cent points): each side's count of games won, towards the count needed
   const games = g ? `<span class="games" id="match-counter" title="${esc(t("games.title", { n: g.needed }))}">${t("games.label")} ${g.counts.map((/** @type {number} */ c, /** @type {number} */ i) => `<b class="side-${i}">${c}</b>`).join("–")}<small>/${g.needed}</small></span>` : "";
-  return `<div class="scores" data-testid="scores" aria-label="${t("scores")}"><span class="dealno">${t("scores.deal", { n: m.deal + 1 })}</span>${games}${sides.map((nm, i) => `<span class="score side-${i}${i === mySide ? " myside" : ""}"><b>${esc(nm)}</b> <span class="pts">${v.points[i]}</span> <small title="${t("scores.match")}">${m.scores[i]}/${m.target}</small></span>`).join("")}</div>`;
+  return `<div class="scores" data-testid="scores" aria-label="${t("scores")}"><span class="dealno">${t("scores.deal", { n: m.deal + 1 })}</span>${games}${sides.map((nm, i) => `<span class="score side-${i}${i === mySide ? " myside" : ""}"><b>${esc(nm)}</b> <span class="pts">${v.points[i]}</span> <small title="${t("scores.match")}">${m.scores[i]}<span class="tgt">/${m.target}</span></small></span>`).join("")}</div>`;
 }
 
 /** @param {State} s @param {View} v @param {string[]} n */
@@ -278,7 +279,10 @@ function panelsHTML(s, v, n) {
   }
   if (s.panel === "settings") {
     const speeds = [[0, "speed.off"], [0.5, "speed.fast"], [1, "speed.normal"], [1.6, "speed.slow"]];
-    return `<aside class="drawer" id="settings-panel"><h3>${t("settings.title")}</h3>
+    // the site's header is hidden at the table: its language choice moves here
+    const langs = document.getElementById("lang");
+    const lang = langs ? `<label>${t("language")} <select id="set-lang">${langs.innerHTML}</select></label>` : "";
+    return `<aside class="drawer" id="settings-panel"><h3>${t("settings.title")}</h3>${lang}
       <label>${t("settings.speed")} <select id="set-speed">${speeds.map(([x, k]) => `<option value="${x}" ${settings.speed === x ? "selected" : ""}>${t(String(k))}</option>`).join("")}</select></label>
       <label class="check"><input type="checkbox" id="set-four" ${settings.fourColour ? "checked" : ""}> ${t("settings.four")}</label>
       <label class="check"><input type="checkbox" id="set-sound" ${settings.sound ? "checked" : ""}> ${t("settings.sound")}</label></aside>`;
@@ -296,7 +300,7 @@ export function render(s) {
   const active = /** @type {HTMLElement|null} */ (document.activeElement);
   const focused = active?.dataset?.action || active?.id;
   document.body.classList.add("at-table");
-  const bar = `<a class="tool home" href="#/" aria-label="${t("nav.play")}">Bezique</a><span class="code">${t("table.code")} <strong id="table-code">${esc(s.code)}</strong></span>
+  const bar = `<a class="tool home" href="#/" aria-label="${t("nav.play")}">Bezique</a><span class="code"><span class="codelbl">${t("table.code")}</span> <strong id="table-code">${esc(s.code)}</strong></span>
     <button id="copy-link" class="tool" data-link="${esc(link)}" aria-label="${t("table.copy")}"><svg class="icon" viewBox="0 0 16 16" aria-hidden="true"><path d="M6.6 9.4l2.8-2.8M7.3 4.7l1.4-1.4a2.6 2.6 0 013.7 3.7L11 8.4M8.7 11.3l-1.4 1.4a2.6 2.6 0 01-3.7-3.7L5 7.6"/></svg> <span class="tl">${t("table.copy")}</span></button>`;
   if (tb.status === "waiting" || !v) {
     app.innerHTML = `<div class="bar">${bar}</div><section class="panel"><h2>${t("table.waiting")}</h2><p>${t("table.share")}</p><p><code>${esc(link)}</code></p>
@@ -334,7 +338,8 @@ export function render(s) {
   if (me !== null) {
     const hand = sortCards(v.hand);
     const canPlay = myTurn && !s.pending && v.phase === "play";
-    html += `<div class="hand${canPlay ? " live" : ""}" id="hand" data-testid="hand" data-zone="hand" aria-label="${t("hand")}">${hand.map((c) => card(c, { action: canPlay ? playAction(v, c, false) : null })).join("")}</div>`;
+    html += declareHTML(s, v);
+    html += `<div class="hand${canPlay ? " live" : ""}" id="hand" data-testid="hand" data-zone="hand" aria-label="${t("hand")}">${hand.map((c) => card(c, { action: canPlay ? playAction(v, c, false) : null, blocked: canPlay })).join("")}</div>`;
   }
   if (v.phase === "over" && s.showSummary) html += summaryHTML(s);
   html += `</div>`;
@@ -433,6 +438,7 @@ function gameLine(m, sides) {
 /** @param {State} s */
 function bind(s) {
   app.querySelectorAll("[data-action]").forEach((b) => b.addEventListener("click", () => act(s, /** @type {HTMLElement} */ (b).dataset.action || "")));
+  app.querySelectorAll("[data-blocked]").forEach((b) => b.addEventListener("click", () => explain(s, /** @type {HTMLElement} */ (b))));
   const on = (/** @type {string} */ id, /** @type {(e: Event) => void} */ f) => { const e = document.getElementById(id); if (e) e.addEventListener("click", f); };
   const toggle = (/** @type {string} */ name) => () => { s.panel = s.panel === name ? "" : name; render(s); };
   on("copy-link", (e) => { navigator.clipboard?.writeText(/** @type {HTMLElement} */ (e.currentTarget).dataset.link || "").then(() => toast(t("table.copied")), () => {}); });
@@ -450,6 +456,12 @@ function bind(s) {
   const sound = (/** @type {boolean} */ on) => { setSound(on); saveSettings(); render(s); };
   document.getElementById("set-sound")?.addEventListener("change", (e) => sound(/** @type {HTMLInputElement} */ (e.target).checked));
   on("sound-btn", () => sound(!settings.sound));
+  const setLang = /** @type {HTMLSelectElement|null} */ (document.getElementById("set-lang"));
+  const siteLang = /** @type {HTMLSelectElement|null} */ (document.getElementById("lang"));
+  if (setLang && siteLang) {
+    setLang.value = siteLang.value;
+    setLang.addEventListener("change", () => { siteLang.value = setLang.value; siteLang.dispatchEvent(new Event("change")); });
+  }
   document.getElementById("set-four")?.addEventListener("change", (e) => { settings.fourColour = /** @type {HTMLInputElement} */ (e.target).checked; saveSettings(); render(s); });
   app.querySelectorAll("[data-review-ply]").forEach((b) => b.addEventListener("click", () => {
     const ply = Number(/** @type {HTMLElement} */ (b).dataset.reviewPly);
@@ -504,6 +516,24 @@ async function nextMatch(s) {
     localStorage.setItem(tokenKey(r.code), r.token);
     location.hash = `#/t/${r.code}`;
   } catch (err) { toast(/** @type {Error} */ (err).message); }
+}
+
+/** A card that may not be played was clicked: say why, in the player's language, and give
+ * the card a small shake (none when the system asks for reduced motion).
+ * @param {State} s @param {HTMLElement} el */
+function explain(s, el) {
+  const v = s.view;
+  if (!v) return;
+  const why = whyNot(v, el.dataset.card || "");
+  if (!why) return;
+  const text = t(why.key, { suit: why.suit ? suitSymbol(why.suit) : "" });
+  toast(text);
+  const status = document.getElementById("status");
+  if (status) status.textContent = text;
+  if (!reduced() && settings.speed > 0 && typeof el.animate === "function") {
+    el.animate([{ transform: "translateX(0)" }, { transform: "translateX(-5px)" }, { transform: "translateX(5px)" }, { transform: "translateX(-3px)" }, { transform: "translateX(0)" }],
+      { duration: 320, easing: "ease-out" });
+  }
 }
 
 /** @param {State} s @param {string} action */
