@@ -39,6 +39,7 @@ from .limits import (
 )
 from .protocol import MAX_NAME, ProtocolError, clean_name, dumps, error, parse_client
 from .replay import ReplayError, record_actions, replay_steps
+from .seatlinks import add_routes as seat_link_routes
 from .storage import Store, default_url
 from .tables import BURST, RATE, Connection, Lobby, Table, default_level, levels
 
@@ -47,7 +48,10 @@ SCHEMA = Path(__file__).resolve().parent / "protocol.schema.json"
 MAX_BODY = 512 * 1024
 """Largest HTTP request body (an uploaded record for the replay view), whether its size is
 given (``Content-Length``) or not (a chunked upload, counted as it arrives)."""
-LIMITED = re.compile(r"/api/tables|/api/tables/[^/]+/(?:join|next-match)|/api/replay")
+LIMITED = re.compile(
+    r"/api/tables|/api/tables/[^/]+/(?:join|next-match)|/api/replay"
+    r"|/api/tables/[^/]+/(?:seat-link|claim)|/api/my-games"
+)
 """The POST requests under the per-address rate limit: they make tables, seats and replays."""
 TOO_MANY_SOCKETS = "too many connections from your address: close some first"
 LIMITED_GET = re.compile(r"/api/rules|/api/tables/[^/]+/replay")
@@ -428,6 +432,8 @@ def create_app(
         ):
             raise HTTPException(400, "only finished games can be replayed here")
         return await _replayed(rec, deal)
+
+    seat_link_routes(app, lobby)  # personal seat links, and "your games"
 
     # --- the game ----------------------------------------------------------------------------
     @app.websocket("/ws/{code}")
