@@ -4,7 +4,8 @@
 import { sortCards, sprite, suitSymbol } from "./cards.js";
 import { api, card, esc, label, loadLang, meldName, named, pickLang, saveSettings, t, toast } from "./common.js";
 import { meldGroups } from "./logic.js";
-import { actionText, openTable, render, tokenKey } from "./table.js";
+import { remember, showGames } from "./games.js";
+import { actionText, linkKey, openTable, render, tokenKey } from "./table.js";
 
 const app = /** @type {HTMLElement} */ (document.getElementById("app"));
 /** @type {any} */
@@ -30,6 +31,7 @@ async function route() {
       return;
     }
     if (parts[0] === "join" && parts[1]) return await joinView(parts[1]);
+    if (parts[0] === "seat" && parts[1] && parts[2]) return await claimView(parts[1], parts[2]);
     if (parts[0] === "rules") return await rulesView(decodeURIComponent(parts[1] || "classic"));
     if (parts[0] === "replay") return await replayView(parts[1], Number(parts[2] ?? -1), Number(parts[3] ?? -1));
     return await homeView();
@@ -84,7 +86,9 @@ async function homeView() {
     <form id="join"><label>${t("form.code")} <input name="code" required maxlength="16" autocapitalize="off"></label>
     <button type="submit">${t("home.joinbutton")}</button></form>
     <p><a href="#/rules/classic">${t("nav.rules")}</a> · <a href="#/replay">${t("nav.replay")}</a></p>
-  </section>`;
+  </section>
+  <section class="panel" id="your-games" hidden></section>`;
+  showGames(/** @type {HTMLElement} */ (document.getElementById("your-games")));
   const vs = /** @type {any} */ (document.getElementById("vs"));
   const friends = /** @type {any} */ (document.getElementById("friends"));
   const fillPlayers = (/** @type {any} */ form) => {
@@ -112,6 +116,7 @@ async function homeView() {
     try {
       const r = await api("/api/tables", body);
       localStorage.setItem(tokenKey(r.code), r.token);
+      remember(r.code);
       location.hash = `#/t/${r.code}`;
     } catch (err) { toast(/** @type {Error} */ (err).message); }
   };
@@ -162,10 +167,29 @@ async function joinView(code) {
       try {
         const r = await api(`/api/tables/${code}/join`, { name: e.target.name.value });
         localStorage.setItem(tokenKey(code), r.token);
+        remember(code);
         location.hash = `#/t/${code}`;
       } catch (err) { toast(/** @type {Error} */ (err).message); }
     });
   }
+}
+
+// --- a personal seat link -------------------------------------------------------------------
+/** Take a seat back with its personal link: this browser gets a fresh seat token (the device
+ * that held the seat before loses it), and the secret leaves the address bar at once.
+ * @param {string} code @param {string} secret */
+async function claimView(code, secret) {
+  history.replaceState(null, "", `#/t/${code}`);
+  try {
+    const r = await api(`/api/tables/${encodeURIComponent(code)}/claim`, { link: secret });
+    localStorage.setItem(tokenKey(code), r.token);
+    localStorage.setItem(linkKey(code), secret);
+    remember(code);
+    toast(t("seatlink.taken"));
+  } catch {
+    toast(t("seatlink.invalid"));
+  }
+  await route();
 }
 
 // --- rules --------------------------------------------------------------------------------

@@ -6,12 +6,17 @@ import { backSVG, suitSymbol, sortCards, suitClass } from "./cards.js";
 import { api, card, esc, label, meldName, named, saveSettings, settings, t, toast } from "./common.js";
 import { clock, logLines, meldGroups, playAction, positions, seatName, sideNames, sideOf, soundsFor, whyNot } from "./logic.js";
 import { glide, reduced, snapshot, sweep } from "./motion.js";
+import { qrSVG } from "./qr.js";
 import { play as playSounds, setSound } from "./sound.js";
 
 const V = 1;
 const app = /** @type {HTMLElement} */ (document.getElementById("app"));
 /** @param {string} code */
 export const tokenKey = (code) => `bezique.seat.${code}`;
+/** Where this browser keeps a seat's personal link (a secret of that seat). @param {string} code */
+export const linkKey = (code) => `bezique.link.${code}`;
+/** A seat's personal link from its secret. @param {string} code @param {string} secret */
+export const seatLink = (code, secret) => `${location.origin}/#/seat/${code}/${secret}`;
 
 /**
  * @typedef {import("./logic.js").View} View
@@ -277,6 +282,15 @@ function panelsHTML(s, v, n) {
     const n2 = /** @type {TableInfo} */ (s.table).players;
     return `<aside class="drawer" id="last-trick" data-zone="lasttrick"><h3>${t("lasttrick", { name: esc(n[w]) })}</h3><div class="row">${cs.map((c, i) => `<figure>${card(c, { size: "small" })}<figcaption>${esc(n[(ld + i) % n2])}</figcaption></figure>`).join("")}</div></aside>`;
   }
+  if (s.panel === "seatlink") {
+    const secret = localStorage.getItem(linkKey(s.code));
+    const link = secret ? seatLink(s.code, secret) : "";
+    return `<aside class="drawer" id="seatlink-panel"><h3>${t("seatlink.title")}</h3><p>${t("seatlink.about")}</p>
+      ${link ? `<input id="seat-link" readonly value="${esc(link)}" aria-label="${t("seatlink.title")}">
+      <div class="qrbox">${qrSVG(link, t("seatlink.qr"))}</div>
+      <div class="buttons"><button id="copy-seat-link">${t("seatlink.copy")}</button><button id="renew-seat-link">${t("seatlink.renew")}</button></div>
+      <p class="muted small">${t("seatlink.renewabout")}</p>` : `<p class="muted">${t("connecting")}</p>`}</aside>`;
+  }
   if (s.panel === "settings") {
     const speeds = [[0, "speed.off"], [0.5, "speed.fast"], [1, "speed.normal"], [1.6, "speed.slow"]];
     // the site's header is hidden at the table: its language choice moves here
@@ -317,6 +331,7 @@ export function render(s) {
     <button class="tool" id="last-btn" aria-label="${t("tool.last")}" aria-pressed="${s.panel === "last"}" ${v.tricks.length ? "" : "disabled"}><span aria-hidden="true">↶</span> <span class="tl">${t("tool.last")}</span></button>
     <button class="tool" id="log-btn" aria-label="${t("tool.log")}" aria-pressed="${s.panel === "log"}"><span aria-hidden="true">☰</span> <span class="tl">${t("tool.log")}</span></button>
     <button class="tool" id="sound-btn" aria-pressed="${settings.sound}" aria-label="${t("settings.sound")}" title="${t(settings.sound ? "sound.on" : "sound.off")}"><svg class="icon" viewBox="0 0 16 16" aria-hidden="true"><path d="M2.5 6h2.5l3.5-3v10l-3.5-3h-2.5z"/>${settings.sound ? `<path d="M11 5.5a3.5 3.5 0 010 5M12.8 3.8a6 6 0 010 8.4"/>` : `<path d="M11 6l3.5 4M14.5 6l-3.5 4"/>`}</svg></button>
+    ${me !== null && s.token ? `<button class="tool" id="seatlink-btn" aria-pressed="${s.panel === "seatlink"}" aria-label="${t("seatlink.title")}" title="${t("seatlink.title")}"><svg class="icon" viewBox="0 0 16 16" aria-hidden="true"><circle cx="5" cy="8" r="3"/><path d="M8 8h7M12.5 8v2.5M14.5 8v2"/></svg></button>` : ""}
     <button class="tool" id="settings-btn" aria-pressed="${s.panel === "settings"}" aria-label="${t("settings.title")}"><span aria-hidden="true">⚙</span></button>
     <a class="tool" href="#/rules/${encodeURIComponent(tb.rules)}" aria-label="${t("nav.rules")}">?</a></span></div>`;
   html += `<div class="felt">`;
@@ -452,6 +467,12 @@ function bind(s) {
   on("log-btn", toggle("log"));
   on("last-btn", toggle("last"));
   on("settings-btn", toggle("settings"));
+  on("seatlink-btn", () => { toggle("seatlink")(); if (s.panel === "seatlink" && !localStorage.getItem(linkKey(s.code))) renewLink(s); });
+  on("renew-seat-link", () => renewLink(s));
+  on("copy-seat-link", () => {
+    const secret = localStorage.getItem(linkKey(s.code));
+    if (secret) navigator.clipboard?.writeText(seatLink(s.code, secret)).then(() => toast(t("table.copied")), () => {});
+  });
   document.getElementById("set-speed")?.addEventListener("change", (e) => { settings.speed = Number(/** @type {HTMLSelectElement} */ (e.target).value); saveSettings(); });
   const sound = (/** @type {boolean} */ on) => { setSound(on); saveSettings(); render(s); };
   document.getElementById("set-sound")?.addEventListener("change", (e) => sound(/** @type {HTMLInputElement} */ (e.target).checked));
@@ -506,6 +527,16 @@ function reviewPositionHTML(s, item) {
   const m = s.match;
   if (m && m.winner !== null) html += `<a href="#/replay/${esc(s.code)}/${m.deals.length - 1}/${item.ply}">${t("nav.replay")}</a>`;
   return html + `</div>`;
+}
+
+/** A new personal link for this seat (the server ends the old one); kept in this browser.
+ * @param {State} s */
+async function renewLink(s) {
+  try {
+    const r = await api(`/api/tables/${encodeURIComponent(s.code)}/seat-link`, { token: s.token });
+    localStorage.setItem(linkKey(s.code), r.link);
+    if (s.panel === "seatlink") render(s);
+  } catch (err) { toast(/** @type {Error} */ (err).message); }
 }
 
 /** The next match after this one, at a new table with the same players (in a match of
