@@ -350,7 +350,7 @@ def test_your_games_lists_this_browsers_games_only(server: str, browser: Any) ->
     listed = page.locator("#games-list .game")
     codes = listed.evaluate_all("els => els.map(e => e.dataset.code)")
     assert code in codes and other_code not in codes
-    row = page.locator(f"#games-list .game[data-code={code}]")
+    row = page.locator(f'#games-list .game[data-code="{code}"]')
     en = strings("en")
     assert en["games.won"] in row.inner_text() or en["games.lost"] in row.inner_text()
     shot(page, "polish-your-games-1366x768")
