@@ -42,6 +42,7 @@ from .replay import ReplayError, record_actions, replay_steps
 from .seatlinks import add_routes as seat_link_routes
 from .storage import Store, default_url
 from .tables import BURST, RATE, Connection, Lobby, Table, default_level, levels
+from .tutorial import add_routes as tutorial_routes
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 SCHEMA = Path(__file__).resolve().parent / "protocol.schema.json"
@@ -50,7 +51,7 @@ MAX_BODY = 512 * 1024
 given (``Content-Length``) or not (a chunked upload, counted as it arrives)."""
 LIMITED = re.compile(
     r"/api/tables|/api/tables/[^/]+/(?:join|next-match)|/api/replay"
-    r"|/api/tables/[^/]+/(?:seat-link|claim)|/api/my-games"
+    r"|/api/tables/[^/]+/(?:seat-link|claim)|/api/my-games|/api/tutorial"
 )
 """The POST requests under the per-address rate limit: they make tables, seats and replays."""
 TOO_MANY_SOCKETS = "too many connections from your address: close some first"
@@ -434,6 +435,7 @@ def create_app(
         return await _replayed(rec, deal)
 
     seat_link_routes(app, lobby)  # personal seat links, and "your games"
+    tutorial_routes(app, lobby)  # the guided first deal
 
     # --- the game ----------------------------------------------------------------------------
     @app.websocket("/ws/{code}")

@@ -6,6 +6,7 @@ import { api, card, esc, label, loadLang, meldName, named, pickLang, saveSetting
 import { meldGroups } from "./logic.js";
 import { remember, showGames } from "./games.js";
 import { actionText, linkKey, openTable, render, tokenKey } from "./table.js";
+import { bindTutorial, tutorialSection } from "./tutorial.js";
 
 const app = /** @type {HTMLElement} */ (document.getElementById("app"));
 /** @type {any} */
@@ -87,7 +88,9 @@ async function homeView() {
     <button type="submit">${t("home.joinbutton")}</button></form>
     <p><a href="#/rules/classic">${t("nav.rules")}</a> · <a href="#/replay">${t("nav.replay")}</a></p>
   </section>
+  ${tutorialSection()}
   <section class="panel" id="your-games" hidden></section>`;
+  bindTutorial(() => /** @type {HTMLInputElement} */ (document.querySelector("#vs input[name=name]")).value || t("you"));
   showGames(/** @type {HTMLElement} */ (document.getElementById("your-games")));
   const vs = /** @type {any} */ (document.getElementById("vs"));
   const friends = /** @type {any} */ (document.getElementById("friends"));

@@ -7,6 +7,7 @@ import { api, card, esc, label, meldName, named, saveSettings, settings, t, toas
 import { clock, logLines, meldGroups, playAction, positions, seatName, sideNames, sideOf, soundsFor, whyNot } from "./logic.js";
 import { glide, reduced, snapshot, sweep } from "./motion.js";
 import { qrSVG } from "./qr.js";
+import { coach } from "./tutorial.js";
 import { play as playSounds, setSound } from "./sound.js";
 
 const V = 1;
@@ -368,6 +369,7 @@ export function render(s) {
     return seat ? `seat-${seat[1]}` : null;
   });
   tick(s);
+  coach(s, app, () => render(s)); // the guided first deal's notes, at its table only
   // the moment the first table was drawn (benchmarks/web_paint.py reads it)
   if (!performance.getEntriesByName("bezique:table").length) performance.mark("bezique:table");
   document.title = myTurn ? `● ${t("title.turn")} · Bezique` : v.phase === "over" ? `${t("status.over")} · Bezique` : "Bezique";
