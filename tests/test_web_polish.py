@@ -357,6 +357,13 @@ def test_your_games_lists_this_browsers_games_only(server: str, browser: Any) ->
     row.locator(".game-replay").click()
     page.wait_for_selector("#r-next")
     assert "/replay/" in page.url
+    # the replay names the variant and the computer as the table did; its step buttons are drawn
+    heading = page.locator(".replay h1").inner_text()
+    assert en["preset.classic"] in heading and "target=" not in heading, heading
+    text = page.locator(".replay").inner_text()
+    assert en["bot.1"] in text and "Computer (" not in text
+    for button in ("#r-first", "#r-prev", "#r-next", "#r-last"):
+        assert page.locator(f"{button} svg").count() == 1
     for p in (page, stranger):
         p.context.close()
 
@@ -374,3 +381,42 @@ def test_no_secret_in_the_server_log(server: str, browser: Any, tmp_path: Path) 
     assert all(secret not in p.read_text(errors="replace") for p in logs)
     for p in (ann, bob, other):
         p.context.close()
+
+
+def test_headings_name_the_variant_and_codes_are_made_plain(server: str, browser: Any) -> None:
+    """The rules page names the variant in the language, not by its internal name; a table
+    code typed with spaces or capitals is made plain, never shown URL-encoded."""
+    page = page_of(browser, (1366, 768), "ru")
+    page.goto(server + "/#/rules/haitian")
+    page.wait_for_selector(".rules h1")
+    ru = strings("ru")
+    heading = page.locator(".rules h1").inner_text()
+    assert ru["preset.haitian"] in heading and "haitian" not in heading, heading
+    page.goto(server + "/")
+    page.fill("#join input[name=code]", " AB cd 23 ")
+    page.click("#join button[type=submit]")
+    page.wait_for_selector("#no-table")
+    assert page.url.endswith("#/join/abcd23"), page.url
+    assert "%20" not in page.locator("#no-table").inner_text()
+    page.context.close()
+
+
+def test_the_opponents_backs_do_not_count_known_cards_twice(server: str, browser: Any) -> None:
+    """An opponent's hand is drawn as its backs plus its cards known to all: together as many
+    as the cards it holds off the table."""
+    page = page_of(browser, (1366, 768))
+    vs_computer(page, server)
+    for _ in range(200):
+        page.wait_for_selector("#hand .playable, #declare .decl, #next-deal", state="visible")
+        if page.locator("[data-testid=seat-1] .known .card").count():
+            break
+        if page.locator("#next-deal").count():
+            page.click("#next-deal")
+            continue
+        step(page)
+    known = page.locator("[data-testid=seat-1] .known .card").count()
+    assert known, "the computer never showed a card"
+    backs = page.locator("[data-testid=seat-1] .backs .card").count()
+    count = int(page.locator("[data-testid=seat-1] .backs .count").inner_text())
+    assert backs + known == count, (backs, known, count)
+    page.context.close()

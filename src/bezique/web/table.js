@@ -204,7 +204,9 @@ function seatHTML(s, v, x, pos, n) {
       : `<span class="badge away">${t("badge.away")}${s.away.has(x) ? ` · ${t("badge.takeover")} <span data-countdown="${x}"></span>` : ""}</span>`);
   }
   const concealed = v.hand_sizes[x] - v.tables[x].length;
-  const backs = mine && s.seat !== null ? "" : `<div class="backs" aria-label="${t("aria.backs", { n: concealed })}">${Array.from({ length: Math.min(concealed, pos === "bottom" || pos === "top" ? 12 : 6) }, () => `<span class="card back tiny">${backSVG()}</span>`).join("")}<span class="count">${concealed}</span></div>`;
+  // the cards of the hand known to all are drawn face up beside the backs: not twice
+  const unknown = Math.max(0, concealed - (mine ? 0 : v.known[x].length));
+  const backs = mine && s.seat !== null ? "" : `<div class="backs" aria-label="${t("aria.backs", { n: concealed })}">${Array.from({ length: Math.min(unknown, pos === "bottom" || pos === "top" ? 12 : 6) }, () => `<span class="card back tiny">${backSVG()}</span>`).join("")}<span class="count">${concealed}</span></div>`;
   const known = v.known[x].length && !mine ? `<div class="known"><span class="lbl">${t("known")}</span>${v.known[x].map((c) => card(c, { size: "tiny" })).join("")}</div>` : "";
   return `<section class="seat pos-${pos} side-${side}${turn ? " turn" : ""}${mine ? " mine" : ""}" data-testid="seat-${x}" data-zone="seat-${x}" aria-label="${esc(n[x])}">
     <div class="plate"><span class="pname">${esc(mine ? (info.name || t("you")) : n[x])}</span>${badges.join("")}${turn ? `<span class="turnmark">${t("turn")}</span>` : ""}</div>
@@ -253,6 +255,15 @@ export function actionText(a) {
   if (p[0] === "pass") return t("act.pass");
   if (p[0] === "partner") return t("act.partner");
   return a;
+}
+
+/** A review item in words: the trick it belongs to (a declaration: the trick just won), and
+ * what was played or declared against what the computer suggests. @param {any} item */
+function reviewText(item) {
+  const verb = String(item.played).split(/\s+/)[0];
+  const won = item.view ? item.view.tricks.length : 0;
+  const key = verb === "play" ? "review.item" : verb === "pass" ? "review.itempass" : "review.itemdeclare";
+  return t(key, { n: verb === "play" ? won + 1 : Math.max(won, 1), played: esc(moveText(item.played)), suggested: esc(moveText(item.suggested)) });
 }
 
 /** A move as a review item names it: a card played by its name ("A♠", not "play A♠"),
@@ -425,7 +436,7 @@ function summaryHTML(s) {
   html += `<button id="close-summary">${t("summary.close")}</button></div>`;
   if (s.review && s.review.deal === m.deals.length - 1) {
     html += s.review.items.length
-      ? `<h3>${t("review.title")}</h3><ol class="review">${s.review.items.map((/** @type {any} */ i) => `<li><button class="linkish" data-review-ply="${i.ply}" aria-expanded="${s.reviewPly === i.ply}">${t("review.item", { n: i.ply + 1, played: esc(moveText(i.played)), suggested: esc(moveText(i.suggested)) })}</button>${s.reviewPly === i.ply ? reviewPositionHTML(s, i) : ""}</li>`).join("")}</ol>`
+      ? `<h3>${t("review.title")}</h3><ul class="review">${s.review.items.map((/** @type {any} */ i) => `<li><button class="linkish" data-review-ply="${i.ply}" aria-expanded="${s.reviewPly === i.ply}">${reviewText(i)}</button>${s.reviewPly === i.ply ? reviewPositionHTML(s, i) : ""}</li>`).join("")}</ul>`
       : `<p>${t("review.none")}</p>`;
   }
   return html + `</div></div>`;
