@@ -168,11 +168,13 @@ def test_declaring_hides_nothing_and_the_turn_up_shows(
 
 def to_a_blocked_card(page: Any) -> None:
     """Play on until a card of the hand may not be played (stage 2, following)."""
-    for _ in range(400):
+    for _ in range(1200):
         page.wait_for_selector("#hand .playable, #declare .decl, #next-deal", state="visible")
         if page.locator("#hand .blocked").count():
             return
-        assert not page.locator("#next-deal").count(), "the deal ended with every card legal"
+        if page.locator("#next-deal").count():  # every card was legal each time: another deal
+            page.click("#next-deal")
+            continue
         page.evaluate(
             "() => (document.querySelector('#declare .decl.pass') ||"
             " document.querySelector('#hand .playable')).click()"
