@@ -354,7 +354,8 @@ def test_your_games_lists_this_browsers_games_only(server: str, browser: Any) ->
     assert code in codes and other_code not in codes
     row = page.locator(f'#games-list .game[data-code="{code}"]')
     en = strings("en")
-    assert en["games.won"] in row.inner_text() or en["games.lost"] in row.inner_text()
+    assert en["mygames.won"] in row.inner_text() or en["mygames.lost"] in row.inner_text()
+    assert page.locator("#your-games h2").inner_text() == en["mygames.title"]
     shot(page, "polish-your-games-1366x768")
     row.locator(".game-replay").click()
     page.wait_for_selector("#r-next")

@@ -38,14 +38,14 @@ function gameHTML(g) {
   const others = names.filter((/** @type {string} */ _n, /** @type {number} */ i) => i !== g.seat).join(", ");
   let result;
   if (g.status === "over" && g.winner !== null) {
-    const key = g.winner === g.side ? "games.won" : "games.lost";
+    const key = g.winner === g.side ? "mygames.won" : "mygames.lost";
     result = `<b>${t(key)}</b> ${g.scores.join("–")}`;
-  } else if (g.status === "waiting") result = t("games.waiting");
-  else result = t("games.playing", { n: g.deals + 1 });
+  } else if (g.status === "waiting") result = t("mygames.waiting");
+  else result = t("mygames.playing", { n: g.deals + 1 });
   const links = g.status === "over"
-    ? `<a href="#/replay/${esc(g.code)}" class="game-replay">${t("nav.replay")}</a> · <a href="#/t/${esc(g.code)}" class="game-review">${t("games.review")}</a>`
-    : `<a href="#/t/${esc(g.code)}" class="game-open">${t("games.open")}</a>`;
-  return `<li class="game" data-code="${esc(g.code)}"><span class="gvariant">${esc(named("preset.", g.preset))}</span> · ${t("games.against", { names: esc(others) })} · <span class="gresult">${result}</span> · ${links}</li>`;
+    ? `<a href="#/replay/${esc(g.code)}" class="game-replay">${t("nav.replay")}</a> · <a href="#/t/${esc(g.code)}" class="game-review">${t("mygames.review")}</a>`
+    : `<a href="#/t/${esc(g.code)}" class="game-open">${t("mygames.open")}</a>`;
+  return `<li class="game" data-code="${esc(g.code)}"><span class="gvariant">${esc(named("preset.", g.preset))}</span> · ${t("mygames.against", { names: esc(others) })} · <span class="gresult">${result}</span> · ${links}</li>`;
 }
 
 /** Fill ``el`` with this browser's games (nothing at all when it has none). @param {HTMLElement} el */
@@ -56,5 +56,5 @@ export async function showGames(el) {
   try { games = (await api("/api/my-games", { games: held })).games; } catch { el.hidden = true; return; }
   if (!games.length) { el.hidden = true; return; }
   el.hidden = false;
-  el.innerHTML = `<h2>${t("games.title")}</h2><ol class="games-list" id="games-list">${games.slice(0, SHOWN).map(gameHTML).join("")}</ol>`;
+  el.innerHTML = `<h2>${t("mygames.title")}</h2><ol class="games-list" id="games-list">${games.slice(0, SHOWN).map(gameHTML).join("")}</ol>`;
 }
