@@ -82,9 +82,9 @@ def page_of(browser: Any, size: tuple[int, int], lang: str = "en") -> Any:
     return page
 
 
-def shot(page: Any, name: str) -> None:
+def shot(page: Any, name: str, *, full: bool = False) -> None:
     OUTPUT.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(OUTPUT / f"{name}.png"))
+    page.screenshot(path=str(OUTPUT / f"{name}.png"), full_page=full)
 
 
 def vs_computer(page: Any, server: str, name: str = "Tess", preset: str = "classic") -> None:
@@ -356,7 +356,7 @@ def test_your_games_lists_this_browsers_games_only(server: str, browser: Any) ->
     en = strings("en")
     assert en["mygames.won"] in row.inner_text() or en["mygames.lost"] in row.inner_text()
     assert page.locator("#your-games h2").inner_text() == en["mygames.title"]
-    shot(page, "polish-your-games-1366x768")
+    shot(page, "polish-your-games-1366x768", full=True)
     row.locator(".game-replay").click()
     page.wait_for_selector("#r-next")
     assert "/replay/" in page.url
