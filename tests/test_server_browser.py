@@ -453,7 +453,11 @@ def test_names_ranks_and_log_follow_the_language(server: str, browser: Any) -> N
         step(page)
     page.click("#log-btn")
     assert "won the trick" in page.locator("#log").inner_text()
-    page.select_option("#lang", "ru")
+    # at the table the language is chosen in the settings (the site's header gives way to the
+    # table's one bar)
+    page.click("#settings-btn")
+    page.select_option("#set-lang", "ru")
+    page.click("#log-btn")
     page.wait_for_function(
         "w => document.querySelector('#log') && document.querySelector('#log').textContent"
         ".includes(w)",

@@ -296,6 +296,8 @@ def serve(
     ] = None,
 ) -> None:
     """Serve the game in the browser (needs the web extra of the package)."""
+    if not 1 <= port <= 65535:  # the socket layer would wrap a larger number silently
+        fail(f"--port must be from 1 to 65535: got {port}")
     try:
         from ..server import serve as run_server
     except ImportError as e:

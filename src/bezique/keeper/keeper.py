@@ -344,7 +344,8 @@ class Keeper(Declarations, Tally):
             else:
                 records.append((len(body) + 1, rec))
         if not records:
-            raise ValueError(f"{p} is empty: it is not a score-keeper journal")
+            what = "holds no journal entry" if raw.strip() else "is empty"
+            raise ValueError(f"{p} {what}: it is not a score-keeper journal")
         _, header = records[0]
         if header.get("format") != JOURNAL_FORMAT:
             raise ValueError(f"{p} is not a score-keeper journal (no {JOURNAL_FORMAT} header)")

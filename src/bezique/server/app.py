@@ -41,8 +41,10 @@ from .limits import (
 from .online import Online, add_routes
 from .protocol import MAX_NAME, ProtocolError, clean_name, dumps, error, parse_client
 from .replay import ReplayError, record_actions, replay_steps
+from .seatlinks import add_routes as seat_link_routes
 from .storage import Store, default_url
 from .tables import BURST, RATE, Connection, Lobby, Table, default_level, levels
+from .tutorial import add_routes as tutorial_routes
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 SCHEMA = Path(__file__).resolve().parent / "protocol.schema.json"
@@ -51,9 +53,10 @@ MAX_BODY = 512 * 1024
 given (``Content-Length``) or not (a chunked upload, counted as it arrives)."""
 LIMITED = re.compile(
     r"/api/tables|/api/tables/[^/]+/(?:join|next-match)|/api/replay|/api/quick|/api/players"
+    r"|/api/tables/[^/]+/(?:seat-link|claim)|/api/my-games|/api/tutorial"
 )
 """The POST requests under the per-address rate limit: they make tables, seats, replays,
-quick-match entries and player identities."""
+quick-match entries, player identities, seat links and guided deals."""
 TOO_MANY_SOCKETS = "too many connections from your address: close some first"
 LIMITED_GET = re.compile(r"/api/rules|/api/tables/[^/]+/replay")
 """The GET requests under the same limit: each builds a rule set or replays a whole game."""
@@ -463,6 +466,8 @@ def create_app(
         return await _replayed(rec, deal)
 
     add_routes(app, online)  # the lobby, quick match, identities and ratings (online.py)
+    seat_link_routes(app, lobby)  # personal seat links, and "your games"
+    tutorial_routes(app, lobby)  # the guided first deal
 
     # --- the game ----------------------------------------------------------------------------
     @app.websocket("/ws/{code}")
