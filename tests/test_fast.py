@@ -20,7 +20,7 @@ import pytest
 
 from bezique import Deal, IllegalAction, Rules, fast
 from bezique.fast.differential import PRESETS, compare, deals, lockstep, random_rules
-from test_rules_classic import build  # the stacked-deal helper of the classic rule tests
+from classic_kit import build  # the stacked-deal helper of the classic rule tests
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -16,7 +16,7 @@ import pytest
 from bezique import Deal, IllegalAction, Match, Rules
 from bezique.core.brisques import majority_adjustments
 from bezique.core.games import add_points, count_game, game_winner, match_winner, next_handicap
-from test_rules_variants import (
+from variant_kit import (
     assert_illegal,
     last_event,
     legal,

@@ -15,7 +15,7 @@ from itertools import pairwise
 import pytest
 
 from bezique import Deal, IllegalAction, Match, Rules
-from test_rules_variants import (
+from variant_kit import (
     assert_illegal,
     last_event,
     legal,

@@ -13,7 +13,7 @@ from bezique import Deal, Rules, fast
 from bezique.core.scoring import declaration_points
 from bezique.fast._config import UnsupportedRules, check_supported
 from bezique.keeper import Keeper
-from test_rules_variants import assert_illegal, legal, passes, play_random, stack, trick
+from variant_kit import assert_illegal, legal, passes, play_random, stack, trick
 
 # --- draw order: "the player who led first draws first" (seed 001 l.14, RULES.md D7) ----------
 
