@@ -164,9 +164,15 @@ def test_rules_pages_and_replays_are_rate_limited(tmp_path: Path) -> None:
 
 # --- a real server on 127.0.0.1, in this process (so a test can slow the computer down) ---------
 @contextmanager
-def real_server(tmp_path: Path, head_seconds: float = 10.0, **options: Any) -> Iterator[Any]:
+def real_server(
+    tmp_path: Path,
+    head_seconds: float = 10.0,
+    forwarded: list[str] | None = None,
+    **options: Any,
+) -> Iterator[Any]:
     """``create_app`` under uvicorn with the settings ``bezique serve`` uses, listening on
-    127.0.0.1 in a thread of this process; yields the app (``app.state.port``: its port)."""
+    127.0.0.1 in a thread of this process; yields the app (``app.state.port``: its port).
+    ``forwarded``: the proxies whose ``X-Forwarded-For`` is believed."""
     settings: dict[str, Any] = {
         "bot_delay": 0,
         "takeover_seconds": 600,
@@ -180,7 +186,11 @@ def real_server(tmp_path: Path, head_seconds: float = 10.0, **options: Any) -> I
     }
     app = create_app(tmp_path, **settings)
     port = free_port()
-    server = uvicorn.Server(serving.config(app, "127.0.0.1", port, head_seconds=head_seconds))
+    server = uvicorn.Server(
+        serving.config(
+            app, "127.0.0.1", port, head_seconds=head_seconds, forwarded_allow_ips=forwarded
+        )
+    )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20

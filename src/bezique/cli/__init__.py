@@ -14,6 +14,7 @@
     bezique self-play BOT [--deals N] [--seed S] [--out FILE.npz] [--jobs K] [--ray [ADDRESS]]
     bezique serve [--host 127.0.0.1] [--port 8000] [--data DIR] [--limit-concurrency N]
                   [--timeout-keep-alive S] [--api-docs] [--no-ws-compression]
+                  [--forwarded-allow-ips IP,IP]
 
 Wrong arguments (an unknown preset, option, value, bot or a bad record) give a one-line error
 and exit status 2.
@@ -266,6 +267,14 @@ def serve(
             help="Compress WebSocket messages (less traffic; off: about a fifth less CPU).",
         ),
     ] = True,
+    forwarded_allow_ips: Annotated[
+        str,
+        typer.Option(
+            "--forwarded-allow-ips",
+            help="Comma-separated addresses of the proxies whose X-Forwarded-For names the "
+            "client (default: none, the header is ignored).",
+        ),
+    ] = "",
 ) -> None:
     """Serve the game in the browser (needs the web extra of the package)."""
     try:
@@ -280,6 +289,7 @@ def serve(
         timeout_keep_alive=timeout_keep_alive,
         api_docs=api_docs,
         ws_compression=ws_compression,
+        forwarded_allow_ips=[a.strip() for a in forwarded_allow_ips.split(",") if a.strip()],
     )
 
 

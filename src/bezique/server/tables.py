@@ -59,6 +59,14 @@ COALESCE_SECONDS = 0.1
 """Joins and leaves within this long are told to the table in one message."""
 MAX_RULE_SETS = 256
 """Rule sets the lobby keeps for its tables to share."""
+MAX_TARGET = 10_000
+"""Highest target a table plays to (a classic match to 1,000 has about 600 actions)."""
+MAX_TABLE_ACTIONS = 20_000
+"""Actions a table's log may hold: at a deal's end past this the match stops, undecided (rules
+whose deals score nothing would otherwise go on for good)."""
+SEED_BITS = 128
+"""Bits of a table's seed and of each computer player's: secrets of their own, drawn apart, so
+nothing a player sees (the computer's choices among them) tells anything of the cards."""
 
 
 def hash_token(token: str) -> str:
@@ -74,28 +82,46 @@ LEVELS = ("beginner", "easy", "medium", "hard", "expert")
 
 
 def levels() -> list[str]:
-    """The computer players on offer: the five levels where the bots package has them, else
-    every bot it has."""
+    """The computer players on offer, and the only ones the server seats: the five levels
+    (every other bot of the package is for measuring, some with no bound on their time)."""
     names = bots.names()
-    return list(LEVELS) if all(n in names for n in LEVELS) else names
+    return [n for n in LEVELS if n in names]
 
 
 def default_level() -> str:
-    names = bots.names()
-    for name in ("medium", "simple"):
-        if name in names:
-            return name
-    return names[0]
+    offered = levels()
+    return "medium" if "medium" in offered else offered[0]
+
+
+def replay_log(
+    rules: Rules, seed: int, handicap: list[int] | None, actions: list[str]
+) -> tuple[Match, int]:
+    """The match a table's log makes, and the actions of play in it (the log's entries less
+    the deal starts).  Called in a worker thread: a long log takes a while to replay."""
+    match = Match(rules, seed, handicap)
+    moves = 0
+    for action in actions:
+        if action == NEXT_DEAL:
+            match.next_deal()
+        else:
+            match.deal.apply(action)
+            moves += 1
+    return match, moves
+
+
+def stored_seed(row: TableRow) -> int:
+    """A table's seed: its whole 128 bits are in the config (the column holds 63 of them)."""
+    return int(row.config.get("seed", row.seed))
 
 
 class Table:
     """A table: rules, seed, seats, the match (once started) and who is connected."""
 
-    def __init__(self, lobby: Lobby, row: TableRow) -> None:
+    def __init__(self, lobby: Lobby, row: TableRow, built: tuple[Match, int] | None = None) -> None:
         self.lobby = lobby
         self.code = row.code
         self.rules = lobby.rules_for(row.rules)
-        self.seed = row.seed
+        self.seed = stored_seed(row)
         self.config = row.config
         self.host = row.host
         self.status = row.status
@@ -110,28 +136,29 @@ class Table:
         self.moves = 0
         self.log_n = 0
         self._bots: dict[tuple[int, str], Bot] = {}
+        self._bot_seeds: dict[int, int] = {}
+        """Each computer seat's seed, a secret of its own (never derived from the table's)."""
         self._driver: asyncio.Task[None] | None = None
         self._timers: dict[int, asyncio.TimerHandle] = {}
         self._advising = Slots(MAX_ADVICE)
         """Seats whose hint or review is being worked out."""
         self._seats_told: asyncio.TimerHandle | None = None
-        self._rebuild(row)
+        self._rebuild(row, built)
 
     # --- state -----------------------------------------------------------------------------------
-    def _rebuild(self, row: TableRow) -> None:
-        """Replay the log: the table as it was after the last committed action."""
+    def replay_args(self, row: TableRow) -> tuple[Rules, int, list[int] | None, list[str]]:
+        """What :func:`replay_log` needs to rebuild this table from its stored row."""
+        return self.rules, self.seed, self.config.get("handicap"), [m.action for m in row.moves]
+
+    def _rebuild(self, row: TableRow, built: tuple[Match, int] | None = None) -> None:
+        """Replay the log (or take the match ``built`` from it in a worker thread): the table
+        as it was after the last committed action."""
         self.match = None
         self.moves = 0
         self.log_n = len(row.moves)
         if self.status == "waiting":
             return
-        match = Match(self.rules, self.seed, self.config.get("handicap"))
-        for m in row.moves:
-            if m.action == NEXT_DEAL:
-                match.next_deal()
-            else:
-                match.deal.apply(m.action)
-                self.moves += 1
+        match, self.moves = built or replay_log(*self.replay_args(row))
         self.match = match
         if match.winner is not None:  # a log that ends the match is over, whatever was stored
             self.status = "over"
@@ -141,7 +168,10 @@ class Table:
         if row is not None:
             self.status = row.status
             self.seats = row.seats
-            self._rebuild(row)
+            built = None
+            if row.status != "waiting":
+                built = await asyncio.to_thread(replay_log, *self.replay_args(row))
+            self._rebuild(row, built)
 
     @property
     def hints(self) -> bool:
@@ -447,6 +477,11 @@ class Table:
             return
         if match.winner is not None:
             return
+        if self.moves >= MAX_TABLE_ACTIONS:  # a match this long stops here, undecided
+            await self.lobby.work.db(self.lobby.store.set_status, self.code, "over")
+            self.status = "over"
+            self._broadcast_table()
+            return
         n = self.rules.players
         if not all(self.ready[s] or self.computer_plays(s) for s in range(n)):
             return
@@ -538,12 +573,13 @@ class Table:
     def _bot(self, seat: int) -> Bot:
         s = self.seats[seat]
         level = s.level if s.kind == "bot" else str(self.config.get("fill_level") or "")
-        if level not in bots.names():
+        if level not in levels():  # a seat stored with another bot plays as the default
             level = default_level()
         key = (seat, level)
         bot = self._bots.get(key)
         if bot is None:
-            bot = self._bots[key] = bots.make(level, seed=(self.seed + 7919 * seat) % (1 << 32))
+            seed = self._bot_seeds.setdefault(seat, secrets.randbits(SEED_BITS))
+            bot = self._bots[key] = bots.make(level, seed=seed)
         return bot
 
     def _bot_to_move(self) -> int | None:
@@ -628,8 +664,9 @@ class Lobby:
         """How long a table nobody is connected to stays in memory."""
         self.tables: dict[str, Table] = {}
         self._rules: dict[str, Rules] = {}
-        """Rule sets by their text, shared by the tables that play them: the tables the engine
-        works out once per rule set (action ids: tens of milliseconds) are worked out once."""
+        """Rule sets by the digest of their text, shared by the tables that play them: the
+        tables the engine works out once per rule set (action ids: tens of milliseconds) are
+        worked out once."""
         self._loading: dict[str, asyncio.Task[Table | None]] = {}
         """The loads from the store under way, by code: whoever asks for a table being loaded
         waits for the same load."""
@@ -649,28 +686,40 @@ class Lobby:
         # one caller giving up (a closed connection) does not stop the load the others wait for
         return await asyncio.shield(task)
 
-    def rules_for(self, text: str) -> Rules:
-        """The one shared rule set for this text (the most recent ``MAX_RULE_SETS`` kept)."""
-        rules = self._rules.pop(text, None) or Rules.from_string(text)
-        self._rules[text] = rules
+    def rules_for(self, text: str, rules: Rules | None = None) -> Rules:
+        """The one shared rule set for this text (the most recent ``MAX_RULE_SETS`` kept, by
+        the digest of the text: the cache holds no client's text); ``rules``: that text read
+        already."""
+        key = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+        rules = self._rules.pop(key, None) or rules or Rules.from_string(text)
+        self._rules[key] = rules
         while len(self._rules) > MAX_RULE_SETS:
             del self._rules[next(iter(self._rules))]
         return rules
 
     async def _prepared(self, text: str) -> Rules:
-        """``rules_for(text)``, its engine tables worked out in a worker thread, not in the
-        event loop on the first view."""
-        rules = self.rules_for(text)
-        await asyncio.to_thread(getattr, rules, "num_actions")
-        return rules
+        """``rules_for(text)``, read and its engine tables worked out in a worker thread, not
+        in the event loop."""
+
+        def read() -> Rules:
+            rules = Rules.from_string(text)
+            _ = rules.num_actions
+            return rules
+
+        return self.rules_for(text, await asyncio.to_thread(read))
 
     async def _load(self, code: str) -> Table | None:
         row = await self.work.db(self.store.load, code)
+        built = None
         if row is not None:
-            await self._prepared(row.rules)
+            rules = await self._prepared(row.rules)
+            if row.status != "waiting":  # the log replayed in a worker, not in the loop
+                args = (rules, stored_seed(row), row.config.get("handicap"))
+                actions = [m.action for m in row.moves]
+                built = await asyncio.to_thread(replay_log, *args, actions)
         table = self.tables.get(code)  # made meanwhile (by create, or get)
         if table is None and row is not None:
-            table = self._add(row)
+            table = self._add(row, built)
             if table.status != row.status:  # a match whose end was stored without its status
                 await self.work.db(self.store.set_status, code, table.status)
         return table
@@ -693,9 +742,10 @@ class Lobby:
             table = self._add(row)
         return table
 
-    def _add(self, row: TableRow) -> Table:
-        """A table in memory from its stored row; its clocks and the computer start."""
-        table = self.tables[row.code] = Table(self, row)
+    def _add(self, row: TableRow, built: tuple[Match, int] | None = None) -> Table:
+        """A table in memory from its stored row (its match ``built`` from the log already, or
+        not); its clocks and the computer start."""
+        table = self.tables[row.code] = Table(self, row, built)
         with contextlib.suppress(RuntimeError):  # no running loop: nothing to time
             table.start_timers()
             table.kick()
@@ -721,6 +771,8 @@ class Lobby:
         level); ``handicap``: the score each side starts its games on (a next match, cent
         points).  Returns the table, the creator's seat and the creator's token."""
         rules = await self._prepared(str(rules))
+        if rules.target > MAX_TARGET:
+            raise ValueError(f"a table plays to a target of at most {MAX_TARGET}")
         n = rules.players
         if len(seats) != n:
             raise ValueError(f"these rules seat {n} players: give {n} seats")
@@ -737,8 +789,8 @@ class Lobby:
                 rows.append(SeatRow(i, f"Seat {i + 1}", "open", "", None))
             else:
                 level = str(s.get("level") or default_level())
-                if level not in bots.names():
-                    raise ValueError(f"unknown level {level!r}; levels: {', '.join(bots.names())}")
+                if level not in levels():
+                    raise ValueError(f"unknown level {level[:32]!r}; levels: {', '.join(levels())}")
                 rows.append(SeatRow(i, f"Computer ({level})", "bot", level, None))
         people = sum(1 for r in rows if r.kind != "bot")
         config: dict[str, Any] = {
@@ -748,8 +800,11 @@ class Lobby:
             "handicap": handicap if handicap and any(handicap) else None,
         }
         status = "waiting" if any(r.kind == "open" for r in rows) else "playing"
-        seed = secrets.randbits(63) if seed is None else seed
-        code = await self.work.db(self._insert, str(rules), seed, config, host, rows, status)
+        seed = secrets.randbits(SEED_BITS) if seed is None else seed
+        if seed >= 1 << 63:  # the column holds 63 bits: the whole seed goes in the config
+            config["seed"] = seed
+        column = seed & ((1 << 63) - 1)
+        code = await self.work.db(self._insert, str(rules), column, config, host, rows, status)
         table = self.tables.get(code)  # found (by find or get) as soon as it was stored
         if table is None:
             row = TableRow(code, time.time(), str(rules), seed, config, status, host, rows)
@@ -790,4 +845,17 @@ def _plain_code(code: str) -> bool:
     return isinstance(code, str) and code.isascii() and code.isalnum() and 1 <= len(code) <= 16
 
 
-__all__ = ["BURST", "RATE", "Connection", "Lobby", "Table", "default_level", "levels"]
+__all__ = [
+    "BURST",
+    "MAX_TABLE_ACTIONS",
+    "MAX_TARGET",
+    "RATE",
+    "SEED_BITS",
+    "Connection",
+    "Lobby",
+    "Table",
+    "default_level",
+    "levels",
+    "replay_log",
+    "stored_seed",
+]
