@@ -32,8 +32,8 @@ from bezique.server import create_app
 from bezique.server.app import MAX_BODY
 from bezique.server.limits import AddressLimit
 from bezique.server.protocol import MAX_MESSAGE, ProtocolError, parse_client
+from bezique.server.room import Lobby
 from bezique.server.storage import Store, default_url, tables_t
-from bezique.server.tables import Lobby
 from server_helpers import (
     Player,
     app_client,
@@ -302,7 +302,7 @@ def test_bad_messages_change_nothing(client: TestClient) -> None:
 
 def test_hello_first_and_bad_tokens(client: TestClient) -> None:
     host, _ = friends_table(client)
-    other = new_table(client, level="simple")
+    other = new_table(client, level="easy")
     with client.websocket_connect(f"/ws/{host['code']}") as ws:
         ws.send_text(json.dumps({"type": "action", "v": 1, "move": 0, "action": "pass"}))
         assert json.loads(ws.receive_text())["code"] == "hello-first"
@@ -316,7 +316,7 @@ def test_hello_first_and_bad_tokens(client: TestClient) -> None:
 def test_rate_limit(tmp_path: Path) -> None:
     app = create_app(tmp_path, bot_delay=0, rate=1, burst=5)
     with TestClient(app) as c:
-        t = new_table(c, level="simple")
+        t = new_table(c, level="easy")
         p = Player(c, t["code"], t["token"])
         for _ in range(12):
             p.send(type="ping")
@@ -333,7 +333,7 @@ def test_http_rate_limit(tmp_path: Path) -> None:
     app.state.http_limit.clock = lambda: now[0]
     with TestClient(app) as c:
         host = new_table(c, name="Ann", seats=[{"kind": "me"}, {"kind": "open"}])
-        new_table(c, level="simple")
+        new_table(c, level="easy")
         assert c.post("/api/tables", json={"rules": "nope"}).status_code == 400  # counts too
         store = lobby(c).store
 
@@ -343,7 +343,7 @@ def test_http_rate_limit(tmp_path: Path) -> None:
 
         assert tables_stored() == 2
         refused = [
-            c.post("/api/tables", json={"level": "simple"}),
+            c.post("/api/tables", json={"level": "easy"}),
             c.post(f"/api/tables/{host['code']}/join", json={"name": "Bob"}),
             c.post("/api/replay", content=b"{}"),
         ]
@@ -355,12 +355,12 @@ def test_http_rate_limit(tmp_path: Path) -> None:
         # reading is not limited, nor is another address
         assert c.get(f"/api/tables/{host['code']}").json()["seats"][1]["kind"] == "open"
         other = TestClient(app, client=("203.0.113.7", 50000))  # no lifespan: shares the app's
-        new_table(other, level="simple")
+        new_table(other, level="easy")
         # a while later, one more
         now[0] += 2.0
         r = c.post(f"/api/tables/{host['code']}/join", json={"name": "Bob"})
         assert r.status_code == 200 and r.json()["table"]["status"] == "playing"
-        assert c.post("/api/tables", json={"level": "simple"}).status_code == 429
+        assert c.post("/api/tables", json={"level": "easy"}).status_code == 429
         now[0] += 60.0  # the bucket fills up to the burst, no further
         assert [c.post("/api/tables", json={}).status_code for _ in range(4)] == [200] * 3 + [429]
 
@@ -387,7 +387,7 @@ def test_address_limit_buckets() -> None:
 
 # --- seats, reconnecting and the computer taking over ---------------------------------------------
 def test_reconnect_keeps_the_seat(client: TestClient) -> None:
-    t = new_table(client, level="simple", seat=1)
+    t = new_table(client, level="easy", seat=1)
     p = Player(client, t["code"], t["token"])
     for _ in range(3):
         while not p.my_turn():
@@ -430,7 +430,7 @@ def test_the_computer_plays_for_a_person_away_too_long(client: TestClient) -> No
 
 
 def test_record_only_when_over_and_replay(client: TestClient) -> None:
-    t = new_table(client, rules="classic(target=200)", level="simple")
+    t = new_table(client, rules="classic(target=200)", level="easy")
     assert client.get(f"/api/tables/{t['code']}/record").status_code == 409
     assert client.get(f"/api/tables/{t['code']}/replay").status_code == 409
     p = Player(client, t["code"], t["token"])
@@ -553,7 +553,7 @@ def test_chunked_bodies_are_counted_as_they_come(tmp_path: Path) -> None:
     async def go() -> None:
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://test") as c:
-            made = (await c.post("/api/tables", json={"level": "simple"})).json()
+            made = (await c.post("/api/tables", json={"level": "easy"})).json()
             for path in ("/api/replay", "/api/tables", f"/api/tables/{made['code']}/join"):
                 sent[0] = 0
                 r = await c.post(
@@ -568,7 +568,7 @@ def test_chunked_bodies_are_counted_as_they_come(tmp_path: Path) -> None:
             assert r.status_code == 200 and r.json()["players"] == ["Ann", "Bob"]
             r = await c.post(
                 "/api/tables",
-                content=pieces(json.dumps({"level": "simple", "name": "Ann" * 50}).encode()),
+                content=pieces(json.dumps({"level": "easy", "name": "Ann" * 50}).encode()),
                 headers={"Content-Type": "application/json"},
             )
             assert (
@@ -637,7 +637,7 @@ def test_the_database_is_used_off_the_event_loop(
     assert b.seat == 1
     for p in (a, b):
         p.close()
-    t = new_table(client, rules="classic(target=200)", level="simple")
+    t = new_table(client, rules="classic(target=200)", level="easy")
     p = Player(client, t["code"], t["token"])
     end = play_vs_computer(p)
     assert end["match"]["winner"] is not None
@@ -700,7 +700,7 @@ def test_a_real_server_closes_on_text_that_is_not_utf8(tmp_path: Path) -> None:
     port = free_port()
     proc = start(port, tmp_path)
     try:
-        t = post(port, "/api/tables", {"level": "simple"})
+        t = post(port, "/api/tables", {"level": "easy"})
         with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
             key = base64.b64encode(os.urandom(16)).decode()
             s.sendall(

@@ -38,8 +38,8 @@ from bezique.core.records import record_match
 from bezique.server import advice, connection, create_app, protocol, serving, tables
 from bezique.server import replay as replay_module
 from bezique.server.connection import Connection
+from bezique.server.room import Lobby
 from bezique.server.storage import Store, default_url
-from bezique.server.tables import Lobby
 from server_helpers import Player, app_client, close_all, friends_table, new_table, play_people
 from test_server_restart import free_port, post
 
@@ -72,7 +72,7 @@ def test_rules_out_of_range_are_refused_by_every_request(client: TestClient) -> 
     options = {o["name"]: o for o in client.get("/api/rules").json()["options"]}
     assert options["wild_cards"]["range"] == [0, 8] and options["target"]["range"] == [1, 10**6]
     assert options["meld_reuse"]["range"] is None
-    r = client.post("/api/tables", json={"rules": "classic(packs=30000)", "level": "simple"})
+    r = client.post("/api/tables", json={"rules": "classic(packs=30000)", "level": "easy"})
     assert r.status_code == 400 and "packs must be 1 to 12" in r.json()["detail"]
     assert not client.app.state.lobby.tables
 
@@ -164,9 +164,15 @@ def test_rules_pages_and_replays_are_rate_limited(tmp_path: Path) -> None:
 
 # --- a real server on 127.0.0.1, in this process (so a test can slow the computer down) ---------
 @contextmanager
-def real_server(tmp_path: Path, head_seconds: float = 10.0, **options: Any) -> Iterator[Any]:
+def real_server(
+    tmp_path: Path,
+    head_seconds: float = 10.0,
+    forwarded: list[str] | None = None,
+    **options: Any,
+) -> Iterator[Any]:
     """``create_app`` under uvicorn with the settings ``bezique serve`` uses, listening on
-    127.0.0.1 in a thread of this process; yields the app (``app.state.port``: its port)."""
+    127.0.0.1 in a thread of this process; yields the app (``app.state.port``: its port).
+    ``forwarded``: the proxies whose ``X-Forwarded-For`` is believed."""
     settings: dict[str, Any] = {
         "bot_delay": 0,
         "takeover_seconds": 600,
@@ -180,7 +186,11 @@ def real_server(tmp_path: Path, head_seconds: float = 10.0, **options: Any) -> I
     }
     app = create_app(tmp_path, **settings)
     port = free_port()
-    server = uvicorn.Server(serving.config(app, "127.0.0.1", port, head_seconds=head_seconds))
+    server = uvicorn.Server(
+        serving.config(
+            app, "127.0.0.1", port, head_seconds=head_seconds, forwarded_allow_ips=forwarded
+        )
+    )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
@@ -248,7 +258,7 @@ def test_thinking_never_holds_up_commits(tmp_path: Path, slow_advisor: SlowAdvis
     with real_server(tmp_path) as app:
         askers = []
         for _ in range(40):
-            p = player(app, make(app, "/api/tables", {"level": "simple", "hints": True}))
+            p = player(app, make(app, "/api/tables", {"level": "easy", "hints": True}))
             until_my_turn(p)  # every computer move first: the hints hold the thinkers
             askers.append(p)
         for p in askers:
@@ -278,7 +288,7 @@ def test_one_seat_holds_few_connections_and_one_hint_at_a_time(
     table's acknowledgements to seconds.  A seat may hold four connections (the others are
     refused and closed), and has one hint or review worked out at a time."""
     with real_server(tmp_path) as app:
-        made = make(app, "/api/tables", {"level": "simple", "hints": True})
+        made = make(app, "/api/tables", {"level": "easy", "hints": True})
         held = [player(app, made) for _ in range(tables.SEAT_CONNECTIONS)]
         assert all(p.welcome["type"] == "welcome" for p in held)
         for _ in range(4):
@@ -310,7 +320,7 @@ def test_one_seat_holds_few_connections_and_one_hint_at_a_time(
 # --- 4: connections ------------------------------------------------------------------------------
 def test_a_websocket_that_never_says_hello_is_closed(tmp_path: Path) -> None:
     with real_server(tmp_path, hello_seconds=0.5) as app:
-        made = make(app, "/api/tables", {"level": "simple"})
+        made = make(app, "/api/tables", {"level": "easy"})
         with connect(ws_url(app, made["code"])) as ws:
             t0 = time.monotonic()
             msg = json.loads(ws.recv(timeout=5))
@@ -325,7 +335,7 @@ def test_a_websocket_that_never_says_hello_is_closed(tmp_path: Path) -> None:
 def test_websockets_per_address_are_bounded(tmp_path: Path) -> None:
     """237 idle WebSockets from one address once took every file a 256-file process had."""
     with real_server(tmp_path, ws_per_address=3) as app:
-        made = make(app, "/api/tables", {"level": "simple"})
+        made = make(app, "/api/tables", {"level": "easy"})
         held = [player(app, made) for _ in range(2)]
         idle = contextlib.ExitStack()
         idle.enter_context(connect(ws_url(app, made["code"])))  # no hello yet: it counts
@@ -402,7 +412,7 @@ def test_serve_offers_uvicorns_own_limits() -> None:
 def test_tables_made_or_looked_at_but_never_connected_to_are_freed(client: TestClient) -> None:
     lobby = client.app.state.lobby
     lobby.idle_seconds = 0.2
-    made = new_table(client, level="simple")
+    made = new_table(client, level="easy")
     assert made["code"] in lobby.tables
     wait_for(lambda: made["code"] not in lobby.tables)
     assert client.get(f"/api/tables/{made['code']}").status_code == 200  # loaded again
@@ -415,7 +425,7 @@ def test_tables_made_or_looked_at_but_never_connected_to_are_freed(client: TestC
 def test_a_table_with_someone_connected_stays(client: TestClient) -> None:
     lobby = client.app.state.lobby
     lobby.idle_seconds = 0.1
-    made = new_table(client, level="simple")
+    made = new_table(client, level="easy")
     p = Player(client, made["code"], made["token"])
     time.sleep(0.5)
     assert made["code"] in lobby.tables
@@ -541,7 +551,7 @@ def test_joins_and_leaves_are_told_in_one_message() -> None:
 def test_names_lose_direction_overrides_and_invisible_characters(
     client: TestClient, given: str, shown: str
 ) -> None:
-    made = new_table(client, level="simple", name=given)
+    made = new_table(client, level="easy", name=given)
     assert made["table"]["seats"][0]["name"] == shown
 
 
@@ -587,9 +597,9 @@ def test_tables_of_one_rule_set_share_it(client: TestClient) -> None:
     table made every new table cost that on the event loop.  Tables with equal rules share one
     rule set value, loaded again from the store too."""
     lobby = client.app.state.lobby
-    a = new_table(client, rules="classic(target=300)", level="simple")
-    b = new_table(client, rules="classic(target=300)", level="simple")
-    c = new_table(client, rules="rubicon", level="simple")
+    a = new_table(client, rules="classic(target=300)", level="easy")
+    b = new_table(client, rules="classic(target=300)", level="easy")
+    c = new_table(client, rules="rubicon", level="easy")
     assert lobby.tables[a["code"]].rules is lobby.tables[b["code"]].rules
     assert lobby.tables[c["code"]].rules is not lobby.tables[a["code"]].rules
     shared = lobby.tables[a["code"]].rules

@@ -59,7 +59,7 @@ def record(client: TestClient, code: str) -> GameRecord:
 def test_whole_games(database: str) -> None:
     with server(database) as client:
         # the computer plays its table while the people play theirs: shared commits
-        solo = new_table(client, rules="three(target=300)", level="simple", name="Solo")
+        solo = new_table(client, rules="three(target=300)", level="easy", name="Solo")
         host, friend = friends_table(client, "classic(target=300)")
         code = host["code"]
         a = Player(client, code, host["token"], seed=1)
@@ -94,7 +94,7 @@ def test_tables_resume_after_a_restart(database: str) -> None:
         sent = play_people([a, b], stop_after=40)
         hand = a.view["hand"]
         waiting = new_table(client, name="Cy", seats=[{"kind": "me"}, {"kind": "open"}])
-        solo = new_table(client, level="simple", name="Di", seat=1)
+        solo = new_table(client, level="easy", name="Di", seat=1)
         p = Player(client, solo["code"], solo["token"], seed=3)
         while not p.my_turn():
             p.recv()
@@ -128,7 +128,7 @@ def test_tables_resume_after_a_restart(database: str) -> None:
 def test_names_and_codes_every_database_takes(database: str) -> None:
     """PostgreSQL refuses NUL in text: it never reaches the database."""
     with server(database) as client:
-        body = json.dumps({"name": "A\x00n\x07n \u00e9\U0001f600", "level": "simple"})
+        body = json.dumps({"name": "A\x00n\x07n \u00e9\U0001f600", "level": "easy"})
         r = client.post(
             "/api/tables", content=body.encode(), headers={"Content-Type": "application/json"}
         )

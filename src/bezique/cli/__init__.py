@@ -15,6 +15,7 @@
     bezique serve [--host 127.0.0.1] [--port 8000] [--data DIR] [--limit-concurrency N]
                   [--timeout-keep-alive S] [--api-docs] [--no-ws-compression]
                   [--database URL] [--nodes N | --node NAME]
+                  [--forwarded-allow-ips IP,IP]
 
 Wrong arguments (an unknown preset, option, value, bot or a bad record) give a one-line error
 and exit status 2.
@@ -294,6 +295,14 @@ def serve(
             help="Serve as the node of this name among several sharing --database (PostgreSQL).",
         ),
     ] = None,
+    forwarded_allow_ips: Annotated[
+        str,
+        typer.Option(
+            "--forwarded-allow-ips",
+            help="Comma-separated addresses of the proxies whose X-Forwarded-For names the "
+            "client (default: none, the header is ignored).",
+        ),
+    ] = "",
 ) -> None:
     """Serve the game in the browser (needs the web extra of the package)."""
     if not 1 <= port <= 65535:  # the socket layer would wrap a larger number silently
@@ -326,6 +335,7 @@ def serve(
             ws_compression=ws_compression,
             database_url=database,
             node=node,
+            forwarded_allow_ips=[a.strip() for a in forwarded_allow_ips.split(",") if a.strip()],
         )
     except ValueError as e:
         fail(str(e))
@@ -343,7 +353,10 @@ def _serve_nodes(
     """``bezique serve --nodes N``: the nodes, HAProxy and PostgreSQL (server/cluster.py)."""
     from ..server.cluster import Cluster, ClusterError, run
 
-    args = [] if ws_compression else ["--no-ws-compression"]
+    # HAProxy on this machine names each client in X-Forwarded-For: the nodes believe it alone
+    args = ["--forwarded-allow-ips", "127.0.0.1"]
+    if not ws_compression:
+        args.append("--no-ws-compression")
     if limit_concurrency is not None:
         args += ["--limit-concurrency", str(limit_concurrency)]
     cluster = Cluster(

@@ -167,8 +167,10 @@ class GameRecord:
                 f"line {e.lineno}, column {e.colno}: not valid JSON: {what}"
                 + (" (the text ends early: is the file cut short?)" if end else "")
             ) from None
-        except (UnicodeDecodeError, RecursionError, ValueError) as e:
-            raise RecordError(f"not valid JSON: {e}") from None
+        except RecursionError:
+            raise RecordError("not valid JSON: nested too deeply") from None
+        except (UnicodeDecodeError, ValueError) as e:
+            raise RecordError(_cut(f"not valid JSON: {e}", SHOWN_MESSAGE)) from None
         return cls.from_dict(data)
 
     @classmethod
@@ -500,8 +502,17 @@ class _JSONObject(dict[str, Any]):
         return obj
 
 
+SHOWN_WHERE, SHOWN_MESSAGE = 80, 300
+"""Characters of an error's place and message at most: a message may quote the record, which
+may be anything (a 500 KB action), and an error never echoes it whole."""
+
+
 def _fail(where: str, message: str) -> NoReturn:
-    raise RecordError(f"{where}: {message}")
+    raise RecordError(f"{_cut(where, SHOWN_WHERE)}: {_cut(message, SHOWN_MESSAGE)}")
+
+
+def _cut(text: str, most: int) -> str:
+    return text if len(text) <= most else text[: most - 3] + "..."
 
 
 def _kind_of(value: Any) -> str:
@@ -600,7 +611,7 @@ def _parse(data: Any) -> tuple[GameRecord, _Given]:
         raise
     except (ValueError, TypeError) as e:
         # TypeError: some malformed option values slip past the rules' own checks
-        _fail("rules", f"bad rules {top['rules']!r}: {e}")
+        _fail("rules", f"bad rules {_cut(repr(top['rules']), 60)}: {e}")
     kind = _text(top["kind"], "kind")
     if kind not in KINDS:
         _fail("kind", f"must be 'deal' or 'match': got {kind!r}")

@@ -387,13 +387,13 @@ class Rules:
             choices = f.metadata.get("choices", ())
             if choices and value not in choices:
                 raise ValueError(
-                    f"option {f.name} must be one of {', '.join(choices)}: got {value!r}"
+                    f"option {f.name} must be one of {', '.join(choices)}: got {_shown(value)}"
                 )
             want = type(f.default)
             if want is int and (isinstance(value, bool) or not isinstance(value, int)):
-                raise ValueError(f"option {f.name} must be a whole number: got {value!r}")
+                raise ValueError(f"option {f.name} must be a whole number: got {_shown(value)}")
             if want is bool and not isinstance(value, bool):
-                raise ValueError(f"option {f.name} must be true or false: got {value!r}")
+                raise ValueError(f"option {f.name} must be true or false: got {_shown(value)}")
             if want is int:
                 low, high = self._RANGES.get(f.name, (0, self.MAX_POINTS))
                 if not low <= value <= high:
@@ -403,7 +403,8 @@ class Rules:
                 or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
             ):
                 raise ValueError(
-                    f"option {f.name} must be a list of whole numbers such as (3,2,3): got {value!r}"
+                    f"option {f.name} must be a list of whole numbers such as (3,2,3): "
+                    f"got {_shown(value)}"
                 )
             if want is tuple and len(value) > self._RANGES["hand_size"][1]:
                 most = self._RANGES["hand_size"][1]
@@ -418,7 +419,7 @@ class Rules:
             or len(set(self.pack_ranks)) != len(self.pack_ranks)
         ):
             raise ValueError(
-                f"pack_ranks must be distinct ranks from {RANKS}: got {self.pack_ranks!r}"
+                f"pack_ranks must be distinct ranks from {RANKS}: got {_shown(self.pack_ranks)}"
             )
         if self.dealer_sits_out and (self.players < 3 or self.partnerships):
             raise ValueError("dealer_sits_out needs 3 or 4 players and no partnerships")
@@ -519,7 +520,7 @@ class Rules:
         if key not in cls._PRESETS:
             hint = difflib.get_close_matches(key, list(cls._PRESETS) + list(cls._ALIASES), 1)
             raise ValueError(
-                f"unknown preset {name!r}"
+                f"unknown preset {_shown(name)}"
                 + (f" (did you mean {hint[0]!r}?)" if hint else "")
                 + f"; presets: {', '.join(cls._PRESETS)}"
             )
@@ -541,6 +542,7 @@ class Rules:
 
         A new hand size given without its deal packets is dealt in threes."""
         values = self._normalise(options)
+        self._check_ranges(values)  # before anything is built from a number (the packets)
         size = values.get("hand_size")
         if (
             isinstance(size, int)
@@ -550,6 +552,18 @@ class Rules:
         ):
             values["deal_packets"] = (3,) * (size // 3) + ((size % 3,) if size % 3 else ())
         return dataclasses.replace(self, **values)
+
+    @classmethod
+    def _check_ranges(cls, values: Mapping[str, Any]) -> None:
+        """Refuse a whole number out of its option's range, as :meth:`__post_init__` would,
+        but before a value is built from it (the deal packets of a hand size)."""
+        for name, value in values.items():
+            span = cls.option_range(name)
+            if span is None or isinstance(value, bool) or not isinstance(value, int):
+                continue  # not a whole-number option, or not a number: the full check says
+            low, high = span
+            if not low <= value <= high:
+                raise ValueError(f"option {name} must be {low} to {high}: got {value}")
 
     @classmethod
     def _normalise(cls, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -565,7 +579,7 @@ class Rules:
             if opt not in known:
                 hint = difflib.get_close_matches(opt, list(known) + list(cls._SWITCHES), 1)
                 raise ValueError(
-                    f"unknown rule option {raw!r}"
+                    f"unknown rule option {_shown(raw)}"
                     + (f" (did you mean {hint[0]!r}?)" if hint else "")
                     + "; `bezique rules --options` lists them"
                 )
@@ -600,7 +614,14 @@ class Rules:
         """Read ``name`` or ``name(option=value,...)``, as written by ``str(rules)``.
 
         The same text read again gives the same (frozen) value, so the tables kept on it
-        (:mod:`bezique.core.percache`) are built once, not once per position string read."""
+        (:mod:`bezique.core.percache`) are built once, not once per position string read.
+
+        Text longer than :data:`MAX_RULES_TEXT` or nested deeper than :data:`MAX_DEPTH` is
+        refused before it is read: the work of reading is linear in the length."""
+        if len(text) > MAX_RULES_TEXT:
+            raise ValueError(
+                f"a rules string has at most {MAX_RULES_TEXT} characters: got {len(text)}"
+            )
         rules = _PARSED.get(text)
         if rules is None:
             rules = cls._parse(text)
@@ -612,16 +633,17 @@ class Rules:
     @classmethod
     def _parse(cls, text: str) -> Rules:
         t = text.strip()
+        _check_nesting(t)
         if "(" not in t:
             return cls.preset(t)
         if not t.endswith(")"):
-            raise ValueError(f"bad rules string {text!r}: expected name(option=value,...)")
+            raise ValueError(f"bad rules string {_shown(text)}: expected name(option=value,...)")
         name, _, body = t[:-1].partition("(")
         options: dict[str, Any] = {}
         for part in filter(None, (p.strip() for p in _split_args(body))):
             key, eq, value = part.partition("=")
             if not eq or not key.strip():
-                raise ValueError(f"bad option {part!r} in {text!r}: expected option=value")
+                raise ValueError(f"bad option {_shown(part)}: expected option=value")
             options[key.strip()] = _parse_value(value.strip())
         return cls.preset(name, **options)
 
@@ -629,6 +651,36 @@ class Rules:
 # rules values read from text, by that text (bounded: texts come from records and clients)
 _PARSED: dict[str, Rules] = {}
 _PARSED_MAX = 256
+
+MAX_RULES_TEXT = 4096
+"""Longest rules string read (every option changed at once takes about 3,000 characters)."""
+MAX_DEPTH = 16
+"""Deepest nesting of parentheses in a rules string (the rules need two: ``x(deal_packets=(3,2,3))``).
+Within it reading is linear in the length: each level looks at the text inside it once."""
+SHOWN = 40
+"""Characters of a value quoted in an error at most (an error never echoes a long input)."""
+
+
+def _shown(value: Any) -> str:
+    """A value as an error quotes it: its repr, cut short."""
+    text = repr(value) if len(str(value)) <= 4 * SHOWN else repr(str(value)[: 4 * SHOWN])
+    return text if len(text) <= SHOWN else text[: SHOWN - 3] + "..."
+
+
+def _check_nesting(text: str) -> None:
+    """One pass over the text: parentheses balanced and at most :data:`MAX_DEPTH` deep."""
+    depth = 0
+    for ch in text:
+        if ch == "(":
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise ValueError(f"bad rules string: parentheses nested deeper than {MAX_DEPTH}")
+        elif ch == ")":
+            depth -= 1
+            if depth < 0:
+                break
+    if depth:
+        raise ValueError("bad rules string: unbalanced parentheses")
 
 
 def _split_args(body: str) -> list[str]:

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import os
 import re
+from collections import OrderedDict
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -27,9 +29,12 @@ from ..core.records import GameRecord, RecordError, record_match
 from ..core.rules import Rules
 from .lease import Elsewhere, Leases, attach
 from .limits import (
+    BODY_SECONDS,
     HELLO_SECONDS,
     HTTP_BURST,
     HTTP_RATE,
+    LOOKUP_BURST,
+    LOOKUP_RATE,
     SECURITY_HEADERS,
     WS_PER_ADDRESS,
     AddressCount,
@@ -40,10 +45,11 @@ from .limits import (
 )
 from .online import Online, add_routes
 from .protocol import MAX_NAME, ProtocolError, clean_name, dumps, error, parse_client
-from .replay import ReplayError, record_actions, replay_steps
+from .replay import PAGE_STEPS, ReplayError, record_actions, replay_steps
+from .room import Lobby
 from .seatlinks import add_routes as seat_link_routes
 from .storage import Store, default_url
-from .tables import BURST, RATE, Connection, Lobby, Table, default_level, levels
+from .tables import BURST, RATE, Connection, Table, default_level, levels
 from .tutorial import add_routes as tutorial_routes
 
 WEB = Path(__file__).resolve().parent.parent / "web"
@@ -60,6 +66,13 @@ quick-match entries, player identities, seat links and guided deals."""
 TOO_MANY_SOCKETS = "too many connections from your address: close some first"
 LIMITED_GET = re.compile(r"/api/rules|/api/tables/[^/]+/replay")
 """The GET requests under the same limit: each builds a rule set or replays a whole game."""
+LOOKUP = re.compile(r"/api/tables/[^/]+")
+"""The GET requests under the look-up limit (which hellos share): a table by its code."""
+READERS = 4
+"""Texts from clients (rules, records) read at once, in worker threads: the rest queue."""
+CACHED_RECORDS = 8
+"""Uploaded records kept read, by the digest of their bytes (the pages of one record read it
+once), and answers kept (by record and page) eight times as many."""
 
 
 class SeatChoice(BaseModel):
@@ -98,6 +111,20 @@ def _rules(text: str) -> Rules:
         return Rules.from_string(text)
     except (ValueError, TypeError) as e:
         raise HTTPException(400, f"bad rules: {e}") from None
+
+
+def _read_record(body: bytes) -> GameRecord:
+    """An uploaded record read and checked (in a worker thread: it replays the game), or a 400."""
+    try:
+        record_actions(body)  # a record too long is refused before it is replayed at all
+        rec = GameRecord.from_json(body)
+    except (RecordError, ReplayError) as e:
+        raise HTTPException(400, str(e)) from None
+    try:
+        rec.to_json().encode("utf-8")
+    except UnicodeEncodeError:
+        raise HTTPException(400, "a record's text must be valid Unicode") from None
+    return rec
 
 
 def presets() -> list[dict[str, Any]]:
@@ -193,6 +220,9 @@ def create_app(
     ws_per_address: int | None = None,
     api_docs: bool | None = None,
     node: str | None = None,
+    lookup_rate: float = LOOKUP_RATE,
+    lookup_burst: float = LOOKUP_BURST,
+    body_seconds: float = BODY_SECONDS,
 ) -> FastAPI:
     """The server.  Storage: ``database_url``, else ``BEZIQUE_DATABASE_URL``, else an SQLite
     file in ``data`` (default ``./bezique-data``).
@@ -209,7 +239,9 @@ def create_app(
     hold open (default ``BEZIQUE_WS_PER_ADDRESS`` or 64); ``api_docs``: serve ``/openapi.json``
     and ``/redoc`` (default ``BEZIQUE_API_DOCS``, else off); ``node``: this server's name as
     one node of several sharing a PostgreSQL database (``cluster.py``; default
-    ``BEZIQUE_NODE``, else a server on its own).
+    ``BEZIQUE_NODE``, else a server on its own); ``lookup_rate`` and ``lookup_burst``: the
+    table look-ups and WebSocket hellos a second an address may make, and in a burst;
+    ``body_seconds``: how long a request body may take to arrive.
     """
     if rate is None:
         rate = float(os.environ.get("BEZIQUE_RATE", str(RATE)))
@@ -220,6 +252,7 @@ def create_app(
     if http_burst is None:
         http_burst = float(os.environ.get("BEZIQUE_HTTP_BURST", str(HTTP_BURST)))
     http_limit = AddressLimit(http_rate, http_burst)
+    lookups = AddressLimit(lookup_rate, lookup_burst)
     if hello_seconds is None:
         hello_seconds = float(os.environ.get("BEZIQUE_HELLO_SECONDS", str(HELLO_SECONDS)))
     if ws_per_address is None:
@@ -274,7 +307,7 @@ def create_app(
     online = app.state.online = Online(lobby, store)
     # inside the rate limit below (middleware added later runs first): a refused request is
     # refused before its size matters
-    app.add_middleware(BodyLimit, limit=MAX_BODY)
+    app.add_middleware(BodyLimit, limit=MAX_BODY, seconds=body_seconds)
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -292,8 +325,14 @@ def create_app(
     @app.middleware("http")
     async def limits(request: Request, call_next: Any) -> Response:
         limited = LIMITED if request.method == "POST" else LIMITED_GET
-        if request.method in ("GET", "POST") and limited.fullmatch(_route_path(request)):
-            wait = http_limit.take(request.client.host if request.client else None)
+        path = _route_path(request)
+        bucket = None
+        if request.method in ("GET", "POST") and limited.fullmatch(path):
+            bucket = http_limit
+        elif request.method == "GET" and LOOKUP.fullmatch(path):
+            bucket = lookups
+        if bucket is not None:
+            wait = bucket.take(request.client.host if request.client else None)
             if wait:  # before the body is read: a refused request costs next to nothing
                 return JSONResponse(
                     {"detail": "too many requests: slow down"},
@@ -327,13 +366,25 @@ def create_app(
             "takeover_seconds": lobby.takeover_seconds,
         }
 
+    reading = asyncio.Semaphore(READERS)
+
+    async def off_loop(fn: Any, *args: Any) -> Any:
+        """``fn(*args)`` in a worker thread, a few at a time: reading what a client sent never
+        holds up the event loop, and many at once only queue."""
+        async with reading:
+            return await asyncio.to_thread(fn, *args)
+
+    def facts(text: str) -> dict[str, Any]:
+        return rules_facts(_rules(text))
+
     @app.get("/api/rules")
     async def rules_page(rules: str = "classic") -> dict[str, Any]:
-        return rules_facts(_rules(rules))
+        found: dict[str, Any] = await off_loop(facts, rules)
+        return found
 
     @app.post("/api/tables")
     async def create(body: CreateTable) -> dict[str, Any]:
-        rules = _rules(body.rules)
+        rules: Rules = await off_loop(_rules, body.rules)
         if body.seats is not None:
             seats = [s.model_dump() for s in body.seats]
         else:
@@ -428,18 +479,35 @@ def create_app(
         )
 
     replaying = asyncio.Semaphore(1)  # one replay worked out at a time: the rest queue
+    records: OrderedDict[str, GameRecord] = OrderedDict()
+    answers: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
 
-    async def _replayed(record: GameRecord, deal: int) -> dict[str, Any]:
+    def _kept(cache: OrderedDict[Any, Any], key: Any, value: Any, most: int) -> None:
+        cache[key] = value
+        while len(cache) > most:
+            cache.popitem(last=False)
+
+    async def _replayed(record: GameRecord, deal: int, key: str) -> dict[str, Any]:
+        """A page of the replay, worked out once for each record and page (``key``: the
+        record's name in the cache)."""
         async with replaying:
+            found = answers.get((key, deal))
+            if found is not None:
+                answers.move_to_end((key, deal))
+                return found
             try:
-                return await asyncio.to_thread(replay_steps, record, deal)
+                page: dict[str, Any] = await asyncio.to_thread(
+                    replay_steps, record, deal, PAGE_STEPS
+                )
             except ReplayError as e:
                 raise HTTPException(400, str(e)) from None
+            _kept(answers, (key, deal), page, 8 * CACHED_RECORDS)
+            return page
 
     @app.get("/api/tables/{code}/replay")
     async def replay(code: str, deal: int = 0) -> dict[str, Any]:
         table, match = await _finished(code)
-        return await _replayed(_record(table, match), deal)
+        return await _replayed(_record(table, match), deal, f"table {table.code}")
 
     @app.post("/api/replay")
     async def replay_upload(request: Request, deal: int = 0) -> dict[str, Any]:
@@ -450,20 +518,18 @@ def create_app(
                 raise TooLarge()
             chunks.append(chunk)
         body = b"".join(chunks)
-        try:
-            record_actions(body)  # a record too long is refused before it is replayed at all
-            rec = await asyncio.to_thread(GameRecord.from_json, body)
-        except (RecordError, ReplayError) as e:
-            raise HTTPException(400, str(e)) from None
-        try:
-            rec.to_json().encode("utf-8")
-        except UnicodeEncodeError:
-            raise HTTPException(400, "a record's text must be valid Unicode") from None
+        digest = hashlib.sha256(body).hexdigest()
+        rec = records.get(digest)
+        if rec is None:  # the pages of one record: read once
+            rec = await off_loop(_read_record, body)
+            _kept(records, digest, rec, CACHED_RECORDS)
+        else:
+            records.move_to_end(digest)
         if (rec.kind == "match" and rec.winner is None) or (
             rec.kind == "deal" and rec.deals[0].points is None
         ):
             raise HTTPException(400, "only finished games can be replayed here")
-        return await _replayed(rec, deal)
+        return await _replayed(rec, deal, f"upload {digest}")
 
     add_routes(app, online)  # the lobby, quick match, identities and ratings (online.py)
     seat_link_routes(app, lobby)  # personal seat links, and "your games"
@@ -484,6 +550,7 @@ def create_app(
             sockets.give_back(host)
 
     async def _play(ws: WebSocket, code: str) -> None:
+        host = ws.client.host if ws.client else None
         conn = Connection(lobby.rate, lobby.burst)
         writer = asyncio.create_task(_write(ws, conn))
         table: Table | None = None
@@ -510,6 +577,9 @@ def create_app(
                     if table is None:
                         if msg["type"] != "hello":
                             raise ProtocolError("hello-first", "say hello first")
+                        if lookups.take(host):  # each hello may load a table from the store
+                            conn.send(error("rate", "too many hellos from your address"))
+                            break
                         found = await lobby.find(code)
                         if found is None:
                             conn.send(error("no-table", "no such table"))
@@ -579,12 +649,14 @@ def serve(
     ws_compression: bool = True,
     database_url: str | None = None,
     node: str | None = None,
+    forwarded_allow_ips: list[str] | None = None,
 ) -> None:
     """Run the server (``bezique serve``): uvicorn's ``limit_concurrency`` (connections at once
     past which requests are answered 503) and ``timeout_keep_alive`` (seconds an idle HTTP
     connection is kept) as given; ``api_docs`` serves ``/openapi.json`` and ``/redoc``;
     ``ws_compression`` compresses WebSocket messages (permessage-deflate); ``database_url`` and
-    ``node`` as :func:`create_app` takes them (ValueError: a node without PostgreSQL)."""
+    ``node`` as :func:`create_app` takes them (ValueError: a node without PostgreSQL);
+    ``forwarded_allow_ips``: the proxies whose ``X-Forwarded-For`` is believed (default none)."""
     import uvicorn
 
     from .serving import TIMEOUT_KEEP_ALIVE, config
@@ -600,6 +672,7 @@ def serve(
         limit_concurrency=limit_concurrency,
         timeout_keep_alive=keep_alive,
         ws_compression=ws_compression,
+        forwarded_allow_ips=forwarded_allow_ips,
     )
     uvicorn.Server(settings).run()
 

@@ -32,8 +32,9 @@ from sqlalchemy.engine import make_url
 from .protocol import ProtocolError
 
 if TYPE_CHECKING:
+    from .room import Lobby
     from .storage import Store
-    from .tables import Lobby, Table
+    from .tables import Table
 
 log = logging.getLogger("bezique.server")
 

@@ -15,6 +15,7 @@ starts again with a full bucket, which is the most it can gain).
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import math
 import time
@@ -34,6 +35,14 @@ MAX_ADDRESSES = 65_536
 WS_PER_ADDRESS = 64
 """WebSockets one client address may hold open at once (a household or a classroom behind one
 address has room; one machine cannot take every file the server may open)."""
+LOOKUP_RATE = 10.0
+"""Table look-ups a second an address may make on average (``GET /api/tables/{code}`` and the
+hellos of WebSockets, each of which may load a table from the store) ..."""
+LOOKUP_BURST = 60.0
+"""... and at once (a code is one of 31^8: guessing at this rate finds nothing)."""
+BODY_SECONDS = 10.0
+"""A request body must have arrived within this long of the application asking for it, or the
+answer is 408 and the connection is closed (a client sending its body a byte at a time)."""
 HELLO_SECONDS = 10.0
 """A WebSocket must say hello within this long, or it is closed."""
 HEAD_SECONDS = 10.0
@@ -158,17 +167,27 @@ class TooLarge(HTTPException):
         super().__init__(413, "request too large", headers={"Connection": "close"})
 
 
+class BodyLate(HTTPException):
+    """A request body not in within :data:`BODY_SECONDS`: ``408``, and the connection closed."""
+
+    def __init__(self) -> None:
+        super().__init__(408, "the request body came too slowly", headers={"Connection": "close"})
+
+
 class BodyLimit:
-    """ASGI middleware: an HTTP request body may have at most ``limit`` bytes.
+    """ASGI middleware: an HTTP request body may have at most ``limit`` bytes, and must arrive
+    within ``seconds`` of the application first asking for it.
 
     A ``Content-Length`` past the limit (or not a number) is refused before the application
     runs; a body without one (``Transfer-Encoding: chunked``) is counted as the application
     reads it, and reading past the limit raises :class:`TooLarge` there, which the application
-    answers as it answers any HTTP error (here, should it escape, the middleware does)."""
+    answers as it answers any HTTP error (here, should it escape, the middleware does).  A body
+    still coming when its time is up raises :class:`BodyLate` the same way."""
 
-    def __init__(self, app: ASGIApp, limit: int) -> None:
+    def __init__(self, app: ASGIApp, limit: int, seconds: float = BODY_SECONDS) -> None:
         self.app = app
         self.limit = limit
+        self.seconds = seconds
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -180,14 +199,24 @@ class BodyLimit:
             return
         seen = 0
         started = False
+        complete = False
+        due: float | None = None
 
         async def counted() -> Message:
-            nonlocal seen
-            message = await receive()
+            nonlocal seen, complete, due
+            if complete:  # the body is in: what comes now is the client leaving, untimed
+                return await receive()
+            loop = asyncio.get_running_loop()
+            due = loop.time() + self.seconds if due is None else due
+            try:
+                message = await asyncio.wait_for(receive(), max(due - loop.time(), 0.001))
+            except TimeoutError:
+                raise BodyLate() from None
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
                 if seen > self.limit:
                     raise TooLarge()
+                complete = not message.get("more_body", False)
             return message
 
         async def watched(message: Message) -> None:
@@ -198,15 +227,19 @@ class BodyLimit:
 
         try:
             await self.app(scope, counted, watched)
-        except TooLarge:
+        except (TooLarge, BodyLate) as e:
             if started:
                 raise
-            await _too_large(scope, receive, send)
+            await _refuse(scope, receive, send, e)
 
 
 async def _too_large(scope: Scope, receive: Receive, send: Send) -> None:
+    await _refuse(scope, receive, send, TooLarge())
+
+
+async def _refuse(scope: Scope, receive: Receive, send: Send, e: HTTPException) -> None:
     response = JSONResponse(
-        {"detail": "request too large"}, status_code=413, headers={"Connection": "close"}
+        {"detail": e.detail}, status_code=e.status_code, headers={"Connection": "close"}
     )
     await response(scope, receive, send)
 
@@ -217,14 +250,18 @@ def retry_after(wait: float) -> str:
 
 
 __all__ = [
+    "BODY_SECONDS",
     "HEAD_SECONDS",
     "HELLO_SECONDS",
     "HTTP_BURST",
     "HTTP_RATE",
+    "LOOKUP_BURST",
+    "LOOKUP_RATE",
     "SECURITY_HEADERS",
     "WS_PER_ADDRESS",
     "AddressCount",
     "AddressLimit",
+    "BodyLate",
     "BodyLimit",
     "TooLarge",
     "address_key",

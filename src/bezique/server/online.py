@@ -31,8 +31,9 @@ from .limits import AddressLimit, address_key, retry_after
 from .onlinedb import OnlineStore, Refused, Waiting
 from .protocol import MAX_NAME, ProtocolError, clean_name
 from .ratings import settle, variant_key
+from .room import Lobby
 from .storage import Store
-from .tables import Lobby, Table
+from .tables import Table
 
 log = logging.getLogger("bezique.server")
 

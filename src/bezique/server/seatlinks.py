@@ -29,7 +29,8 @@ from .storage import Store, metadata
 from .tables import hash_token
 
 if TYPE_CHECKING:
-    from .tables import Lobby, Table
+    from .room import Lobby
+    from .tables import Table
 
 seat_links_t = SqlTable(
     "bz_seat_links",

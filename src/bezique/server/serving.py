@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Sequence
 from typing import Any
 
 from uvicorn import Config
@@ -83,12 +84,16 @@ def config(
     timeout_keep_alive: int = TIMEOUT_KEEP_ALIVE,
     head_seconds: float = HEAD_SECONDS,
     ws_compression: bool = True,
+    forwarded_allow_ips: Sequence[str] | None = None,
 ) -> Config:
     """uvicorn's settings for the application: WebSocket frames of at most 64 KiB, the HTTP
     protocol that times request heads, and uvicorn's own limits (``limit_concurrency``: the
     connections and tasks at once past which new requests are answered 503; None: no limit);
     ``ws_compression``: WebSocket messages compressed (permessage-deflate: a view of some 1.3 KB
-    travels as a few hundred bytes, for a fifth of the server's time an action)."""
+    travels as a few hundred bytes, for a fifth of the server's time an action);
+    ``forwarded_allow_ips``: the proxies whose ``X-Forwarded-For`` names the client (none by
+    default: the header is ignored, so a process on this machine cannot pass itself off as
+    many clients and escape every per-address limit)."""
     errors = logging.getLogger("uvicorn.error")
     if not any(isinstance(f, _ClientFault) for f in errors.filters):
         errors.addFilter(_ClientFault())
@@ -103,6 +108,8 @@ def config(
         log_level="warning",
         limit_concurrency=limit_concurrency,
         timeout_keep_alive=timeout_keep_alive,
+        proxy_headers=bool(forwarded_allow_ips),
+        forwarded_allow_ips=list(forwarded_allow_ips) if forwarded_allow_ips else None,
     )
 
 

@@ -21,10 +21,7 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import replace
-from functools import partial
-from typing import Any
-
-from sqlalchemy.exc import IntegrityError
+from typing import TYPE_CHECKING, Any
 
 from .. import bots
 from ..bots.base import Bot
@@ -33,18 +30,19 @@ from ..core.notation import IllegalAction
 from ..core.rules import Rules
 from . import advice
 from .connection import BURST, RATE, Connection
-from .lease import Leases, load_leased
 from .protocol import (
     ProtocolError,
-    clean_name,
     dumps,
     match_info,
     message,
     parse_action,
     view,
 )
-from .storage import NEXT_DEAL, SeatRow, Store, TableRow, Writer
-from .workers import Slots, Workers
+from .storage import NEXT_DEAL, SeatRow, TableRow
+from .workers import Slots
+
+if TYPE_CHECKING:
+    from .room import Lobby
 
 log = logging.getLogger("bezique.server")
 
@@ -60,6 +58,14 @@ COALESCE_SECONDS = 0.1
 """Joins and leaves within this long are told to the table in one message."""
 MAX_RULE_SETS = 256
 """Rule sets the lobby keeps for its tables to share."""
+MAX_TARGET = 10_000
+"""Highest target a table plays to (a classic match to 1,000 has about 600 actions)."""
+MAX_TABLE_ACTIONS = 20_000
+"""Actions a table's log may hold: at a deal's end past this the match stops, undecided (rules
+whose deals score nothing would otherwise go on for good)."""
+SEED_BITS = 128
+"""Bits of a table's seed and of each computer player's: secrets of their own, drawn apart, so
+nothing a player sees (the computer's choices among them) tells anything of the cards."""
 
 
 def hash_token(token: str) -> str:
@@ -75,27 +81,45 @@ LEVELS = ("beginner", "easy", "medium", "hard", "expert")
 
 
 def levels() -> list[str]:
-    """The computer players on offer: the five levels where the bots package has them."""
+    """The computer players on offer, and the only ones the server seats: the five levels."""
     names = bots.names()
-    return list(LEVELS) if all(n in names for n in LEVELS) else names
+    return [n for n in LEVELS if n in names]
 
 
 def default_level() -> str:
-    names = bots.names()
-    for name in ("medium", "simple"):
-        if name in names:
-            return name
-    return names[0]
+    offered = levels()
+    return "medium" if "medium" in offered else offered[0]
+
+
+def replay_log(
+    rules: Rules, seed: int, handicap: list[int] | None, actions: list[str]
+) -> tuple[Match, int]:
+    """The match a table's log makes, and the actions of play in it (the log's entries less
+    the deal starts).  Called in a worker thread: a long log takes a while to replay."""
+    match = Match(rules, seed, handicap)
+    moves = 0
+    for action in actions:
+        if action == NEXT_DEAL:
+            match.next_deal()
+        else:
+            match.deal.apply(action)
+            moves += 1
+    return match, moves
+
+
+def stored_seed(row: TableRow) -> int:
+    """A table's seed: its whole 128 bits are in the config (the column holds 63 of them)."""
+    return int(row.config.get("seed", row.seed))
 
 
 class Table:
     """A table: rules, seed, seats, the match (once started) and who is connected."""
 
-    def __init__(self, lobby: Lobby, row: TableRow) -> None:
+    def __init__(self, lobby: Lobby, row: TableRow, built: tuple[Match, int] | None = None) -> None:
         self.lobby = lobby
         self.code = row.code
         self.rules = lobby.rules_for(row.rules)
-        self.seed = row.seed
+        self.seed = stored_seed(row)
         self.config = row.config
         self.host = row.host
         self.status = row.status
@@ -110,28 +134,29 @@ class Table:
         self.moves = 0
         self.log_n = 0
         self._bots: dict[tuple[int, str], Bot] = {}
+        self._bot_seeds: dict[int, int] = {}
+        """Each computer seat's seed, a secret of its own (never derived from the table's)."""
         self._driver: asyncio.Task[None] | None = None
         self._timers: dict[int, asyncio.TimerHandle] = {}
         self._advising = Slots(MAX_ADVICE)
         """Seats whose hint or review is being worked out."""
         self._seats_told: asyncio.TimerHandle | None = None
-        self._rebuild(row)
+        self._rebuild(row, built)
 
     # --- state -----------------------------------------------------------------------------------
-    def _rebuild(self, row: TableRow) -> None:
-        """Replay the log: the table as it was after the last committed action."""
+    def replay_args(self, row: TableRow) -> tuple[Rules, int, list[int] | None, list[str]]:
+        """What :func:`replay_log` needs to rebuild this table from its stored row."""
+        return self.rules, self.seed, self.config.get("handicap"), [m.action for m in row.moves]
+
+    def _rebuild(self, row: TableRow, built: tuple[Match, int] | None = None) -> None:
+        """Replay the log (or take the match ``built`` from it in a worker thread): the table
+        as it was after the last committed action."""
         self.match = None
         self.moves = 0
         self.log_n = len(row.moves)
         if self.status == "waiting":
             return
-        match = Match(self.rules, self.seed, self.config.get("handicap"))
-        for m in row.moves:
-            if m.action == NEXT_DEAL:
-                match.next_deal()
-            else:
-                match.deal.apply(m.action)
-                self.moves += 1
+        match, self.moves = built or replay_log(*self.replay_args(row))
         self.match = match
         if match.winner is not None:  # a log that ends the match is over, whatever was stored
             self.status = "over"
@@ -141,7 +166,10 @@ class Table:
         if row is not None:
             self.status = row.status
             self.seats = row.seats
-            self._rebuild(row)
+            built = None
+            if row.status != "waiting":
+                built = await asyncio.to_thread(replay_log, *self.replay_args(row))
+            self._rebuild(row, built)
 
     @property
     def hints(self) -> bool:
@@ -448,6 +476,11 @@ class Table:
             return
         if match.winner is not None:
             return
+        if self.moves >= MAX_TABLE_ACTIONS:  # a match this long stops here, undecided
+            await self.lobby.work.db(self.lobby.store.set_status, self.code, "over")
+            self.status = "over"
+            self._broadcast_table()
+            return
         n = self.rules.players
         if not all(self.ready[s] or self.computer_plays(s) for s in range(n)):
             return
@@ -538,12 +571,13 @@ class Table:
     def _bot(self, seat: int) -> Bot:
         s = self.seats[seat]
         level = s.level if s.kind == "bot" else str(self.config.get("fill_level") or "")
-        if level not in bots.names():
+        if level not in levels():  # a seat stored with another bot plays as the default
             level = default_level()
         key = (seat, level)
         bot = self._bots.get(key)
         if bot is None:
-            bot = self._bots[key] = bots.make(level, seed=(self.seed + 7919 * seat) % (1 << 32))
+            seed = self._bot_seeds.setdefault(seat, secrets.randbits(SEED_BITS))
+            bot = self._bots[key] = bots.make(level, seed=seed)
         return bot
 
     def _bot_to_move(self) -> int | None:
@@ -596,204 +630,16 @@ class Table:
             self._driver = None
 
 
-class Lobby:
-    """Every table in memory, loaded from the store on first use."""
-
-    def __init__(
-        self,
-        store: Store,
-        *,
-        bot_delay: float = 0.4,
-        takeover_seconds: float = 30.0,
-        rate: float = RATE,
-        burst: float = BURST,
-        hint_level: str | None = None,
-        hint_seconds: float | None = 1.0,
-        review_level: str | None = None,
-    ) -> None:
-        self.store = store
-        self.work = Workers()
-        """The database's threads, and the computer's."""
-        self.writer = Writer(store, self.work.db_pool)
-        """Commits the actions of every table, in shared transactions."""
-        self.hint_level = hint_level or advice.best_level("expert", "simple")
-        """The bot level that gives hints, thinking at most ``hint_seconds``."""
-        self.hint_seconds = hint_seconds
-        self.review_level = review_level or advice.best_level("medium", "simple")
-        """The bot level that reviews a finished deal (quick: it looks at every move)."""
-        self.rate, self.burst = rate, burst
-        self.bot_delay = bot_delay
-        self.takeover_seconds = takeover_seconds
-        self.idle_seconds = IDLE_SECONDS
-        """How long a table nobody is connected to stays in memory."""
-        self.tables: dict[str, Table] = {}
-        self._rules: dict[str, Rules] = {}
-        """Rule sets by their text, shared by the tables that play them (worked out once)."""
-        self._loading: dict[str, asyncio.Task[Table | None]] = {}
-        """The loads from the store under way, by code (one load however many ask)."""
-        self.on_over: Callable[[Table], None] | None = None
-        """Told of each match ended here or loaded ended (``online.py`` rates rated ones)."""
-        self.leases: Leases | None = None
-        """On a node of several: tables are loaded under their leases (``lease.py``)."""
-
-    async def find(self, code: str) -> Table | None:
-        """The table ``code`` names, from memory or loaded from the store off the event loop
-        (once, however many ask); None when there is no such table."""
-        table = self.tables.get(code)
-        if table is not None or not _plain_code(code):
-            return table
-        task = self._loading.get(code)
-        if task is None:
-            task = asyncio.get_running_loop().create_task(self._load(code))
-            self._loading[code] = task
-            task.add_done_callback(partial(self._loaded, code))
-        # one caller giving up (a closed connection) does not stop the load the others wait for
-        return await asyncio.shield(task)
-
-    def rules_for(self, text: str) -> Rules:
-        """The one shared rule set for this text (the most recent ``MAX_RULE_SETS`` kept)."""
-        rules = self._rules.pop(text, None) or Rules.from_string(text)
-        self._rules[text] = rules
-        while len(self._rules) > MAX_RULE_SETS:
-            del self._rules[next(iter(self._rules))]
-        return rules
-
-    async def _prepared(self, text: str) -> Rules:
-        """``rules_for(text)``, its engine tables worked out off the event loop."""
-        rules = self.rules_for(text)
-        await asyncio.to_thread(getattr, rules, "num_actions")
-        return rules
-
-    async def _load(self, code: str) -> Table | None:
-        if self.leases is not None:
-            return await load_leased(self, code, self.leases)
-        row = await self.work.db(self.store.load, code)
-        if row is not None:
-            await self._prepared(row.rules)
-        table = self.tables.get(code)  # made meanwhile (by create, or get)
-        if table is None and row is not None:
-            table = self._add(row)
-            if table.status != row.status:  # a match whose end was stored without its status
-                await self.work.db(self.store.set_status, code, table.status)
-        return table
-
-    def _loaded(self, code: str, task: asyncio.Task[Table | None]) -> None:
-        if self._loading.get(code) is task:
-            del self._loading[code]
-        if not task.cancelled():
-            task.exception()  # whoever waited has it; nobody waiting is no error to report
-
-    def get(self, code: str) -> Table | None:
-        """As :meth:`find`, but blocking: for callers outside the event loop (tests, tools)."""
-        table = self.tables.get(code)
-        if table is None:
-            if not _plain_code(code):
-                return None
-            row = self.store.load(code)
-            if row is None:
-                return None
-            table = self._add(row)
-        return table
-
-    def _add(self, row: TableRow) -> Table:
-        """A table in memory from its stored row; its clocks and the computer start."""
-        table = self.tables[row.code] = Table(self, row)
-        with contextlib.suppress(RuntimeError):  # no running loop: nothing to time
-            table.start_timers()
-            table.kick()
-        table.idle_later()  # made or looked at, never connected to: still freed
-        if table.status == "over" and self.on_over is not None:  # maybe ended by a dead node
-            self.on_over(table)
-        return table
-
-    def forget(self, table: Table) -> None:
-        if self.tables.get(table.code) is table:
-            table.close()
-            del self.tables[table.code]
-            if self.leases is not None:
-                self.leases.drop(table.code)
-
-    async def create(
-        self,
-        rules: Rules,
-        seats: list[dict[str, Any]],
-        name: str,
-        *,
-        hints: bool,
-        seed: int | None = None,
-        handicap: list[int] | None = None,
-    ) -> tuple[Table, int, str]:
-        """A new table; ``seats`` says per seat 'me', 'open' (a friend) or 'bot' (with a
-        level); ``handicap``: the score each side starts its games on (a next match, cent
-        points).  Returns the table, the creator's seat and the creator's token."""
-        rules = await self._prepared(str(rules))
-        n = rules.players
-        if len(seats) != n:
-            raise ValueError(f"these rules seat {n} players: give {n} seats")
-        kinds = [s.get("kind") for s in seats]
-        if kinds.count("me") != 1 or any(k not in ("me", "open", "bot") for k in kinds):
-            raise ValueError("seats: exactly one 'me', the others 'open' or 'bot'")
-        token = secrets.token_urlsafe(24)
-        host = kinds.index("me")
-        rows = []
-        for i, s in enumerate(seats):
-            if s["kind"] == "me":
-                rows.append(SeatRow(i, clean_name(name, "Player"), "human", "", hash_token(token)))
-            elif s["kind"] == "open":
-                rows.append(SeatRow(i, f"Seat {i + 1}", "open", "", None))
-            else:
-                level = str(s.get("level") or default_level())
-                if level not in bots.names():
-                    raise ValueError(f"unknown level {level!r}; levels: {', '.join(bots.names())}")
-                rows.append(SeatRow(i, f"Computer ({level})", "bot", level, None))
-        people = sum(1 for r in rows if r.kind != "bot")
-        config: dict[str, Any] = {
-            "hints": bool(hints),
-            "takeover": self.takeover_seconds if people > 1 else None,
-            "fill_level": default_level(),
-            "handicap": handicap if handicap and any(handicap) else None,
-        }
-        status = "waiting" if any(r.kind == "open" for r in rows) else "playing"
-        seed = secrets.randbits(63) if seed is None else seed
-        code = await self.work.db(self._insert, str(rules), seed, config, host, rows, status)
-        table = self.tables.get(code)  # found (by find or get) as soon as it was stored
-        if table is None:
-            row = TableRow(code, time.time(), str(rules), seed, config, status, host, rows)
-            table = self._add(row) if self.leases is None else Table(self, row)  # see lease.py
-        return table, host, token
-
-    def _insert(
-        self,
-        rules: str,
-        seed: int,
-        config: dict[str, Any],
-        host: int,
-        rows: list[SeatRow],
-        status: str,
-    ) -> str:
-        """Store a new table under a new code (in a worker thread); the code."""
-        for attempt in range(8):
-            code = new_code()
-            try:
-                self.store.create_table(code, rules, seed, config, host, rows, status)
-            except IntegrityError:  # the code is taken (one chance in 10^11), or worse
-                if attempt == 7:
-                    raise
-                continue
-            return code
-        raise AssertionError("unreachable")
-
-    def close(self) -> None:
-        for t in list(self.tables.values()):
-            t.close()
-        self.tables.clear()
-        self.work.close()
-
-
-def _plain_code(code: str) -> bool:
-    """Codes are short and plain: anything else (NUL, which PostgreSQL refuses, among them) is
-    no table, without asking the database."""
-    return isinstance(code, str) and code.isascii() and code.isalnum() and 1 <= len(code) <= 16
-
-
-__all__ = ["BURST", "RATE", "Connection", "Lobby", "Table", "default_level", "levels"]
+__all__ = [
+    "BURST",
+    "MAX_TABLE_ACTIONS",
+    "MAX_TARGET",
+    "RATE",
+    "SEED_BITS",
+    "Connection",
+    "Table",
+    "default_level",
+    "levels",
+    "replay_log",
+    "stored_seed",
+]

@@ -11,7 +11,8 @@ from pydantic import BaseModel, Field
 
 from ..core.rules import Rules
 from .protocol import MAX_NAME, clean_name
-from .tables import Lobby, levels
+from .room import Lobby
+from .tables import levels
 
 TUTORIAL_RULES = "classic"
 TUTORIAL_SEED = 1767
