@@ -219,7 +219,7 @@ def test_three_nodes_one_killed(cluster: Launched) -> None:
             friend = post(base, f"/api/tables/{host['code']}/join", {"name": "Bob"})
             tables.append((host["code"], [host["token"], friend["token"]], "people"))
         else:
-            host = post(base, "/api/tables", {"rules": RULES, "level": "random", "name": "Cy"})
+            host = post(base, "/api/tables", {"rules": RULES, "level": "beginner", "name": "Cy"})
             tables.append((host["code"], [host["token"]], "computer"))
 
     dsn = cluster.state["database"].replace("postgresql+psycopg://", "postgresql://")

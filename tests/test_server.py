@@ -130,7 +130,7 @@ def test_whole_match_against_the_computer(client: TestClient, preset: str) -> No
 
 
 def test_review_after_a_deal(client: TestClient) -> None:
-    t = new_table(client, rules="classic(target=200)", level="random")
+    t = new_table(client, rules="classic(target=200)", level="beginner")
     p = Player(client, t["code"], t["token"], seed=5)
     play_vs_computer(p)
     p.send(type="review", deal=0)
@@ -781,7 +781,7 @@ def test_haitian_match_of_games_to_its_end(client: TestClient) -> None:
     message's ``match.games`` is the engine's count of games, and the match ends when a count
     reaches ``match_games`` (a short game and a low en bas table mark, so it has several)."""
     rules = "haitian(target=200,match_games=3,double_game_below=120)"
-    t = new_table(client, rules=rules, level="random")
+    t = new_table(client, rules=rules, level="beginner")
     p = Player(client, t["code"], t["token"], seed=4)
     end = play_vs_computer(p)
     match: Match = lobby(client).get(t["code"]).match
@@ -807,7 +807,7 @@ def test_next_match_gives_its_loser_the_cent_points_handicap(client: TestClient)
     """HAITIAN.md H32 (``cent_points_handicap=100``) at the table: once a match is over, one of
     its players starts the next match, a new table where the loser starts each game on 100."""
     rules = "haitian(target=60,match_games=1,cent_points_handicap=100)"
-    t = new_table(client, rules=rules, level="random")
+    t = new_table(client, rules=rules, level="beginner")
     code = t["code"]
     # not before the match is over
     assert (

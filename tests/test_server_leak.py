@@ -164,7 +164,7 @@ def test_review_positions_are_the_seats_own_views(client: TestClient, rules: str
     """Each review item carries the position it speaks of: exactly the reviewing seat's own
     view at that moment (its hand then, the melds, the trick, the scores), so the opponent's
     concealed cards of that moment never appear in it."""
-    t = client.post("/api/tables", json={"rules": rules, "level": "random"}).json()
+    t = client.post("/api/tables", json={"rules": rules, "level": "beginner"}).json()
     p = Player(client, t["code"], t["token"], seed=3)
     play_vs_computer(p)
     match = client.app.state.lobby.get(t["code"]).match  # type: ignore[attr-defined]

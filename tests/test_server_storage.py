@@ -185,7 +185,7 @@ def test_a_next_match_keeps_its_handicap_over_a_restart(database: str) -> None:
     table: after a restart the match is rebuilt from it."""
     rules = "haitian(target=60,match_games=1,cent_points_handicap=100)"
     with server(database) as client:
-        t = new_table(client, rules=rules, level="random")
+        t = new_table(client, rules=rules, level="beginner")
         p = Player(client, t["code"], t["token"], seed=8)
         play_vs_computer(p)
         winner = lobby(client).get(t["code"]).match.winner
