@@ -70,14 +70,9 @@ def new_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
 
-LEVELS = ("beginner", "easy", "medium", "hard", "expert")
-
-
 def levels() -> list[str]:
-    """The computer players on offer: the five levels where the bots package has them, else
-    every bot it has."""
-    names = bots.names()
-    return list(LEVELS) if all(n in names for n in LEVELS) else names
+    """The computer players on offer: the levels (:data:`bezique.bots.levels.LEVELS`)."""
+    return bots.levels()
 
 
 def default_level() -> str:
