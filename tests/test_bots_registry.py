@@ -64,7 +64,7 @@ def test_a_misspelt_opponent_gets_one_line_naming_the_closest() -> None:
         ("pimc-c:prior=lerned", "heuristic|learned"),
         ("pimc-c:prior", "write key=value"),
         ("pimc-c:iterations=0", "positive whole number"),
-        ("pimc:time=-1", "positive number of seconds"),
+        ("pimc:time=-1", "a number of seconds"),
         ("expert:bar=1/1", "is a level"),
         ("random:seed=3", "no setting 'seed'"),
         ("", "empty name"),

@@ -33,6 +33,7 @@ from .random_bot import RandomBot
 from .search import PimcBot, PimcPySettings
 from .simple import CarelessBot, SimpleBot
 from .spec import (
+    BUDGET_KEYS,
     BudgetBot,
     NoSettings,
     close_hint,
@@ -184,10 +185,10 @@ def resolve(text: str, cheats: bool = False) -> Resolved:
     limit = read_limit(items, text.strip())
     level = LEVELS.get(name)
     if level is not None:
-        extra = [k for k, _ in items if k not in ("iterations", "nodes", "time")]
+        extra = [k for k, _ in items if k not in BUDGET_KEYS]
         if extra:
             raise ValueError(
-                f"{name} is a level: it takes a budget (iterations, nodes, time) but no "
+                f"{name} is a level: it takes a budget ({', '.join(BUDGET_KEYS)}) but no "
                 f"setting such as {extra[0]!r}; its spec is {level.spec}"
             )
         base = resolve(level.spec)

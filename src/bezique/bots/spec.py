@@ -21,8 +21,10 @@ from typing import Any
 from ..core.observation import Observation
 from .base import Bot, Limit, PlayResult
 
-BUDGET_KEYS = ("iterations", "nodes", "time")
-"""The keys every player takes: its budget (a :class:`~.base.Limit`)."""
+BUDGET_KEYS = tuple(sorted((f.name for f in fields(Limit)), key=lambda k: (k != "iterations", k)))
+"""The keys every player takes: its budget, one key a field of :class:`~.base.Limit`."""
+_DECIMAL = {f.name for f in fields(Limit) if str(f.type).startswith("float")}
+"""The budget keys read as decimals (seconds); the others are whole numbers."""
 
 
 class Codec:
@@ -193,12 +195,10 @@ def read_limit(items: Sequence[tuple[str, str]], text: str) -> Limit | None:
     for key, value in items:
         if key in BUDGET_KEYS:
             try:
-                values[key] = float(value) if key == "time" else int(value)
+                values[key] = float(value) if key in _DECIMAL else int(value)
                 Limit(**{key: values[key]})  # checks the value
             except ValueError:
-                what = (
-                    "a positive number of seconds" if key == "time" else "a positive whole number"
-                )
+                what = "a number of seconds" if key in _DECIMAL else "a positive whole number"
                 raise ValueError(f"bad {key} {value!r} in {text!r}: {what}") from None
     return Limit(**values) if values else None
 
