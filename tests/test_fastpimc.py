@@ -18,6 +18,7 @@ from bezique.bots.base import fallback_limit
 from bezique.bots.fastpimc import FastPimcBot, PimcSettings
 from bezique.bots.levels import HARD_ROLLOUTS
 from bezique.bots.playout import utility
+from bezique.bots.registry import resolve
 from bezique.bots.solver import exact_values, play_action
 
 pytestmark = pytest.mark.skipif(not fast.available(), reason="the compiled engine is not built")
@@ -212,12 +213,8 @@ def test_the_late_bar_is_lower_only_near_the_end_of_the_stock() -> None:
     assert bot._overrule([0, 1], worlds, means, 0) == 0  # type: ignore[attr-defined]
     bot._bar = bot.bar_for(8)  # type: ignore[attr-defined]
     assert bot._overrule([0, 1], worlds, means, 0) == 1  # type: ignore[attr-defined]
-    assert (
-        make(
-            "pimc-c:playout=smart,couple=yes,explore=0,late_stock=12,late_bar=2/1.5", 1
-        ).settings.explore
-        == 0.0
-    )  # type: ignore[attr-defined]
+    model = resolve("pimc-c:playout=smart,couple=yes,explore=0,late_stock=12,late_bar=2/1.5")
+    assert model.settings.explore == 0.0
 
 
 def test_candidates_that_cannot_clear_the_bar_are_dropped() -> None:
