@@ -8,7 +8,7 @@ CHROMIUM := /usr/bin/chromium
 
 NODE_STAMP := node_modules/.installed
 
-.PHONY: play test lint typecheck jscheck bench golden clean postgresql
+.PHONY: play test check regen regen-check lint typecheck jscheck bench golden clean postgresql lab
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -34,28 +34,48 @@ $(CHROMIUM):
 	fi
 
 # The storage tests start a PostgreSQL server of their own (tests/conftest.py) from Debian's
-# postgresql programs; whatever service the package sets up is not used.
+# postgresql programs, and the cluster tests HAProxy in front of several nodes (haproxy);
+# whatever services the packages set up are not used.
 postgresql:
-	@if ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
+	@if ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && [ -x /usr/sbin/haproxy ]; then \
 		:; \
 	elif [ "$$(id -u)" = 0 ]; then \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql haproxy >/dev/null; \
 	else \
-		echo "the storage tests need PostgreSQL: run 'sudo apt-get install postgresql'"; exit 1; \
+		echo "the storage and cluster tests need PostgreSQL and HAProxy: run 'sudo apt-get install postgresql haproxy'"; exit 1; \
 	fi
 
 # The suite runs on TEST_WORKERS processes (pytest-xdist); tests that share one service (a local
 # Ray instance, the browser) are kept on one worker by their xdist_group mark.  A worker that
 # dies ends the run at once and names its test: pytest-xdist 3.8 replaces a dead worker under
-# --dist loadgroup and then waits for it for ever (pytest-xdist issues 1323 and 1327).
+# --dist loadgroup and then waits for it for ever (reported upstream:
+# https://github.com/pytest-dev/pytest-xdist/issues/1323 and .../issues/1327).
 TEST_WORKERS ?= 2
 
-test: $(STAMP) $(CHROMIUM) postgresql lint typecheck jscheck
+test: $(STAMP) $(CHROMIUM) postgresql lint typecheck jscheck regen-check
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup --max-worker-restart 0
 
+# The quick loop for contributors: lint, types and the tests that need no browser, PostgreSQL
+# or Ray and take no more than a second or two each (the marks: pyproject.toml, tests/conftest.py).
+CHECK_MARKS := not browser and not postgres and not ray and not slow
+
+check: $(STAMP) lint typecheck
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup --max-worker-restart 0 -m "$(CHECK_MARKS)"
+
+# Every generated file, written again from the code: `make regen` then `git status` shows what
+# a change did to them.  regen-check writes nothing and fails on a stale file (the cheap
+# generators; the fingerprint is compared by tests/test_fingerprint.py).
+GENERATORS := make_golden make_perft make_fast_tables make_variant_tables
+
+regen: $(STAMP)
+	for g in $(GENERATORS) make_fingerprint; do $(BIN)/python scripts/$$g.py || exit 1; done
+
+regen-check: $(STAMP)
+	for g in $(GENERATORS); do $(BIN)/python scripts/$$g.py --check || exit 1; done
+
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks scripts
-	$(BIN)/ruff format --check src tests benchmarks scripts
+	$(BIN)/ruff check src tests benchmarks scripts lab
+	$(BIN)/ruff format --check src tests benchmarks scripts lab
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
@@ -76,6 +96,14 @@ jscheck: $(NODE_STAMP)
 	npx --no-install eslint src/bezique/web tests/js eslint.config.js
 	npx --no-install tsc -p tsconfig.json
 	node --test tests/js/
+
+# The laboratory alone (lab/README.md): its scripts linted and type-checked, its tests run.
+# `make test` runs these tests too (pyproject.toml's testpaths).
+lab: $(STAMP)
+	$(BIN)/ruff check lab
+	$(BIN)/ruff format --check lab
+	$(BIN)/mypy lab
+	$(BIN)/python -m pytest lab/tests
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py

@@ -69,6 +69,7 @@ setup(
                 "src/bezique/fast/search.h",
                 "src/bezique/fast/pymod.h",
                 "src/bezique/fast/tables.h",
+                "src/bezique/fast/config_fields.h",
             ],
             extra_compile_args=[
                 "-std=c11",

@@ -8,7 +8,7 @@ ratio Ray / processes of the medians, and whether the two gave the same deals an
     python benchmarks/distributed.py                      # 200 decks of heuristic - random
     python benchmarks/distributed.py --deals 50 --rounds 1 --jobs 2
 
-The goal (issue 13): on a 2-core machine the Ray run of 200 decks of ``heuristic`` - ``random``
+The goal: on a 2-core machine the Ray run of 200 decks of ``heuristic`` - ``random``
 takes at most 1.3 times the wall time of ``--jobs 2``, with identical figures.
 """
 

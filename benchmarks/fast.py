@@ -4,7 +4,7 @@ Run: ``python benchmarks/fast.py [--preset NAME ...] [--seconds S]`` (pin it to 
 steadier figures: ``taskset -c 1 python benchmarks/fast.py``).
 
 Every figure is CPU time of this process (``time.process_time``), so other jobs on a busy
-machine slow both engines alike and the ratios stay put; the goals of issue 11 are printed
+machine slow both engines alike and the ratios stay put; the speed goals are printed
 beside the figures:
 
 * ``simulate``: random deals a second inside C (``bezique.fast.simulate``) against the reference

@@ -11,6 +11,14 @@ deal.  Printed: the tables held open, actions a second, and the median and 99th 
 the time from a client sending an action to receiving its acknowledgement (the update for that
 action, sent after the action is committed to the database).  Goal: 200 tables with
 p99 < 100 ms on a two-core machine.  ``--think 0`` measures the most the server can take.
+
+Cluster mode, ``--cluster [--nodes 1,2] [--levels 50,100,…]``: for each number of nodes,
+``bezique serve --nodes N`` (the nodes, HAProxy and one PostgreSQL, the same database for every
+N) is loaded with more and more tables, the clients speaking to the proxy; at each level the
+p99 is measured (the median of ``--windows`` windows' p99s, so that a burst of another job on a
+shared machine spoils a window, not the level), and the highest level whose p99 stays under
+100 ms is the figure for N.  The CPU each part used (nodes, proxy, database, this client, and
+the machine's other jobs) says where the time goes.
 """
 
 from __future__ import annotations
@@ -193,6 +201,190 @@ async def run(
     return stats
 
 
+def p99_ms(lat: list[float]) -> float:
+    lat = sorted(lat)
+    return lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000 if lat else float("inf")
+
+
+class Level:
+    """One load level of a cluster run: its p99 is the median of the p99s of its windows (a
+    burst of another job on a shared machine spoils one window, not the level)."""
+
+    def __init__(self, tables: int, windows: list[list[float]], seconds: float) -> None:
+        lat = sorted(x for w in windows for x in w)
+        self.tables = tables
+        self.acks = len(lat)
+        self.p50 = statistics.median(lat) * 1000 if lat else float("nan")
+        self.windows = [p99_ms(w) for w in windows]
+        self.p99 = statistics.median(self.windows)
+        self.rate = len(lat) / seconds
+        self.cpu: dict[str, float] = {}
+
+
+def machine_busy() -> float:
+    """CPU seconds the whole machine has been busy (every process, every core: /proc/stat)."""
+    with open("/proc/stat") as f:
+        fields = [int(x) for x in f.readline().split()[1:]]
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)
+    return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (Linux /proc)."""
+    out = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    if int(f.read().rpartition(")")[2].split()[1]) == pid:
+                        out.append(int(entry))
+            except (OSError, ValueError, IndexError):
+                continue
+    return out
+
+
+def group_cpu(pids: list[int]) -> float:
+    return sum(cpu_seconds(p) or 0.0 for p in pids)
+
+
+async def ramp(
+    base: str,
+    levels: list[int],
+    seconds: float,
+    warmup: float,
+    think: float,
+    parts: dict[str, Any],
+    windows: int = 3,
+) -> list[Level]:
+    """More and more tables on one running cluster: a :class:`Level` per step, up to the
+    first whose p99 is over the goal.  ``parts``: the process ids of each part, by name (or a
+    function giving them)."""
+    stats = Stats()
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    ws_base = base.replace("http://", "ws://")
+    tasks: list[asyncio.Task[None]] = []
+    out: list[Level] = []
+    made = 0
+    for target in levels:
+        while made < target:
+            host = await loop.run_in_executor(
+                None,
+                post,
+                base,
+                "/api/tables",
+                {"rules": "classic(target=100000)", "seats": [{"kind": "me"}, {"kind": "open"}]},
+            )
+            friend = await loop.run_in_executor(
+                None, post, base, f"/api/tables/{host['code']}/join", {}
+            )
+            url = f"{ws_base}/ws/{host['code']}"
+            for token in (host["token"], friend["token"]):
+                k = len(tasks)
+                tasks.append(asyncio.create_task(seat(url, token, think, stats, stop, k)))
+            made += 1
+        await asyncio.sleep(warmup)
+        pids = {k: (v() if callable(v) else v) for k, v in parts.items()}
+        cpu0 = {k: group_cpu(v) for k, v in pids.items()}
+        mine0, busy0 = time.process_time(), machine_busy()
+        measured: list[list[float]] = []
+        stats.measuring = True
+        for _ in range(windows):
+            stats.latencies = []
+            await asyncio.sleep(seconds / windows)
+            measured.append(stats.latencies)
+        stats.measuring = False
+        level = Level(made, measured, seconds)
+        level.cpu = {k: (group_cpu(v) - cpu0[k]) / seconds for k, v in pids.items()}
+        level.cpu["client"] = (time.process_time() - mine0) / seconds
+        level.cpu["other jobs"] = max(
+            0.0, (machine_busy() - busy0) / seconds - sum(level.cpu.values())
+        )
+        out.append(level)
+        cpu = ", ".join(f"{k} {v:.2f}" for k, v in level.cpu.items())
+        spread = "/".join(f"{w:.0f}" for w in level.windows)
+        print(
+            f"  {made:4d} tables: {level.rate:6.0f} actions/s, p50 {level.p50:6.1f} ms, "
+            f"p99 {level.p99:7.1f} ms (windows {spread}); CPU s/s: {cpu}",
+            flush=True,
+        )
+        if level.p99 >= GOAL_P99_MS:
+            break
+    stop.set()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return out
+
+
+def cluster_mode(args: argparse.Namespace) -> None:
+    """The highest table count under the p99 goal for each number of nodes, in one run."""
+    from pathlib import Path
+
+    from bezique.server.cluster import Cluster, OwnPostgres
+
+    node_counts = [int(x) for x in args.nodes.split(",")]
+    levels = [int(x) for x in args.levels.split(",")]
+    env = {
+        "BEZIQUE_BOT_DELAY": "0",
+        "BEZIQUE_RATE": "1000",
+        "BEZIQUE_HTTP_RATE": "1000",
+        "BEZIQUE_HTTP_BURST": "1000",
+        "BEZIQUE_WS_PER_ADDRESS": "100000",
+    }
+    with open("/proc/loadavg") as f:
+        print(f"load average before: {' '.join(f.read().split()[:3])}; cores: {os.cpu_count()}")
+    data = Path(tempfile.mkdtemp(prefix="bezique-bench-"))
+    os.chmod(data, 0o755)  # as root the database runs as the postgres user, who must reach it
+    pg = OwnPostgres(data / "postgres")
+    url = pg.start()
+    if args.no_sync_commit:  # a diagnosis: commits not waiting for the disk (not for play)
+        url += "?options=-c%20synchronous_commit%3Doff"
+    postmaster = int((pg.data / "postmaster.pid").read_text().split()[0])
+    results: dict[int, list[Level]] = {}
+    try:
+        for n in node_counts:
+            port = free_port()
+            args_n = [] if not args.no_compression else ["--no-ws-compression"]
+            cluster = Cluster(
+                n, data / f"nodes{n}", port=port, database=url, node_args=args_n, env=env
+            )
+            cluster.start()
+            print(f"{n} node(s) behind HAProxy, PostgreSQL shared:", flush=True)
+            assert cluster.proxy is not None
+            parts: dict[str, Any] = {
+                "nodes": [node.proc.pid for node in cluster.running],
+                "proxy": [cluster.proxy.pid],
+                "database": lambda: [postmaster, *children(postmaster)],
+            }
+            try:
+                results[n] = asyncio.run(
+                    ramp(
+                        f"http://127.0.0.1:{port}",
+                        levels,
+                        args.seconds,
+                        args.warmup,
+                        args.think,
+                        parts,
+                        args.windows,
+                    )
+                )
+            finally:
+                cluster.stop()
+    finally:
+        pg.stop()
+        import shutil
+
+        shutil.rmtree(data, ignore_errors=True)
+    with open("/proc/loadavg") as f:
+        print(f"load average after: {' '.join(f.read().split()[:3])}")
+    print(f"think time {args.think:.2f} s a move; goal p99 < {GOAL_P99_MS:.0f} ms")
+    for n, steps in results.items():
+        good = [s.tables for s in steps if s.p99 < GOAL_P99_MS]
+        best = max(good) if good else 0
+        capped = all(s.p99 < GOAL_P99_MS for s in steps)
+        more = " (every level tried passed: add higher --levels)" if capped else ""
+        print(f"{n} node(s): highest table count with p99 < {GOAL_P99_MS:.0f} ms: {best}{more}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--tables", type=int, default=GOAL_TABLES)
@@ -201,7 +393,27 @@ def main() -> None:
     ap.add_argument("--think", type=float, default=1.0, help="mean seconds before each action")
     ap.add_argument("--profile", metavar="FILE", help="profile the server (cProfile) into FILE")
     ap.add_argument("--no-compression", action="store_true", help="serve with --no-ws-compression")
+    ap.add_argument(
+        "--cluster", action="store_true", help="nodes behind HAProxy, tables added in steps"
+    )
+    ap.add_argument("--nodes", default="1,2", help="cluster mode: the node counts to measure")
+    ap.add_argument(
+        "--levels",
+        default="50,100,150,200,250,300,400,500,600",
+        help="cluster mode: the table counts tried, in order, up to the first over the goal",
+    )
+    ap.add_argument(
+        "--no-sync-commit",
+        action="store_true",
+        help="cluster mode: PostgreSQL commits without waiting for the disk (to see its share)",
+    )
+    ap.add_argument(
+        "--windows", type=int, default=3, help="cluster mode: windows a level is measured in"
+    )
     args = ap.parse_args()
+    if args.cluster:
+        cluster_mode(args)
+        return
     port = free_port()
     with tempfile.TemporaryDirectory() as data:
         server = start_server(port, data, args.profile, not args.no_compression)

@@ -33,6 +33,7 @@ CHILD = r"""
 import random, sys
 from bezique import Deal, IllegalAction, Rules, fast
 from bezique.fast.differential import PRESETS, deals, lockstep
+from bezique.fast.search import IsmctsSettings, PimcSettings, ismcts, pimc, pimc_hidden
 n = int(sys.argv[1])
 for preset in PRESETS:
     rules = Rules.preset(preset)
@@ -56,7 +57,7 @@ for preset in PRESETS:
             f.hand(seat)
         except ValueError:
             pass
-    g = f.determinize(0, seed=3)
+    g = f.resample(0, 3)
     g.playout("heuristic", seed=1)
     while not g.is_over:
         if g.phase == "play" and g.stage == 2:
@@ -74,7 +75,7 @@ for players, extra in ((3, {}), (4, {}), (4, {"partnerships": True}),
     while not g.is_over:
         if g.phase == "play" and g.stage == 2:
             g.solve(0)
-            g.determinize(g.to_move, seed=1).playout("heuristic", seed=2)
+            g.resample(g.to_move, 1).playout("heuristic", seed=2)
         g.apply_index(0)
     for bad in (-1, 10**9, haitian.cards):
         try:
@@ -87,19 +88,20 @@ for preset, cap in (("classic", 5), ("four", 200_000), ("three", 3)):
     g = fast.FastDeal.new(Rules.preset(preset), seed=6)
     for _ in range(7):
         g.apply_index(0)
-    g.ismcts(g.to_move, 0, 60, seed=1, max_tree_nodes=cap, stop_early=True)
+    ismcts(g, g.to_move, 0, 60, 1, IsmctsSettings(max_tree_nodes=cap, stop_early=True))
 g = fast.FastDeal.new(Rules.preset("classic"), seed=6)
 while not (g.stage == 2 and g.phase == "play"):
     g.apply_index(0)
-g.ismcts(g.to_move, 0, 40, seed=2)
+ismcts(g, g.to_move, 0, 40, 2)
+ismcts(g, g.to_move, 0, 40, 2, IsmctsSettings(cpu_budget=0.0))
 for bad in ({"prior_weight": 2.0}, {"max_tree_nodes": 0}):
     try:
-        g.ismcts(g.to_move, 0, 10, 1, **bad)
+        ismcts(g, g.to_move, 0, 10, 1, IsmctsSettings(**bad))
     except ValueError:
         pass
 for args in ((g.to_move, 99, 10, 1), (9, 0, 10, 1)):
     try:
-        g.ismcts(*args)
+        ismcts(g, *args)
     except ValueError:
         pass
 # the smart policy's weights: duels (duel.c), pimc with weights and the worlds it names
@@ -116,8 +118,9 @@ for preset in ("classic", "four"):
     g = fast.FastDeal.new(Rules.preset(preset), seed=8)
     for _ in range(9):
         g.apply_index(0)
-    g.pimc(g.to_move, 0, [0, 1], 0, 3, 5, 0.1, 20_000, False, "smart", smart_params=SMART_DEFAULT)
-    g.pimc_hidden(g.to_move, 2, 4, 9)
+    pimc(g, g.to_move, 0, [0, 1], 0, 3, 5, PimcSettings(policy="smart", smart_params=SMART_DEFAULT))
+    pimc(g, g.to_move, 0, [0, 1], 0, 3, 5, PimcSettings(cpu_budget=0.0))
+    pimc_hidden(g, g.to_move, 2, 4, 9)
 # the learned terms: features, duels and playouts with them, bad weights refused
 from bezique.fast.smart import LEARNED_NAMES
 full = list(SMART_DEFAULT) + [0.5] * len(LEARNED_NAMES)
@@ -128,7 +131,7 @@ while not g.is_over:
 duel(Rules.preset("classic"), 3, 4, full, SMART_DEFAULT)
 g = fast.FastDeal.new(Rules.preset("classic"), seed=5)
 g.apply_index(0)
-g.pimc(g.to_move, 0, [0, 1], 0, 3, 5, 0.0, 20_000, False, "smart", smart_params=full)
+pimc(g, g.to_move, 0, [0, 1], 0, 3, 5, PimcSettings(explore=0.0, policy="smart", smart_params=full))
 for bad in ([0.0] * (len(full) + 1), "weights", [None] * len(full)):
     for call in (g.smart_features, g._c.smart_features):
         try:

@@ -8,11 +8,13 @@ scored; then the result.  ``tests/test_golden.py`` writes each transcript again 
 compares it with the file, so any change in what the engine does shows up as a readable diff.
 Run this again (``make golden``) only when such a change is intended, and commit the files::
 
-    python scripts/make_golden.py
+    python scripts/make_golden.py          # write tests/golden/
+    python scripts/make_golden.py --check  # exit 1 if a committed transcript differs
 """
 
 from __future__ import annotations
 
+import argparse
 import random
 import sys
 from collections import Counter
@@ -31,7 +33,7 @@ PLAYS: tuple[tuple[str, int, tuple[int, ...] | None], ...] = (
     ("haitian", 3, (980, 960)),  # near the target: the deal ends at once
     ("haitian(players=3)", 4, None),
     ("haitian(players=4,partnerships=true)", 5, None),
-    # one deal of every other preset (issue 10: a golden playthrough for every preset)
+    # one deal of every other preset (a golden playthrough for every preset)
     *((preset, 1, None) for preset in Rules.presets() if preset not in (RULES, "haitian")),
 )
 
@@ -128,7 +130,26 @@ def transcript(seed: int, rules_text: str = RULES, carry: tuple[int, ...] | None
     return "\n".join(out) + "\n"
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    """Write every transcript, or with ``--check`` compare them with the committed files."""
+    parser = argparse.ArgumentParser(description="Write the golden playthroughs (tests/golden/).")
+    parser.add_argument(
+        "--check", action="store_true", help="compare with the committed files; write nothing"
+    )
+    args = parser.parse_args(argv)
+    if args.check:
+        want = {path_for(s, r, c): transcript(s, r, c) for r, s, c in PLAYS}
+        stale = [
+            p.name for p, text in want.items() if not p.exists() or p.read_text("utf-8") != text
+        ]
+        stale += [p.name for p in OUT.glob("*.txt") if p not in want]
+        if stale:
+            print(
+                f"tests/golden/ is stale ({', '.join(sorted(stale))}): run python scripts/make_golden.py",
+                file=sys.stderr,
+            )
+            return 1
+        return 0
     OUT.mkdir(parents=True, exist_ok=True)
     for rules_text, seed, carry in PLAYS:
         path = path_for(seed, rules_text, carry)

@@ -5,11 +5,13 @@ distinct sequences of that many legal actions from that point (the deal's own st
 decides the draws).  ``tests/test_perft.py`` rebuilds each deal from the file and recounts.
 Run this again only when a change of the rules engine is meant to change the counts::
 
-    python scripts/make_perft.py
+    python scripts/make_perft.py          # write it
+    python scripts/make_perft.py --check  # exit 1 if the committed file differs
 """
 
 from __future__ import annotations
 
+import argparse
 import random
 import sys
 from dataclasses import dataclass, field
@@ -132,7 +134,7 @@ def cases() -> list[Case]:
         Case("haitian-seed-1", rules="haitian", seed=1, dealer=0),
         Case("haitian-3-seed-2", rules="haitian(players=3)", seed=2, dealer=2),
         _late(5, "haitian"),
-        # the start of a deal of every other preset (issue 10: perft counts for every preset)
+        # the start of a deal of every other preset (perft counts for every preset)
         *(
             Case(f"{preset}-seed-1", rules=preset, seed=1, dealer=1, depth=PRESET_DEPTH)
             for preset in Rules.presets()
@@ -197,9 +199,23 @@ def parse(text: str) -> list[Case]:
     return out
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    """Write the perft file, or with ``--check`` compare it with the committed one."""
+    parser = argparse.ArgumentParser(description="Write the perft counts (tests/data/perft.txt).")
+    parser.add_argument(
+        "--check", action="store_true", help="compare with the committed file; write nothing"
+    )
+    args = parser.parse_args(argv)
+    text = render(cases())
+    if args.check:
+        if not OUT.exists() or OUT.read_text(encoding="utf-8") != text:
+            print(
+                "tests/data/perft.txt is stale: run python scripts/make_perft.py", file=sys.stderr
+            )
+            return 1
+        return 0
     OUT.parent.mkdir(parents=True, exist_ok=True)
-    OUT.write_text(render(cases()), encoding="utf-8")
+    OUT.write_text(text, encoding="utf-8")
     print(f"wrote {OUT}")
     return 0
 

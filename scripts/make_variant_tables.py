@@ -2,12 +2,14 @@
 
 Each table sits between ``<!-- options: PRESET -->`` and ``<!-- end options -->``; for the
 classic preset it lists every option, for the others the options that differ from classic.
-Run it after changing a preset: ``python scripts/make_variant_tables.py``.
+Run it after changing a preset: ``python scripts/make_variant_tables.py`` (``--check``: exit 1
+if the committed tables differ, writing nothing).
 tests/test_play_variants.py checks that the document says what the presets say.
 """
 
 from __future__ import annotations
 
+import argparse
 import re
 import sys
 from pathlib import Path
@@ -43,9 +45,21 @@ def render(text: str) -> str:
     return BLOCK.sub(lambda m: m.group(1) + table(m.group(2)) + m.group(4), text)
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    """Rewrite the tables, or with ``--check`` say whether the committed ones are stale."""
+    parser = argparse.ArgumentParser(description="Rewrite docs/variants.md's option tables.")
+    parser.add_argument(
+        "--check", action="store_true", help="compare with the committed file; write nothing"
+    )
+    args = parser.parse_args(argv)
     text = DOC.read_text(encoding="utf-8")
     new = render(text)
+    if args.check and new != text:
+        print(
+            "docs/variants.md's option tables are stale: run python scripts/make_variant_tables.py",
+            file=sys.stderr,
+        )
+        return 1
     if new != text:
         DOC.write_text(new, encoding="utf-8")
         print(f"updated {DOC}")

@@ -1,10 +1,19 @@
-"""Shared fixtures: a temporary PostgreSQL cluster of the tests' own, for the server's storage.
+"""Shared fixtures, and the marks that let `make check` leave out the tests that need a service.
+
+A temporary PostgreSQL cluster of the tests' own, for the server's storage:
 
 The cluster is made with ``initdb`` in a temporary folder, listens on 127.0.0.1 (a free port)
 and on a socket in that folder only, and is stopped and removed after the session.  PostgreSQL
 refuses to run as root: as root it runs as the ``postgres`` system user (made by Debian's
 ``postgresql`` package, which ``make test`` installs).  Missing binaries fail the tests that
-need them: a skipped test would pass unseen."""
+need them: a skipped test would pass unseen.
+
+The marks (registered in pyproject.toml, run with ``--strict-markers``) are given here, from
+what a test uses, so that a new test is marked the same way as its neighbours:
+``browser`` and ``ray`` for the tests of those xdist groups (one chromium, one local Ray
+instance), ``postgres`` for every test that asks for the PostgreSQL cluster (a fixture, or a
+``postgres`` parameter), and ``slow`` for the tests listed in :data:`SLOW` (several seconds each,
+measured with ``pytest --durations``).  ``make check`` runs what none of them marks."""
 
 from __future__ import annotations
 
@@ -150,3 +159,35 @@ def postgres() -> Iterator[Cluster]:
 def pg_url(postgres: Cluster) -> str:
     """The SQLAlchemy URL of a new empty database in the session's PostgreSQL."""
     return postgres.new_database()
+
+
+SLOW: tuple[str, ...] = (
+    "tests/test_server_leak.py::test_review_positions_are_the_seats_own_views",
+    "tests/test_conformance.py::test_preset_conforms",
+    "tests/test_belief.py::test_the_training_script_fits_and_writes_a_model",
+    "tests/test_belief.py::test_the_shipped_model_knows_more_than_the_base_rate_on_fresh_deals",
+    "tests/test_arena_chain.py::",
+    "tests/test_option_ranges.py::test_every_whole_number_option_has_a_range_refused_on_both_sides",
+    "tests/test_fast.py::test_lockstep_random_option_variations",
+    "tests/test_bots_search.py::test_every_bot_plays_legal_actions_in_every_preset",
+    "tests/test_fingerprint.py::test_every_preset_plays_as_fingerprinted",
+)
+"""Node-id prefixes of the tests that take several seconds each (``pytest --durations=0``);
+``make check`` leaves them out, ``make test`` runs them."""
+
+_SERVICE_GROUPS = {"browser", "ray"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark each test by the services it needs and by its cost (see the module docstring)."""
+    for item in items:
+        for mark in item.iter_markers("xdist_group"):
+            group = mark.args[0] if mark.args else mark.kwargs.get("name")
+            if group in _SERVICE_GROUPS:
+                item.add_marker(group)
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        fixtures = getattr(item, "fixturenames", ())
+        if "postgres" in fixtures or "pg_url" in fixtures or "postgres" in params.values():
+            item.add_marker("postgres")
+        if item.nodeid.startswith(SLOW):
+            item.add_marker("slow")

@@ -1,4 +1,4 @@
-"""docs/architecture.md says what the tree is (issue 10: "DESIGN.md's house is what the tree
+"""docs/architecture.md says what the tree is ("DESIGN.md's house is what the tree
 shows"): its tree names every package, module and file under ``src/bezique`` and nothing that
 is gone, every source path it mentions elsewhere exists, and its table of which package may
 import which allows every import the code makes (the graph of ``tests/test_structure.py``)."""

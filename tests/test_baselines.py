@@ -1,4 +1,4 @@
-"""The outside baseline: OpenSpiel's IS-MCTS with its utility scale (benchmarks/openspiel_tune.py)."""
+"""The outside baseline: OpenSpiel's IS-MCTS with its utility scale (lab/benchmarks/openspiel_tune.py)."""
 
 from __future__ import annotations
 

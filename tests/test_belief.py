@@ -1,13 +1,11 @@
 """The belief about the other hand (:mod:`bezique.bots.belief`) and the biased worlds of the
-compiled search (``FastDeal.determinize``/``pimc``/``pimc_hidden`` with ``bias``)."""
+compiled search (``FastDeal.resample``/``pimc``/``pimc_hidden`` with ``bias``)."""
 
 from __future__ import annotations
 
 import json
 import random
 import statistics
-import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
 
@@ -26,11 +24,11 @@ from bezique.bots.belief import (
 from bezique.bots.heuristic import HeuristicBot
 from bezique.bots.inference import hidden_places
 from bezique.core.cards import ALL_KINDS, parse_card
+from bezique.fast.search import PimcSettings, pimc, pimc_hidden
 
 needs_fast = pytest.mark.skipif(not fast.available(), reason="the compiled engine is not built")
 
 CLASSIC = Rules.preset("classic")
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def heuristic_deal(seed: int, plays: int, rules: Rules = CLASSIC) -> Deal:
@@ -94,7 +92,7 @@ def test_the_shipped_model_knows_more_than_the_base_rate_on_fresh_deals() -> Non
 
 
 def test_the_belief_reads_only_what_the_seat_has_seen() -> None:
-    """Hidden information (issue 12's honesty goal): deals the seat cannot tell apart (the
+    """Hidden information (the honesty goal): deals the seat cannot tell apart (the
     unseen cards dealt again) give the same bias."""
     for seed in (3, 8):
         deal = heuristic_deal(seed, 36)
@@ -132,10 +130,10 @@ def test_a_bias_deals_the_heavy_kinds_to_the_other_hand() -> None:
     mine = sum(1 for c in deal.hand(0) if c[0] == "A")
     bias = [1e6 if k in aces else 1.0 for k in range(ALL_KINDS)]
     for w in range(20):
-        hand = world.pimc_hidden(0, w, 1, 7, bias)[0][1]
+        hand = pimc_hidden(world, 0, w, 1, 7, bias)[0][1]
         assert sum(c[0] == "A" for c in hand) == min(8, 8 - mine)
-        assert sorted(world.determinize(0, w, bias).hand(0)) == sorted(deal.hand(0))
-    plain = Counter(c[0] for w in range(40) for c in world.pimc_hidden(0, w, 1, 7)[0][1])
+        assert sorted(world.resample(0, w, bias).hand(0)) == sorted(deal.hand(0))
+    plain = Counter(c[0] for w in range(40) for c in pimc_hidden(world, 0, w, 1, 7)[0][1])
     assert plain["A"] < 40 * 3  # uniform worlds deal about 8 * 6/55 aces a hand
 
 
@@ -149,11 +147,11 @@ def test_a_bad_bias_is_refused() -> None:
         ([True] * ALL_KINDS, "above 0"),
     ]:
         with pytest.raises(ValueError, match=message):
-            world.determinize(0, 1, bad)
+            world.resample(0, 1, bad)
         with pytest.raises(ValueError, match=message):
-            world.pimc_hidden(0, 0, 1, 1, bad)
+            pimc_hidden(world, 0, 0, 1, 1, bad)
         with pytest.raises(ValueError, match=message):
-            world.pimc(0, 0, [0], 0, 1, 1, bias=bad)
+            pimc(world, 0, 0, [0], 0, 1, 1, PimcSettings(bias=bad))
 
 
 @needs_fast
@@ -174,29 +172,3 @@ def test_the_belief_search_deals_its_worlds_by_the_model() -> None:
     )
     assert believed.info["scores"] != plain.info["scores"]
     assert str(believed.action) in {str(a) for a in deal.legal_actions()}
-
-
-def test_the_training_script_fits_and_writes_a_model(tmp_path: Path) -> None:
-    out = tmp_path / "belief.json"
-    run = subprocess.run(
-        [
-            sys.executable,
-            str(ROOT / "scripts" / "train_belief.py"),
-            "--data",
-            str(tmp_path / "data"),
-            "--deals",
-            "0:20",
-            "--seed",
-            "5",
-            "--out",
-            str(out),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert run.returncode == 0, run.stderr
-    model = BeliefModel.load(out)
-    assert any(t != 0 for t in model.theta)
-    assert "held-out gain over the base rate" in run.stdout
-    assert model.info["deals"] == "0:20"

@@ -296,7 +296,7 @@ def test_journal_keeps_a_unit_that_failed(tmp_path, capsys, monkeypatch) -> None
 
 
 def test_a_seven_of_trumps_in_the_last_trick_may_end_a_deal_early() -> None:
-    """The deal the full run of session 12 stopped on (Haitian, seed 10000819): the seven of
+    """The deal the full run of 2026-12-02 stopped on (Haitian, seed 10000819): the seven of
     trumps of the very last trick brings seat 0 from 990 to 1000, so the deal ends as early
     ends do (HAITIAN.md H15, H25), with every trick played; the suite accepts it."""
     stats = conformance.check_deals(

@@ -1,4 +1,4 @@
-"""The arena and self-play on Ray (issue 13): the same results with and without Ray, a worker
+"""The arena and self-play on Ray: the same results with and without Ray, a worker
 killed mid-run changes nothing, failures are reported, never counted twice.
 
 One local Ray instance of 2 CPUs serves the whole module (the ``cluster`` fixture); the tests

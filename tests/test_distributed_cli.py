@@ -1,4 +1,4 @@
-"""`--ray` from the command line (issue 13): a local Ray instance started for the run, bad
+"""`--ray` from the command line: a local Ray instance started for the run, bad
 addresses and a missing Ray as one-line errors, and `bezique self-play`.
 
 Nothing here uses a Ray instance of this process: the one test that runs on Ray starts its own,

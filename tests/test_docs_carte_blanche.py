@@ -1,4 +1,4 @@
-"""The documents say what the engine does with carte blanche (issue 16, item 11): it is scored
+"""The documents say what the engine does with carte blanche: it is scored
 automatically when due (RULES.md 2.5, fact R04; docs/variants.md), never declared, so no
 legal action names it.  docs/rules.md and docs/api.md once described it as declared after a
 trick and listed it among the action names."""

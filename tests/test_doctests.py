@@ -1,5 +1,5 @@
-"""The examples in the docstrings of every module of the package run as tests (issue 10,
-item 10: the module doctests run in ``make test``).
+"""The examples in the docstrings of every module of the package run as tests (the module
+doctests run in ``make test``).
 
 A module that needs an optional extra that is not installed (the web server, OpenSpiel, Ray...)
 is skipped, saying which; every other module must import and its examples must pass.

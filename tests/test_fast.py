@@ -20,7 +20,7 @@ import pytest
 
 from bezique import Deal, IllegalAction, Rules, fast
 from bezique.fast.differential import PRESETS, compare, deals, lockstep, random_rules
-from test_rules_classic import build  # the stacked-deal helper of the classic rule tests
+from classic_kit import build  # the stacked-deal helper of the classic rule tests
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -48,7 +48,7 @@ def test_tables_header_is_generated_from_the_core() -> None:
     script = ROOT / "scripts" / "make_fast_tables.py"
     done = subprocess.run([sys.executable, str(script), "--check"], check=False)
     assert done.returncode == 0, (
-        "src/bezique/fast/tables.h is stale: run scripts/make_fast_tables.py"
+        "a generated file of the compiled engine is stale: run scripts/make_fast_tables.py"
     )
 
 
@@ -422,7 +422,7 @@ def test_determinize_keeps_what_the_seat_has_seen(preset: str) -> None:
     assert seat is not None
     others = set()
     for i in range(20):
-        g = f.determinize(seat, seed=i)
+        g = f.resample(seat, i)
         assert g.observation(seat) == deal.observation(seat)
         assert g.hand(seat) == f.hand(seat) and g.points == f.points
         assert [g.table(s) for s in range(rules.players)] == [

@@ -276,7 +276,7 @@ def test_the_trump_sequence_needs_the_declarers_live_marriage() -> None:
 
 
 @pytest.mark.parametrize(("players", "partners"), TABLES)
-def test_simulate_playouts_and_determinize(players: int, partners: bool) -> None:
+def test_simulate_playouts_and_resample(players: int, partners: bool) -> None:
     rules = haitian(players, partners)
     for policy in ("random", "heuristic", "meld"):
         pts = fast.simulate(rules, 30, seed=players, policy=policy)
@@ -290,7 +290,7 @@ def test_simulate_playouts_and_determinize(players: int, partners: bool) -> None
     seat = deal.to_move
     assert seat is not None
     for i in range(5):
-        g = f.determinize(seat, seed=i)  # the jokers are reshuffled with the unseen cards
+        g = f.resample(seat, i)  # the jokers are reshuffled with the unseen cards
         assert g.observation(seat) == deal.observation(seat)
         hidden, deck = g._c.hidden()
         jokers = sum(h.count("XX") for h in hidden) + deck.count("XX")
@@ -349,7 +349,7 @@ def test_out_of_range_ids_and_bad_input_raise() -> None:
         with pytest.raises(ValueError):
             f.hand(seat)
         with pytest.raises(ValueError):
-            f.determinize(seat)
+            f.resample(seat)
     assert (f.legal_texts(), f.points, f.hand(0)) == before
     # a position with a card id past the 132 of the pack is refused, never read
     cfg = fast._config(rules)

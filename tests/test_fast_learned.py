@@ -1,10 +1,8 @@
 """The learned terms of the compiled ``'smart'`` policy (:data:`bezique.fast.smart.LEARNED_FEATURES`,
-``FastDeal.smart_features``) and the script that fits them (``scripts/train_policy.py``)."""
+``FastDeal.smart_features``) and the script that fits them (``lab/scripts/train_policy.py``)."""
 
 from __future__ import annotations
 
-import importlib.util
-import json
 import random
 import statistics
 from pathlib import Path
@@ -16,6 +14,7 @@ from bezique.bots import Limit, make
 from bezique.bots.base import legal_actions
 from bezique.bots.learned import learned_choice, learned_params
 from bezique.fast import duel
+from bezique.fast.search import PimcSettings, pimc
 from bezique.fast.smart import (
     LEARNED_NAMES,
     NET_NAMES,
@@ -98,7 +97,7 @@ def test_features_read_only_what_the_seat_sees() -> None:
     for n, deal in enumerate(stage1_positions(4, 30)):
         seat = deal.to_move
         assert seat is not None
-        other = deal.determinize(seat, seed=n)
+        other = deal.resample(seat, n)
         assert other.hand(1 - seat) != deal.hand(1 - seat) or not deal.stock_size
         assert other.smart_features(learned(lead_brisque=3.0)) == deal.smart_features(
             learned(lead_brisque=3.0)
@@ -181,49 +180,11 @@ def test_learned_weights_play_in_duels_and_in_pimc() -> None:
     deal = stage1_positions(6, 1)[0]
     seat = deal.to_move
     assert seat is not None
-    args = (seat, seat, list(range(len(deal.legal_ids()))), 0, 20, 5, 0.0, 20_000, False, "smart")
-    assert deal.pimc(*args, smart_params=learned()) == deal.pimc(*args)
-    assert deal.pimc(*args, smart_params=learned(lead_brisque=1000.0)) != deal.pimc(*args)
-
-
-def test_the_training_script_fits_and_checks_its_rounds(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    spec = importlib.util.spec_from_file_location("train_policy", Path("scripts/train_policy.py"))
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    out = tmp_path / "policy.json"
-    data = tmp_path / "data"
-    args = ["--positions", "60", "--worlds", "4", "--rounds", "2", "--check-decks", "50"]
-    args += ["--data", str(data), "--out", str(out)]
-    assert module.main(args) == 0
-    saved = json.loads(out.read_text())
-    assert len(saved["params"]) == len(SMART_NAMES) + len(LEARNED_NAMES)
-    assert saved["params"][: len(SMART_NAMES)] == list(SMART_DEFAULT)
-    assert [r["seed"] for r in saved["rounds"]] == [1, 2]
-    assert all(r["rows"] > 60 and r["duel_decks"] == 50 for r in saved["rounds"])
-    assert sorted(p.name for p in data.iterdir()) == ["round-1.npz", "round-2.npz"]
-    assert module.main([*args, "--ridge", "100"]) == 0  # the positions read back, refit
-    assert json.loads(out.read_text())["params"] != saved["params"]
-    with pytest.raises(SystemExit):
-        module.main(["--rounds", "0"])
-    for bad, says in (
-        (["--epochs", "-1"], "--epochs must be 0"),
-        (["--also", str(tmp_path / "missing.npz")], "--also: no such file"),
-    ):
-        with pytest.raises(SystemExit):
-            module.main(bad)
-        assert says in capsys.readouterr().err
-    # a network on top, the first round's positions fit again with the second's
-    net_args = [*args, "--net", "--epochs", "3", "--rounds", "1"]
-    net_args += ["--also", str(data / "round-2.npz"), "--base", str(out)]
-    assert module.main(net_args) == 0
-    with_net = json.loads(out.read_text())
-    assert len(with_net["params"]) == len(SMART_NAMES) + len(LEARNED_NAMES) + len(NET_NAMES)
-    assert with_net["names"][-1] == NET_NAMES[-1]
-    assert with_net["rounds"][0]["rows"] > 120  # both files' positions
-    assert check_params(with_net["params"]) == tuple(with_net["params"])
+    args = (seat, seat, list(range(len(deal.legal_ids()))), 0, 20, 5)
+    smart = PimcSettings(explore=0.0, policy="smart")
+    plain = pimc(deal, *args, smart)
+    assert pimc(deal, *args, smart.replace(smart_params=learned())) == plain
+    assert pimc(deal, *args, smart.replace(smart_params=learned(lead_brisque=1000.0))) != plain
 
 
 def test_the_shipped_weights_load_and_beat_the_rules_alone() -> None:
@@ -323,23 +284,34 @@ def test_the_search_may_play_out_by_the_learned_policy() -> None:
         result = bot.play(obs, Limit(iterations=len(actions)))
         world, index, _, seed = compiled_world(obs, actions, inner._salt, heuristic=False)
         side = CLASSIC.side_of(seat)
-        want, _, _ = world.pimc(
+        want, _, _ = pimc(
+            world,
             seat,
             side,
             index,
             0,
             1,
             seed,
-            inner.settings.explore,
-            inner.settings.solver_nodes,
-            False,
-            "smart",
-            True,
-            0,
-            params,
+            PimcSettings(
+                policy="smart",
+                explore=inner.settings.explore,
+                solver_nodes=inner.settings.solver_nodes,
+                couple_draws=True,
+                endgame_stock=0,
+                smart_params=params,
+            ),
         )
         cfg = inner.settings
-        plain, _, _ = world.pimc(seat, side, index, 0, 1, seed, cfg.explore, cfg.solver_nodes)
+        plain, _, _ = pimc(
+            world,
+            seat,
+            side,
+            index,
+            0,
+            1,
+            seed,
+            PimcSettings(explore=cfg.explore, solver_nodes=cfg.solver_nodes),
+        )
         got = [result.info["scores"][str(a)] for a in actions]
         assert got == pytest.approx(want, abs=1e-3)
         checked += got != pytest.approx(plain, abs=1e-3)

@@ -1,9 +1,8 @@
 """The weights of the compiled ``'smart'`` policy (:mod:`bezique.fast.smart`), duels between two
-weightings, and the worlds a search may weigh (``FastDeal.pimc_hidden``, ``pimc-c-inf``)."""
+weightings, and the worlds a search may weigh (``bezique.fast.search.pimc_hidden``, ``pimc-c:inference=1``)."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
 import random
@@ -17,6 +16,7 @@ from bezique.bots import Limit, inference, make
 from bezique.bots.fastpimc import _paired
 from bezique.bots.heuristic import HeuristicBot
 from bezique.fast import duel
+from bezique.fast.search import PimcSettings, pimc, pimc_hidden
 from bezique.fast.smart import SMART_DEFAULT, SMART_NAMES, SMART_PARAMS, check_params
 
 pytestmark = pytest.mark.skipif(not fast.available(), reason="the compiled engine is not built")
@@ -86,7 +86,7 @@ def test_a_policy_blind_to_melds_loses_the_duel() -> None:
     assert mean + 3 * se < 0
 
 
-def smart_pimc_call() -> tuple[fast.FastDeal, tuple[object, ...]]:
+def smart_pimc_call() -> tuple[fast.FastDeal, tuple[int, int, list[int], int, int, int]]:
     """A stage-1 position of heuristic self-play and the arguments of a small ``pimc`` call
     on it with the ``'smart'`` playouts (every legal action, 40 worlds, no random moves)."""
     deal = heuristic_stage1(3, 12)
@@ -94,45 +94,48 @@ def smart_pimc_call() -> tuple[fast.FastDeal, tuple[object, ...]]:
     assert seat is not None
     world = fast.FastDeal.from_deal(deal)
     moves = list(range(len(world.legal_actions())))
-    return world, (seat, seat, moves, 0, 40, 11, 0.0, 20_000, False, "smart")
+    return world, (seat, seat, moves, 0, 40, 11)
+
+
+SMART = PimcSettings(explore=0.0, policy="smart")
 
 
 def test_pimc_takes_the_smart_weights() -> None:
     world, args = smart_pimc_call()
-    plain = world.pimc(*args)
-    assert world.pimc(*args, smart_params=SMART_DEFAULT) == plain
-    assert world.pimc(*args, smart_params=with_weight("meld", 0.0)) != plain
+    plain = pimc(world, *args, SMART)
+    assert pimc(world, *args, SMART.replace(smart_params=SMART_DEFAULT)) == plain
+    assert pimc(world, *args, SMART.replace(smart_params=with_weight("meld", 0.0))) != plain
     with pytest.raises(ValueError, match="21 weights"):
-        world.pimc(*args, smart_params=[1.0])
+        SMART.replace(smart_params=[1.0])
 
 
 def test_pimc_plays_the_other_side_out_by_its_own_weights() -> None:
-    """``other_params``: the opponent's playout moves by other weights (``pimc-c-opp``'s model
+    """``other_params``: the opponent's playout moves by other weights (``pimc-c:...,opponent=smart``'s model
     of an opponent); None plays every side alike."""
     world, args = smart_pimc_call()
     blind = with_weight("meld", 0.0)
-    mine = world.pimc(*args, smart_params=blind)
-    assert world.pimc(*args, smart_params=blind, other_params=blind) == mine
-    theirs = world.pimc(*args, smart_params=blind, other_params=SMART_DEFAULT)
+    mine = pimc(world, *args, SMART.replace(smart_params=blind))
+    assert pimc(world, *args, SMART.replace(smart_params=blind, other_params=blind)) == mine
+    theirs = pimc(world, *args, SMART.replace(smart_params=blind, other_params=SMART_DEFAULT))
     assert theirs != mine
-    assert world.pimc(*args, other_params=blind) not in (mine, theirs)
+    assert pimc(world, *args, SMART.replace(other_params=blind)) not in (mine, theirs)
     with pytest.raises(ValueError, match="21 weights"):
-        world.pimc(*args, other_params=[1.0])
+        SMART.replace(other_params=[1.0])
 
 
 def test_pimc_hidden_names_the_cards_of_pimcs_worlds() -> None:
-    """World w of a pimc call is determinize(seat, seed * A + w * B): the same unseen cards."""
+    """World w of a pimc call is resample(seat, seed * A + w * B): the same unseen cards."""
     deal = heuristic_stage1(5, 30)
     seat = deal.to_move
     assert seat is not None
     obs = deal.observation(seat)
     world = fast.FastDeal.from_deal(Deal.from_observation(obs, random.Random(1)))
     seed, mask = 123456789, (1 << 64) - 1
-    guesses = world.pimc_hidden(seat, 3, 5, seed)
+    guesses = pimc_hidden(world, seat, 3, 5, seed)
     assert len(guesses) == 5
     for w, guess in enumerate(guesses):
         wseed = (seed * 0x9E3779B97F4A7C15 + (3 + w) * 0xBF58476D1CE4E5B9) & mask
-        same = world.determinize(seat, wseed)
+        same = world.resample(seat, wseed)
         expected = inference.world_hidden(obs, [same.hand(s) for s in range(2)])
         assert guess[seat] == [] and sorted(guess[1 - seat]) == sorted(expected[1 - seat])
     assert len({tuple(g[1 - seat]) for g in guesses}) > 1
@@ -159,23 +162,6 @@ def test_the_inference_search_weighs_its_worlds() -> None:
     weighed = make("pimc-c:inference=1", 3).play(obs, Limit(iterations=400))
     assert weighed.info["scores"] != plain.info["scores"]
     assert str(weighed.action) in {str(a) for a in deal.legal_actions()}
-
-
-def test_the_tuning_script_probes_every_weight_and_checks_on_fresh_decks(tmp_path: Path) -> None:
-    spec = importlib.util.spec_from_file_location(
-        "tune_policy", Path(__file__).parents[1] / "scripts" / "tune_policy.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    out = tmp_path / "tune.json"
-    args = ["--decks", "40", "--check-decks", "40", "--seed", "3", "--json", str(out)]
-    assert module.main(args) == 0
-    report = json.loads(out.read_text(encoding="utf-8"))
-    assert [p["weight"] for p in report["probes"]] == [n for n in SMART_NAMES for _ in (0, 1)]
-    assert report["check"]["decks"] == 40 and math.isfinite(report["check"]["gain"])
-    with pytest.raises(SystemExit):
-        module.main(["--preset", "four"])
 
 
 def four_handed_choice(seed: int) -> Observation:

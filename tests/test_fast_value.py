@@ -14,6 +14,7 @@ import pytest
 from bezique import Deal, Rules
 from bezique.bots import Limit, make
 from bezique.bots.value import FEATURE_NAMES, features, shipped_model
+from bezique.fast.search import PimcSettings, pimc
 
 fast = pytest.importorskip("bezique.fast")
 if not fast.available():  # pragma: no cover - the C extension is built by make
@@ -92,7 +93,16 @@ def _stage1_search(cut: tuple[int, int, bytes] | None) -> list[float]:
     seat = deal.to_move
     assert seat is not None and deal.stage == 1
     moves = list(range(len(f.legal_actions())))
-    values, _, _ = f.pimc(seat, seat, moves, 0, 40, 5, 0.0, 20_000, policy="smart", cut=cut)
+    values, _, _ = pimc(
+        f,
+        seat,
+        seat,
+        moves,
+        0,
+        40,
+        5,
+        PimcSettings(policy="smart", explore=0.0, solver_nodes=20_000, cut=cut),
+    )
     return values
 
 
@@ -114,10 +124,14 @@ def test_a_cut_is_refused_where_there_is_no_model() -> None:
     packed = shipped_model().packed
     f = FastDeal.new(Rules.preset("three"), seed=2)
     with pytest.raises(ValueError, match="two-sided"):
-        f.pimc(0, 0, [0], 0, 1, 1, 0.0, 1000, cut=(2, 0, packed))
+        pimc(
+            f, 0, 0, [0], 0, 1, 1, PimcSettings(explore=0.0, solver_nodes=1000, cut=(2, 0, packed))
+        )
     f = FastDeal.new(Rules.preset("classic"), seed=2)
     with pytest.raises(ValueError, match="at least 0"):
-        f.pimc(0, 0, [0], 0, 1, 1, 0.0, 1000, cut=(-1, 0, packed))
+        pimc(
+            f, 0, 0, [0], 0, 1, 1, PimcSettings(explore=0.0, solver_nodes=1000, cut=(-1, 0, packed))
+        )
 
 
 def test_the_cut_bots_are_the_steady_search_without_a_model() -> None:

@@ -14,6 +14,7 @@ import pytest
 from bezique import Deal, Rules, fast
 from bezique.bots import Limit, make
 from bezique.bots.heuristic import HeuristicBot
+from bezique.fast.search import IsmctsSettings, ismcts, pimc
 
 pytestmark = pytest.mark.skipif(not fast.available(), reason="the compiled engine is not built")
 
@@ -47,16 +48,16 @@ def stage_one(seed: int = 4, preset: str = "classic") -> tuple[fast.FastDeal, in
 
 def test_same_seed_same_search_other_seed_other_worlds() -> None:
     f, seat = stage_one()
-    a = f.ismcts(seat, 0, 200, seed=11)
-    assert f.ismcts(seat, 0, 200, seed=11) == a
-    b = f.ismcts(seat, 0, 200, seed=12)
+    a = ismcts(f, seat, 0, 200, 11)
+    assert ismcts(f, seat, 0, 200, 11) == a
+    b = ismcts(f, seat, 0, 200, 12)
     assert b.margins != a.margins  # other worlds, other playouts
 
 
 def test_visits_sum_to_the_iterations() -> None:
     for preset in ("classic", "four", "three", "rubicon"):
         f, seat = stage_one(5, preset)
-        found = f.ismcts(seat, 0, 150, seed=3)
+        found = ismcts(f, seat, 0, 150, 3)
         assert found.iterations == 150 and sum(found.visits) == 150, preset
         assert len(found.visits) == len(f.legal_actions())
         # one node an iteration (the root besides), while the pool lasts
@@ -65,7 +66,7 @@ def test_visits_sum_to_the_iterations() -> None:
             assert (v == 0) == (q is None) == (m is None)
             assert q is None or -1.0 <= q <= 1.0
     f, seat = stage_one()
-    early = f.ismcts(seat, 0, 400, seed=3, stop_early=True)
+    early = ismcts(f, seat, 0, 400, 3, IsmctsSettings(stop_early=True))
     assert sum(early.visits) == early.iterations <= 400
 
 
@@ -75,9 +76,9 @@ def test_the_heuristic_is_a_prior_not_a_veto() -> None:
     f, seat = stage_one()
     n = len(f.legal_actions())
     for prior in (0, n - 1):
-        found = f.ismcts(seat, prior, 30, seed=1, prior_weight=1.0)
+        found = ismcts(f, seat, prior, 30, 1, IsmctsSettings(prior_weight=1.0))
         assert found.visits[prior] == 30
-    spread = f.ismcts(seat, 0, 300, seed=1, prior_weight=0.5)
+    spread = ismcts(f, seat, 0, 300, 1, IsmctsSettings(prior_weight=0.5))
     assert sum(v > 0 for v in spread.visits) > 1
 
 
@@ -105,11 +106,11 @@ def test_a_clearly_best_move_is_found_against_the_prior() -> None:
         assert seat is not None
         f = fast.FastDeal.from_deal(deal)
         n = len(f.legal_actions())
-        exact, _, _ = f.pimc(seat, rules.side_of(seat), list(range(n)), 0, 1, 1)
+        exact, _, _ = pimc(f, seat, rules.side_of(seat), list(range(n)), 0, 1, 1)
         ranked = sorted(range(n), key=lambda i: exact[i])
         worst, best = ranked[0], ranked[-1]
         assert exact[best] - exact[ranked[-2]] >= 20  # one move clearly best
-        found = f.ismcts(seat, worst, 1500, seed=2, prior_weight=0.7, scale=200.0)
+        found = ismcts(f, seat, worst, 1500, 2, IsmctsSettings(prior_weight=0.7, scale=200.0))
         assert max(range(n), key=lambda i: found.visits[i]) == best, seed
         assert found.margins[best] == pytest.approx(exact[best])
         assert found.tree_nodes == n + 1  # the tree ends at the root's children in stage 2
@@ -120,13 +121,13 @@ def test_a_clearly_best_move_is_found_against_the_prior() -> None:
 @pytest.mark.parametrize("cap", [1, 2, 3, 17])
 def test_the_node_cap_is_respected(cap: int) -> None:
     f, seat = stage_one()
-    found = f.ismcts(seat, 0, 200, seed=5, max_tree_nodes=cap)
+    found = ismcts(f, seat, 0, 200, 5, IsmctsSettings(max_tree_nodes=cap))
     assert found.tree_nodes == cap
     assert sum(found.visits) == found.iterations == 200
     # the search is the same one until the pool runs out
     if cap > 1:
-        free = f.ismcts(seat, 0, cap - 1, seed=5)
-        capped = f.ismcts(seat, 0, cap - 1, seed=5, max_tree_nodes=cap)
+        free = ismcts(f, seat, 0, cap - 1, 5)
+        capped = ismcts(f, seat, 0, cap - 1, 5, IsmctsSettings(max_tree_nodes=cap))
         assert free == capped
 
 
@@ -148,7 +149,7 @@ def test_bad_parameters_are_refused_and_change_nothing() -> None:
     ]
     for kw in bad:
         with pytest.raises(ValueError):
-            f.ismcts(seat, 0, 10, 1, **kw)  # type: ignore[arg-type]
+            ismcts(f, seat, 0, 10, 1, IsmctsSettings(**kw))  # type: ignore[arg-type]
     for args in (
         (seat, n, 10, 1),
         (seat, -1, 10, 1),
@@ -157,9 +158,9 @@ def test_bad_parameters_are_refused_and_change_nothing() -> None:
         (7, 0, 10, 1),
     ):
         with pytest.raises(ValueError):
-            f.ismcts(*args)
+            ismcts(f, *args)
     assert f.position() == before
-    assert f.ismcts(seat, 0, 10, 1) == f.ismcts(seat, 0, 10, 1)
+    assert ismcts(f, seat, 0, 10, 1) == ismcts(f, seat, 0, 10, 1)
 
 
 def test_over_deal_is_refused() -> None:
@@ -168,7 +169,7 @@ def test_over_deal_is_refused() -> None:
     while not f.is_over:
         f.apply_index(0)
     with pytest.raises(ValueError, match="over"):
-        f.ismcts(0, 0, 10, 1)
+        ismcts(f, 0, 0, 10, 1)
 
 
 def test_bot_reports_and_reproduces() -> None:

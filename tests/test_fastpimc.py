@@ -15,11 +15,13 @@ import pytest
 from bezique import Deal, Rules, fast
 from bezique.bots import Limit, make
 from bezique.bots.base import fallback_limit
-from bezique.bots.fastpimc import FastPimcBot, PimcSettings
+from bezique.bots.fastpimc import FastPimcBot
+from bezique.bots.fastpimc import PimcSettings as PimcCSettings
 from bezique.bots.levels import HARD_ROLLOUTS
 from bezique.bots.playout import utility
 from bezique.bots.registry import resolve
 from bezique.bots.solver import exact_values, play_action
+from bezique.fast.search import PimcSettings, pimc
 
 pytestmark = pytest.mark.skipif(not fast.available(), reason="the compiled engine is not built")
 
@@ -56,7 +58,7 @@ def test_known_stage_two_rollouts_are_the_exact_values(preset: str) -> None:
         side = rules.side_of(seat)
         f = fast.FastDeal.from_deal(deal)
         actions = f.legal_actions()
-        values, solved, nodes = f.pimc(seat, side, list(range(len(actions))), 0, 1, 7)
+        values, solved, nodes = pimc(f, seat, side, list(range(len(actions))), 0, 1, 7)
         assert solved == len(actions) and nodes > 0
         # every seat's cards are dealt again among the places nobody saw: in stage 2 of the
         # two-handed game that changes nothing; with more seats the world is another one, so
@@ -77,17 +79,19 @@ def test_rollouts_share_worlds_and_luck() -> None:
     assert seat is not None
     f = fast.FastDeal.from_deal(deal)
     before = f.position()
-    whole, solved, _ = f.pimc(seat, 0, [0, 1, 0], 0, 6, 11)
+    whole, solved, _ = pimc(f, seat, 0, [0, 1, 0], 0, 6, 11)
     assert solved == 18  # the solver finishes every classic rollout (within its node limit)
-    first, _, _ = f.pimc(seat, 0, [0, 1, 0], 0, 2, 11)
-    rest, _, _ = f.pimc(seat, 0, [0, 1, 0], 2, 4, 11)
+    first, _, _ = pimc(f, seat, 0, [0, 1, 0], 0, 2, 11)
+    rest, _, _ = pimc(f, seat, 0, [0, 1, 0], 2, 4, 11)
     assert whole == first + rest
     assert all(whole[3 * w] == whole[3 * w + 2] for w in range(6))
     assert len({whole[3 * w] for w in range(6)}) > 1  # the worlds differ
-    other, _, _ = f.pimc(seat, 0, [0, 1, 0], 0, 6, 12)
+    other, _, _ = pimc(f, seat, 0, [0, 1, 0], 0, 6, 12)
     assert other != whole
     # without the solver the policy plays every rollout to the end
-    plain, solved, nodes = f.pimc(seat, 0, [0, 1], 0, 4, 11, 0.1, 0)
+    plain, solved, nodes = pimc(
+        f, seat, 0, [0, 1], 0, 4, 11, PimcSettings(explore=0.1, solver_nodes=0)
+    )
     assert solved == 0 and nodes == 0 and all(math.isfinite(v) for v in plain)
     assert f.position() == before  # the deal itself is untouched
 
@@ -99,16 +103,16 @@ def test_meld_aware_rollouts_play_the_meld_policy() -> None:
     seat = deal.to_move
     assert seat is not None
     f = fast.FastDeal.from_deal(deal)
-    plain, _, _ = f.pimc(seat, 0, [0, 1], 0, 8, 11)
-    meld, _, _ = f.pimc(seat, 0, [0, 1], 0, 8, 11, meld_aware=True)
-    assert meld == f.pimc(seat, 0, [0, 1], 0, 8, 11, meld_aware=True)[0]
+    plain, _, _ = pimc(f, seat, 0, [0, 1], 0, 8, 11)
+    meld, _, _ = pimc(f, seat, 0, [0, 1], 0, 8, 11, PimcSettings(policy="meld"))
+    assert meld == pimc(f, seat, 0, [0, 1], 0, 8, 11, PimcSettings(policy="meld"))[0]
     assert meld != plain
     late = fast.FastDeal.from_deal(played_to(Rules.preset("classic"), 4, stage=2))
     lseat = late.to_move
     assert lseat is not None
     n = len(late.legal_actions())
-    exact = late.pimc(lseat, 0, list(range(n)), 0, 2, 3)[0]
-    assert late.pimc(lseat, 0, list(range(n)), 0, 2, 3, meld_aware=True)[0] == exact
+    exact = pimc(late, lseat, 0, list(range(n)), 0, 2, 3)[0]
+    assert pimc(late, lseat, 0, list(range(n)), 0, 2, 3, PimcSettings(policy="meld"))[0] == exact
 
 
 def test_bad_arguments_are_refused_and_change_nothing() -> None:
@@ -119,13 +123,13 @@ def test_bad_arguments_are_refused_and_change_nothing() -> None:
     before = f.position()
     n = len(f.legal_actions())
     with pytest.raises(ValueError, match="no legal action"):
-        f.pimc(seat, 0, [n], 0, 1, 1)
+        pimc(f, seat, 0, [n], 0, 1, 1)
     with pytest.raises(ValueError, match="no seat"):
-        f.pimc(5, 0, [0], 0, 1, 1)
+        pimc(f, 5, 0, [0], 0, 1, 1)
     with pytest.raises(ValueError, match="no side"):
-        f.pimc(seat, 3, [0], 0, 1, 1)
+        pimc(f, seat, 3, [0], 0, 1, 1)
     with pytest.raises(ValueError, match="at least 0"):
-        f.pimc(seat, 0, [0], 0, -1, 1)
+        pimc(f, seat, 0, [0], 0, -1, 1)
     assert f.position() == before
 
 
@@ -149,9 +153,12 @@ def test_the_player_reports_its_search_and_falls_back_where_c_cannot_play() -> N
     assert fallback.action == reference.action
     assert fallback.info["scores"] == reference.info["scores"]
     # the hard level's budget is in rollouts: the reference search gets its own steps instead
-    level = make("hard", 1).play(obs).info
-    steps = PimcSettings().fallback_nodes
+    # (and the level's CPU budget, which may stop it sooner)
+    steps = PimcCSettings().fallback_nodes
+    level = make("hard", 1).play(obs, Limit(iterations=HARD_ROLLOUTS)).info
     assert steps <= level["nodes"] < 3 * steps and level["visits"] < HARD_ROLLOUTS
+    capped = make("hard", 1).play(obs).info
+    assert capped["nodes"] < 3 * steps and capped["visits"] < HARD_ROLLOUTS
 
 
 def test_fallback_budget() -> None:
@@ -160,6 +167,10 @@ def test_fallback_budget() -> None:
     assert fallback_limit(Limit(time=0.5), 6_000) == Limit(time=0.5)
     assert fallback_limit(Limit(iterations=4_000), 6_000) == Limit(nodes=6_000)
     assert fallback_limit(None, 50) == Limit(nodes=50)
+    # a CPU budget carries over with the steps
+    assert fallback_limit(Limit(iterations=300, cpu_budget=0.1), 6_000) == Limit(
+        nodes=6_000, cpu_budget=0.1
+    )
 
 
 # --- when the search overrules the heuristic ------------------------------------------------------
@@ -263,19 +274,19 @@ def test_rollouts_by_a_named_policy() -> None:
     seat = deal.to_move
     assert seat is not None
     f = fast.FastDeal.from_deal(deal)
-    plain, _, _ = f.pimc(seat, 0, [0, 1], 0, 8, 11)
-    assert f.pimc(seat, 0, [0, 1], 0, 8, 11, policy="heuristic")[0] == plain
-    smart, _, _ = f.pimc(seat, 0, [0, 1], 0, 8, 11, policy="smart")
-    assert smart == f.pimc(seat, 0, [0, 1], 0, 8, 11, policy="smart")[0]
+    plain, _, _ = pimc(f, seat, 0, [0, 1], 0, 8, 11)
+    assert pimc(f, seat, 0, [0, 1], 0, 8, 11, PimcSettings(policy="heuristic"))[0] == plain
+    smart, _, _ = pimc(f, seat, 0, [0, 1], 0, 8, 11, PimcSettings(policy="smart"))
+    assert smart == pimc(f, seat, 0, [0, 1], 0, 8, 11, PimcSettings(policy="smart"))[0]
     assert smart != plain
     late = fast.FastDeal.from_deal(played_to(Rules.preset("classic"), 4, stage=2))
     lseat = late.to_move
     assert lseat is not None
     n = len(late.legal_actions())
-    exact = late.pimc(lseat, 0, list(range(n)), 0, 2, 3)[0]
-    assert late.pimc(lseat, 0, list(range(n)), 0, 2, 3, policy="smart")[0] == exact
+    exact = pimc(late, lseat, 0, list(range(n)), 0, 2, 3)[0]
+    assert pimc(late, lseat, 0, list(range(n)), 0, 2, 3, PimcSettings(policy="smart"))[0] == exact
     with pytest.raises(ValueError, match="unknown playout policy"):
-        f.pimc(seat, 0, [0], 0, 1, 1, policy="clever")
+        pimc(f, seat, 0, [0], 0, 1, 1, PimcSettings(policy="clever"))
 
 
 def test_coupled_draws_keep_the_values_and_tie_the_candidates() -> None:
@@ -290,9 +301,13 @@ def test_coupled_draws_keep_the_values_and_tie_the_candidates() -> None:
     before = f.position()
     n = len(f.legal_actions())
     worlds = 300
-    free, _, _ = f.pimc(seat, 0, list(range(n)), 0, worlds, 5, policy="smart")
-    tied, _, _ = f.pimc(seat, 0, list(range(n)), 0, worlds, 5, policy="smart", couple_draws=True)
-    again = f.pimc(seat, 0, list(range(n)), 0, worlds, 5, policy="smart", couple_draws=True)[0]
+    free, _, _ = pimc(f, seat, 0, list(range(n)), 0, worlds, 5, PimcSettings(policy="smart"))
+    tied, _, _ = pimc(
+        f, seat, 0, list(range(n)), 0, worlds, 5, PimcSettings(policy="smart", couple_draws=True)
+    )
+    again = pimc(
+        f, seat, 0, list(range(n)), 0, worlds, 5, PimcSettings(policy="smart", couple_draws=True)
+    )[0]
     assert tied == again and tied != free
     assert f.position() == before
 
@@ -302,8 +317,8 @@ def test_coupled_draws_keep_the_values_and_tie_the_candidates() -> None:
         return sum(statistics.stdev(d) for d in diffs) / len(diffs)
 
     assert spread(tied) < 0.8 * spread(free)
-    one_free = f.pimc(seat, 0, [0], 0, 1500, 6, policy="smart")[0]
-    one_tied = f.pimc(seat, 0, [0], 0, 1500, 6, policy="smart", couple_draws=True)[0]
+    one_free = pimc(f, seat, 0, [0], 0, 1500, 6, PimcSettings(policy="smart"))[0]
+    one_tied = pimc(f, seat, 0, [0], 0, 1500, 6, PimcSettings(policy="smart", couple_draws=True))[0]
     d = [a - b for a, b in zip(one_free, one_tied, strict=True)]
     se = statistics.stdev(d) / math.sqrt(len(d))
     assert abs(statistics.fmean(d)) < 3.5 * se
@@ -348,10 +363,12 @@ def test_the_end_of_the_stock_is_solved_exactly_in_each_world() -> None:
             side = rules.side_of(seat)
             actions = f.legal_actions()
             n = len(actions)
-            values, solved, _ = f.pimc(seat, side, list(range(n)), 0, 1, 11, endgame_stock=2)
+            values, solved, _ = pimc(
+                f, seat, side, list(range(n)), 0, 1, 11, PimcSettings(endgame_stock=2)
+            )
             assert solved == n
-            plain, _, _ = f.pimc(seat, side, list(range(n)), 0, 1, 11)
-            world = f.determinize(seat, (11 * 0x9E3779B97F4A7C15) % (1 << 64)).to_deal()
+            plain, _, _ = pimc(f, seat, side, list(range(n)), 0, 1, 11)
+            world = f.resample(seat, (11 * 0x9E3779B97F4A7C15) % (1 << 64)).to_deal()
             for i, a in enumerate(actions):
                 child = world.clone()
                 child.apply(a)
@@ -379,7 +396,7 @@ def test_solver_cap_is_lower_with_more_than_two_hands() -> None:
     seat = deal.to_move
     assert seat is not None
     obs = deal.observation(seat)
-    wide = FastPimcBot(1, PimcSettings(solver_nodes_many=PimcSettings().solver_nodes))
+    wide = FastPimcBot(1, PimcCSettings(solver_nodes_many=PimcCSettings().solver_nodes))
     small = FastPimcBot(1).play(obs, Limit(iterations=64)).info
     large = wide.play(obs, Limit(iterations=64)).info
     assert small["nodes"] < large["nodes"]

@@ -1,4 +1,4 @@
-"""The score-keeper keeps a Haitian match (issue 15): joker entries, brisque-majority scoring,
+"""The score-keeper keeps a Haitian match: joker entries, brisque-majority scoring,
 the target reached during a deal, and the match of games ("en bas table", "cent points").
 
 The main check replays matches the engine played into the keeper, deal by deal, entry by entry

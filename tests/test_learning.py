@@ -1,7 +1,7 @@
 """The learned evaluation (bezique.bots.value) and inference (bezique.bots.inference).
 
 The held-out positions are generated here from fixed seeds that training never used (it uses
-seed 1): a few deals of the heuristic bot, as scripts/train_value.py plays them.
+seed 1): a few deals of the heuristic bot, as lab/scripts/train_value.py plays them.
 """
 
 from __future__ import annotations
@@ -163,7 +163,7 @@ def test_guesses_hold_exactly_the_unseen_cards() -> None:
 
 def test_inference_puts_more_probability_on_the_true_hands_than_uniform() -> None:
     """The mean over held-out positions of log P_weighted(true) - log P_uniform(true) is
-    above 0 (the figure scripts/measure_inference.py prints, on a small fixed set)."""
+    above 0 (the figure lab/scripts/measure_inference.py prints, on a small fixed set)."""
     rng = random.Random(11)
     gains = []
     for row, obs in stage1(held_out()):
@@ -232,11 +232,11 @@ def test_value_and_inference_cannot_tell_deals_that_look_the_same() -> None:
 
 @pytest.mark.skipif(not fast.available(), reason="the compiled engine is not built")
 def test_fast_worlds_are_weighed_from_their_hands() -> None:
-    """Worlds from FastDeal.determinize give guesses of the right cards, and weights."""
+    """Worlds from FastDeal.resample give guesses of the right cards, and weights."""
     _, obs = stage1(held_out())[3]
     root = fast.FastDeal.from_deal(Deal.from_observation(obs, 0))
     assert obs.seat is not None
-    worlds = [root.determinize(obs.seat, seed) for seed in range(8)]
+    worlds = [root.resample(obs.seat, seed) for seed in range(8)]
     n = obs.rules.players
     guesses = [inference.world_hidden(obs, [w.hand(s) for s in range(n)]) for w in worlds]
     sizes, _ = inference.hidden_places(obs)

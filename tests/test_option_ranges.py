@@ -1,5 +1,5 @@
-"""Every whole-number option of ``Rules`` has a documented range, refused by ``Rules`` itself
-(issue 16, item 1): a rules string such as ``classic(wild_cards=100000000)`` once built a pack
+"""Every whole-number option of ``Rules`` has a documented range, refused by ``Rules`` itself:
+a rules string such as ``classic(wild_cards=100000000)`` once built a pack
 of a hundred million cards before anything said no.  The ranges hold every preset of RULES.md
 with room to spare (the largest: old Russian, decision 11, 10 packs of A K Q J 10, 12 nines,
 2 wild cards, 18 cards a hand; the largest points: Rubicon's quintuple bezique 9000, section 2.5

@@ -13,7 +13,7 @@ from collections import Counter
 import pytest
 
 from bezique import Deal, Match, Rules
-from test_rules_classic import (  # the same small kit of stacked-deal helpers
+from classic_kit import (  # the same small kit of stacked-deal helpers
     PACK,
     RANKS,
     assert_illegal,

@@ -13,6 +13,7 @@ from bezique.bots import Limit, levels, make, names
 from bezique.bots.fastoracle import FastOracleBot, HandOracleBot, hands_shown
 from bezique.bots.oracle import OracleBot
 from bezique.bots.solver import exact_values
+from bezique.fast.search import pimc
 
 needs_fast = pytest.mark.skipif(not fast.available(), reason="the compiled engine is not built")
 
@@ -49,7 +50,7 @@ def test_playouts_count_the_margin_as_the_compiled_search_does(preset: str) -> N
     assert seat is not None
     side = f.side_of(seat)
     actions = f.legal_actions()
-    expected, _, _ = f.pimc(seat, side, list(range(len(actions))), 0, 1, 5)
+    expected, _, _ = pimc(f, seat, side, list(range(len(actions))), 0, 1, 5)
     oracle = FastOracleBot(1)
     for i, want in enumerate(expected):
         child = f.clone()

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from bezique import Rules
+from bezique import Rules, fast
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data" / "perft.txt"
@@ -53,3 +53,23 @@ def test_perft(case: Any) -> None:
         f"perft counts of {case.name} changed: file {case.counts}, now {got}. If the rules "
         "change is intended, run `python scripts/make_perft.py` and commit tests/data/perft.txt."
     )
+
+
+FAST_CASES = [c for c in CASES if fast.available() and fast.supports(Rules.from_string(c.rules))]
+
+
+@pytest.mark.skipif(not fast.available(), reason="the compiled engine is not built")
+@pytest.mark.parametrize("case", FAST_CASES, ids=[c.name for c in FAST_CASES])
+def test_perft_in_the_compiled_engine(case: Any) -> None:
+    """The same counts from the same deal in the compiled engine (FastDeal: its legal actions,
+    clone and apply in C), for every case whose rules it plays."""
+    counts = make_perft.perft(fast.FastDeal.from_deal(case.build()), max(case.counts))
+    got = dict(enumerate(counts, start=1))
+    assert got == case.counts, f"the compiled engine counts {got} for {case.name}: {case.counts}"
+
+
+def test_every_preset_has_a_compiled_perft_case() -> None:
+    if not fast.available():
+        pytest.skip("the compiled engine is not built")
+    played = {p for p in Rules.presets() if fast.supports(Rules.preset(p))}
+    assert {Rules.from_string(c.rules).name for c in FAST_CASES} == played

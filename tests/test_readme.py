@@ -1,4 +1,4 @@
-"""The README's first steps work in a fresh shell (issue 16, item 12): ``make play`` starts the
+"""The README's first steps work in a fresh shell: ``make play`` starts the
 browser game and the ``bezique`` command lives in the project's virtual environment, not on
 the shell's PATH, so every command the README shows must say how to reach it."""
 
@@ -37,7 +37,7 @@ def test_every_bare_bezique_command_comes_after_saying_how_to_run_it() -> None:
 
 
 def test_the_api_tour_runs_as_written() -> None:
-    """Issue 10, item 10: the README's Python tour runs (each ``python`` block, in order, in one
+    """The README's Python tour runs (each ``python`` block, in order, in one
     namespace), and the values its comments promise are the ones it gets."""
     found = re.findall(r"```python\n(.*?)```", README, re.S)
     assert found, "the README has a Python tour"

@@ -1,5 +1,5 @@
 """``bezique rules`` tells the truth about the old Russian game, and ``--options`` shows first
-what a preset changes (issue 16, item 17).  The old Russian facts are RULES.md 2.8 and
+what a preset changes.  The old Russian facts are RULES.md 2.8 and
 decision 11: 8 packs of A K Q J 10 (20 cards each), 12 nines (3 a suit) and 2 wild cards, 174
 cards; the hand ends when the stock and the turn-up are drawn, with no second stage; a nine of
 trumps, not a seven, takes the turn-up."""

@@ -16,7 +16,7 @@ import pytest
 from bezique import Deal, IllegalAction, Match, Rules
 from bezique.core.brisques import majority_adjustments
 from bezique.core.games import add_points, count_game, game_winner, match_winner, next_handicap
-from test_rules_variants import (
+from variant_kit import (
     assert_illegal,
     last_event,
     legal,
@@ -870,7 +870,7 @@ def test_a_rematch_record_keeps_the_handicap() -> None:
 
 
 def test_the_score_keeper_keeps_the_haitian_options() -> None:
-    """The score-keeper keeps Haitian games (issue 15; whole engine matches are replayed into
+    """The score-keeper keeps Haitian games (whole engine matches are replayed into
     it in tests/test_keeper_haitian.py): the preset is accepted, and a classic game checking the
     target at once ends the deal when a declaration reaches it (HAITIAN.md H25)."""
     from bezique.keeper import Keeper

@@ -15,7 +15,7 @@ from itertools import pairwise
 import pytest
 
 from bezique import Deal, IllegalAction, Match, Rules
-from test_rules_variants import (
+from variant_kit import (
     assert_illegal,
     last_event,
     legal,
@@ -567,7 +567,7 @@ def test_old_russian_illegal_actions_leave_the_deal_unchanged() -> None:
         assert deal.position() == before
 
 
-# --- five or more trump cards shown at once (issue 16 item 9) ----------------------------------
+# --- five or more trump cards shown at once -------------------------------------------------------
 
 
 @pytest.mark.parametrize(

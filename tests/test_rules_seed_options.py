@@ -1,4 +1,4 @@
-"""Rule options the seeds name that the engine lacked (issue 16 item 10), each cited to its seed
+"""Rule options the seeds name that the engine lacked, each cited to its seed
 line: the Russian draw order, the seven exchanged before declaring is allowed, the Russian
 extra-card penalty of 60, the "no further points" penalty of 000-C, and the Greek second seven
 scoring when it wins a trick (RULES.md 2.1.2, 2.1.4, 2.9, section 3 D7, D8, D23, D26)."""
@@ -13,7 +13,7 @@ from bezique import Deal, Rules, fast
 from bezique.core.scoring import declaration_points
 from bezique.fast._config import UnsupportedRules, check_supported
 from bezique.keeper import Keeper
-from test_rules_variants import assert_illegal, legal, passes, play_random, stack, trick
+from variant_kit import assert_illegal, legal, passes, play_random, stack, trick
 
 # --- draw order: "the player who led first draws first" (seed 001 l.14, RULES.md D7) ----------
 

@@ -734,7 +734,7 @@ def test_a_real_server_closes_on_text_that_is_not_utf8(tmp_path: Path) -> None:
 
 
 def test_nobody_at_a_friends_table_the_computer_waits(client: TestClient) -> None:
-    """Issue 14: with every person gone the computer plays no seat; it takes over an away seat
+    """With every person gone the computer plays no seat; it takes over an away seat
     only while someone is connected, and the table tells when it will."""
     host, friend = friends_table(client)
     a = Player(client, host["code"], host["token"], seed=1)
@@ -766,7 +766,7 @@ def test_nobody_at_a_friends_table_the_computer_waits(client: TestClient) -> Non
 
 
 def test_a_table_that_does_not_exist(client: TestClient) -> None:
-    """Issue 14: a link to no table gets its own error code (the client shows a 'no such table'
+    """A link to no table gets its own error code (the client shows a 'no such table'
     screen and stops reconnecting), not 'auth' (a stale token)."""
     p = Player(client, "nosuchtable", None)
     assert p.welcome["type"] == "error" and p.welcome["code"] == "no-table"

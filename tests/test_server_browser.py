@@ -260,7 +260,7 @@ def test_replay_of_a_record_file(server: str, browser: Any, tmp_path: Path) -> N
     assert page.locator("#r-pos").inner_text() != start
     assert page.locator("#r-action").inner_text().startswith(("Ann", "Bob"))
     assert page.locator(".replay .player .card").count() == 14  # two cards played
-    # the trick just completed, and who won it (issue 14)
+    # the trick just completed, and who won it
     winner = ["Ann", "Bob"][deal.trick_winners[0]]
     assert f"won by {winner}" in page.locator(".rtrick").inner_text()
     assert page.locator(".rtrick .card").count() == 2
@@ -275,7 +275,7 @@ def test_replay_of_a_record_file(server: str, browser: Any, tmp_path: Path) -> N
     page.context.close()
 
 
-# --- the card table (issue 14) ----------------------------------------------------------------
+# --- the card table -------------------------------------------------------------------------------
 ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = Path(os.environ.get("BEZIQUE_TEST_OUTPUT", ROOT / "test-output"))
 """Screenshots of the table at each size land here (git ignores it)."""
@@ -339,7 +339,7 @@ def check_fits(page: Any, players: int) -> None:
 def test_the_table_fits_one_screen(
     server: str, browser: Any, size: tuple[int, int], preset: str
 ) -> None:
-    """Issue 14: at a laptop's, a desktop's and a phone's size (upright and on its side), two
+    """At a laptop's, a desktop's and a phone's size (upright and on its side), two
     and four players, eight to twelve cards in hand: everything of the table is in sight
     without scrolling after every one of the first nine decisions (the player's turn or not,
     cards playable or not), and mid-deal with a trick on the table; a screenshot of each is
@@ -360,7 +360,7 @@ def test_the_table_fits_one_screen(
 
 
 def test_a_whole_classic_deal_by_clicking(server: str, browser: Any) -> None:
-    """Issue 14's goal: a whole classic deal against the computer, played by clicking at
+    """The goal: a whole classic deal against the computer, played by clicking at
     1366x768, never scrolling and with no console error; the stable test ids are there."""
     page, errors = watched_page(browser, 1366, 768)
     vs_computer(page, server)
@@ -396,7 +396,7 @@ def test_a_whole_classic_deal_by_clicking(server: str, browser: Any) -> None:
 
 
 def test_a_table_that_does_not_exist(server: str, browser: Any) -> None:
-    """Issue 14: a link to a table that does not exist shows a 'no such table' screen, and
+    """A link to a table that does not exist shows a 'no such table' screen, and
     the page does not keep reconnecting (it looped on 'Connecting…' before)."""
     page, _ = watched_page(browser, 1366, 768)
     sockets: list[str] = []
@@ -414,7 +414,7 @@ def test_a_table_that_does_not_exist(server: str, browser: Any) -> None:
 
 
 def test_the_others_see_when_the_computer_takes_over(server: str, browser: Any) -> None:
-    """Issue 14: when a friend leaves, the others see a countdown to the computer taking the
+    """When a friend leaves, the others see a countdown to the computer taking the
     seat (the server's takeover time is 600 s in these tests)."""
     ann = new_page(browser)
     ann.goto(server + "/")
@@ -441,7 +441,7 @@ def test_the_others_see_when_the_computer_takes_over(server: str, browser: Any) 
 
 
 def test_names_ranks_and_log_follow_the_language(server: str, browser: Any) -> None:
-    """Issue 14: computers have distinct translated names; after a switch to Russian the log
+    """Computers have distinct translated names; after a switch to Russian the log
     and the card names speak Russian (К Д В Т for the ranks)."""
     page, errors = watched_page(browser, 1366, 768)
     vs_computer(page, server, "four")
@@ -453,7 +453,11 @@ def test_names_ranks_and_log_follow_the_language(server: str, browser: Any) -> N
         step(page)
     page.click("#log-btn")
     assert "won the trick" in page.locator("#log").inner_text()
-    page.select_option("#lang", "ru")
+    # at the table the language is chosen in the settings (the site's header gives way to the
+    # table's one bar)
+    page.click("#settings-btn")
+    page.select_option("#set-lang", "ru")
+    page.click("#log-btn")
     page.wait_for_function(
         "w => document.querySelector('#log') && document.querySelector('#log').textContent"
         ".includes(w)",
@@ -479,7 +483,7 @@ Element.prototype.animate = function (...args) { window.__glides += 1; return an
 
 @pytest.mark.parametrize("motion", ["normal", "reduce", "speed-off"])
 def test_cards_move_unless_motion_is_off(server: str, browser: Any, motion: str) -> None:
-    """Issue 14: cards glide (dealt, drawn, played to the trick, the trick to its winner),
+    """Cards glide (dealt, drawn, played to the trick, the trick to its winner),
     but not at all when the system asks for reduced motion or the speed setting is off."""
     ctx = browser.new_context(
         locale="en-GB",
@@ -514,7 +518,7 @@ def play_deal(page: Any) -> int:
 
 @pytest.mark.parametrize("size", [(1366, 768), (390, 844)], ids=["1366x768", "390x844"])
 def test_a_review_item_opens_its_position(server: str, browser: Any, size: tuple[int, int]) -> None:
-    """Issue 14: a review item of the deal summary opens the position it speaks of, the
+    """A review item of the deal summary opens the position it speaks of, the
     reviewing seat's hand then, the trick, the scores, with the card played and the card
     suggested marked (the server test checks it is only that seat's own view)."""
     page, errors = watched_page(browser, *size)
@@ -563,7 +567,7 @@ window.AudioContext = FakeAudio;
 
 
 def test_sound_is_off_until_turned_on_and_remembered(server: str, browser: Any) -> None:
-    """Issue 14: optional sound, made in the page (no sound file is fetched): off by default,
+    """Optional sound, made in the page (no sound file is fetched): off by default,
     on with the speaker button, remembered after a reload, off again with M."""
     ctx = browser.new_context(locale="en-GB", viewport={"width": 1366, "height": 768})
     ctx.add_init_script(FAKE_AUDIO)
@@ -648,7 +652,7 @@ DRIVE = """async (most) => {
 
 
 def test_a_haitian_match_to_its_end(server: str, browser: Any) -> None:
-    """Issue 15 in the browser: a whole Haitian match against the computer, several games and
+    """In the browser: a whole Haitian match against the computer, several games and
     the match counter on the table, played by clicks in the page to the match's result (the
     clicks made in the page itself, so it runs quickly); jokers are drawn as jester cards; the
     rules page tells the Haitian game in each of the six languages."""
@@ -695,7 +699,7 @@ def test_a_haitian_match_to_its_end(server: str, browser: Any) -> None:
 
 
 def test_the_haitian_rules_page_in_six_languages(server: str, browser: Any) -> None:
-    """Issue 15: the rules page of the Haitian preset tells its game (no turn-up, jokers, the
+    """The rules page of the Haitian preset tells its game (no turn-up, jokers, the
     brisques by majority, the match of games), and not the classic deal, in every language."""
     page, errors = watched_page(browser, 1366, 768)
     page.goto(server + "/")
@@ -729,7 +733,7 @@ def test_the_haitian_rules_page_in_six_languages(server: str, browser: Any) -> N
 
 
 def test_jokers_are_drawn_as_cards(server: str, browser: Any) -> None:
-    """Issue 15: a joker (XX) is a card picture of its own, not a blank."""
+    """A joker (XX) is a card picture of its own, not a blank."""
     page, _ = watched_page(browser, 1366, 768)
     page.goto(server + "/")
     page.wait_for_selector("#vs")

@@ -1,4 +1,4 @@
-"""The server under abuse (issue 16, items 1 to 7): rules out of range, replays of long games,
+"""The server under abuse: rules out of range, replays of long games,
 hints and connections that would starve everyone else, tables never freed, the match's end
 across a crash, and the smaller points (broadcasts, names, headers, API pages, refusals)."""
 

@@ -143,9 +143,7 @@ def test_names_and_codes_every_database_takes(database: str) -> None:
             assert client.post(f"/api/tables/{code}/join", json={}).status_code == 404
         with client.websocket_connect("/ws/a%00b") as ws:
             ws.send_text(json.dumps({"type": "hello", "v": 1, "token": None}))
-            assert (
-                json.loads(ws.receive_text())["code"] == "no-table"
-            )  # a code that names no table (issue 14)
+            assert json.loads(ws.receive_text())["code"] == "no-table"  # a code that names no table
 
 
 def test_one_bad_entry_in_a_shared_commit_fails_alone(database: str) -> None:

@@ -8,6 +8,7 @@ Imports are read statically from every module of ``src/bezique``: at the top, in
 from __future__ import annotations
 
 import ast
+import tomllib
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parent.parent / "src"
@@ -173,7 +174,7 @@ def test_no_module_over_800_lines() -> None:
 
 
 def test_per_rules_tables_are_kept_one_way() -> None:
-    """Issue 10, item 9: a table worked out per rule set goes through ``core.percache.per_rules``,
+    """A table worked out per rule set goes through ``core.percache.per_rules``,
     never ``functools.cache`` or ``lru_cache`` on a function of a ``Rules`` (which hashes every
     option at each call and keeps the rules alive)."""
     found = []
@@ -192,3 +193,24 @@ def test_per_rules_tables_are_kept_one_way() -> None:
             if takes_rules and cached:
                 found.append(f"{name}.{node.name}")
     assert found == []
+
+
+def test_the_laboratory_stays_outside_the_package() -> None:
+    """``lab/`` (research scripts, records, notebook) is no part of the product: no module of
+    the package imports it, and setuptools looks for packages under ``src/`` alone, so the
+    wheel holds none of it."""
+    importing = sorted(
+        name
+        for name, path in MODULES.items()
+        for node in _imports(ast.parse(path.read_text()))
+        for target in (
+            [alias.name for alias in node.names]
+            if isinstance(node, ast.Import)
+            else [node.module or ""]
+        )
+        if target == "lab" or target.startswith("lab.")
+    )
+    assert importing == []
+    config = tomllib.loads((SRC.parent / "pyproject.toml").read_text())
+    assert config["tool"]["setuptools"]["packages"]["find"]["where"] == ["src"]
+    assert not (SRC / "lab").exists()

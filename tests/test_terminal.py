@@ -1,4 +1,4 @@
-"""The terminal and the score-keeper's prompt (issue 16, items 13-16, 18 and 19): line editing,
+"""The terminal and the score-keeper's prompt: line editing,
 resuming a saved game, undo, hints in plain words, the score line, and the keeper's messages."""
 
 from __future__ import annotations

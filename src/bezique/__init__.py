@@ -9,4 +9,4 @@
 from .core import Action, Deal, IllegalAction, Match, Observation, Rules, SideResult
 
 __all__ = ["Action", "Deal", "IllegalAction", "Match", "Observation", "Rules", "SideResult"]
-__version__ = "0.1.0"
+__version__ = "0.9.0"

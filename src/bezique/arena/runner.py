@@ -600,7 +600,7 @@ def paired_margin(first: ArenaResult, second: ArenaResult) -> Estimate:
 
 def paired_deck_margins(first: Mapping[int, float], second: Mapping[int, float]) -> Estimate:
     """:func:`paired_margin` from two players' per-deck margins by deck seed (as
-    :meth:`ArenaResult.deck_margins` gives them, or as docs/strength-runs.json keeps them)."""
+    :meth:`ArenaResult.deck_margins` gives them, or as lab/records/strength-runs.jsonl.gz keeps them)."""
     common = sorted(set(first) & set(second))
     if not common:
         raise ValueError("the two results share no deck")

@@ -29,8 +29,20 @@ class Limit:
     nodes: int | None = None
     """Engine steps a search may take (actions applied in the worlds it searches): a budget
     that keeps choices reproducible yet follows how long the rest of the deal is."""
+    cpu_budget: float | None = None
+    """Seconds of CPU (of the thread that decides) a decision may take, on any rules: a search
+    that respects it stops there and plays the best it has found; one that ends sooner plays as
+    it would without it."""
 
     def __post_init__(self) -> None:
+        if self.cpu_budget is not None and (
+            isinstance(self.cpu_budget, bool)
+            or not isinstance(self.cpu_budget, int | float)
+            or not 0 <= self.cpu_budget < 1e9
+        ):
+            raise ValueError(
+                f"Limit.cpu_budget must be a number of seconds, 0 or more: got {self.cpu_budget!r}"
+            )
         if self.time is not None and not self.time > 0:
             raise ValueError(f"Limit.time must be a positive number of seconds: got {self.time!r}")
         if self.iterations is not None and (
@@ -122,7 +134,7 @@ def fallback_limit(limit: Limit | None, nodes: int) -> Limit:
     levels give) would be far slower in Python, so the reference search gets ``nodes`` steps."""
     if limit is not None and (limit.nodes is not None or limit.time is not None):
         return limit
-    return Limit(nodes=nodes)
+    return Limit(nodes=nodes, cpu_budget=None if limit is None else limit.cpu_budget)
 
 
 def legal_actions(observation: Observation) -> list[Action]:

@@ -5,7 +5,7 @@ and the stock.  Real players keep some cards and throw others, declare what they
 on what they cannot, so late in the stock the unseen aces and trumps are more often in the other
 hand than in the stock, and a meld the opponent would have declared is less likely to be there.
 This module gives each unseen card kind a weight from the seat's observation alone, for the
-compiled search to deal its worlds with (``FastDeal.pimc(..., bias=...)``: the other hand's
+compiled search to deal its worlds with (``bezique.fast.search.pimc(..., bias=...)``: the other hand's
 places filled one by one, each unseen card drawn with chance proportional to its kind's weight).
 
 The weight of kind ``k`` is ``exp(theta . x(k))``, where ``x(k)`` (:data:`FEATURES`) describes
@@ -35,7 +35,7 @@ from pathlib import Path
 from ..core.cards import ALL_KINDS, SUITS, WILD, parse_card
 from ..core.observation import Observation
 from ..core.tricks import beats
-from .inference import _history, hidden_places
+from .inference import _history, card_column, hidden_places
 from .learned import _classic
 
 _QS, _JD = parse_card("QS"), parse_card("JD")
@@ -181,7 +181,7 @@ def card_features(obs: Observation) -> CardRows | None:
     for kind in sorted(unseen):
         if kind >= WILD:
             continue
-        cls = (0 if kind >> 3 == trump else 8) + (kind & 7)
+        cls = card_column(kind, trump)
         x = [0.0] * len(FEATURES)
         x[16 * _band(progress) + cls] = 1.0
         i = 96

@@ -35,6 +35,7 @@ from ..core.notation import Action
 from ..core.observation import Observation
 from ..core.percache import per_rules
 from ..core.rules import Rules
+from ..fast import search
 from .base import Bot, InfoDict, Limit, PlayResult
 from .compiled import compiled_world
 from .fastpimc import CompiledSearchBot
@@ -149,21 +150,25 @@ class FastIsmctsBot(CompiledSearchBot):
         iterations, seconds = self._iterations(limit)
         start = time.perf_counter()
         cfg = self.settings
-        found = world.ismcts(  # the call into the compiled engine
+        found = search.ismcts(  # the call into the compiled engine
+            world,
             seat,
             index[heuristic],
             iterations,
             seed,
-            prior_weight=cfg.prior_weight,
-            c_puct=cfg.c_puct,
-            scale=cfg.scale or margin_scale(observation.rules),
-            fpu=cfg.fpu,
-            explore=cfg.explore,
-            solver_nodes=cfg.solver_nodes,
-            policy=cfg.playout,
-            max_tree_nodes=cfg.max_tree_nodes,
-            stop_early=cfg.stop_early,
-            seconds=seconds,
+            search.IsmctsSettings(
+                prior_weight=cfg.prior_weight,
+                c_puct=cfg.c_puct,
+                scale=cfg.scale or margin_scale(observation.rules),
+                fpu=cfg.fpu,
+                explore=cfg.explore,
+                solver_nodes=cfg.solver_nodes,
+                policy=cfg.playout,
+                max_tree_nodes=cfg.max_tree_nodes,
+                stop_early=cfg.stop_early,
+                seconds=seconds,
+                cpu_budget=None if limit is None else limit.cpu_budget,
+            ),
         )
         visits = [found.visits[j] for j in index]
         margins = [found.margins[j] for j in index]
@@ -207,15 +212,17 @@ class FastIsmctsBot(CompiledSearchBot):
 
         assert isinstance(world, fast.FastDeal) and observation.seat is not None
         side = observation.rules.side_of(observation.seat)
-        values, _, nodes = world.pimc(  # one world, solved: the call into the compiled engine
+        values, _, nodes = search.pimc(  # one world, solved: the call into the compiled engine
+            world,
             observation.seat,
             side,
             index,
             0,
             1,
             seed,
-            self.settings.explore,
-            self.settings.solver_nodes,
+            search.PimcSettings(
+                explore=self.settings.explore, solver_nodes=self.settings.solver_nodes
+            ),
         )
         best = max(range(len(actions)), key=lambda i: (values[i], -i))
         info: InfoDict = {

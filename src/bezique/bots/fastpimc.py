@@ -3,7 +3,7 @@
 The player sees only its observation.  It rebuilds one deal from it
 (:meth:`Deal.from_observation <bezique.core.deal.Deal.from_observation>`), copies it into the
 compiled engine (:mod:`bezique.fast`), and from there everything runs in C
-(``FastDeal.pimc``): each *world* deals the cards the seat has not seen again at random
+(:func:`bezique.fast.search.pimc`): each *world* deals the cards the seat has not seen again at random
 (determinization); in each world every candidate action is applied and the deal played on
 with a default policy from the *same* random numbers (common random numbers, so candidates
 are compared on the same luck, world by world); from the first trick of stage 2 the exact
@@ -44,7 +44,9 @@ and the search decides).
 
 Budgets count rollouts (one candidate played out in one world): ``Limit(iterations=N)``;
 ``Limit(nodes=N)`` is read as ``N // NODES_PER_ROLLOUT`` rollouts, and ``Limit(time=s)`` stops
-after the batch that passes ``s`` seconds; with no budget, :data:`DEFAULT_ROLLOUTS`.  Where the
+after the batch that passes ``s`` seconds; ``Limit(cpu_budget=s)`` stops the search when the
+thread has spent ``s`` seconds of CPU and plays the best so far; with no budget,
+:data:`DEFAULT_ROLLOUTS`.  Where the
 compiled engine is missing or does not play the rules (more cards than it holds), the
 reference-core :class:`~.search.PimcBot` plays instead.  The calls into the engine are in one
 place, :func:`_playouts_in_c`.
@@ -62,6 +64,7 @@ from typing import Any
 from ..core.notation import Action
 from ..core.observation import Observation
 from ..core.rules import Rules
+from ..fast import search
 from .base import (
     Bot,
     InfoDict,
@@ -288,6 +291,12 @@ class FastPimcBot(CompiledSearchBot):
         seat = observation.seat
         side = observation.rules.side_of(seat)
         start = time.perf_counter()
+        deadline = None if limit is None else search.deadline_for(limit.cpu_budget) or None
+
+        def spent() -> bool:
+            """True once the move's CPU budget is spent."""
+            return deadline is not None and time.thread_time() >= deadline
+
         learned_prior = cfg.prior == "learned"
         world, index, prior, seed = compiled_world(
             observation, actions, self._salt, heuristic=not learned_prior
@@ -326,12 +335,16 @@ class FastPimcBot(CompiledSearchBot):
         weights: list[float] | None = [] if weigh else None
 
         def playouts(candidates: list[int], first: int, count: int) -> tuple[list[float], int, int]:
-            return _playouts_in_c(world, seat, side, candidates, first, count, seed, plan, bias)
+            return _playouts_in_c(
+                world, seat, side, candidates, first, count, seed, plan, bias, deadline
+            )
 
         first = rollouts = solved = nodes = 0
         while True:
             count = 1 if known else max(1, min(cfg.batch, (budget - rollouts) // len(active)))
             values, done, used = playouts([index[i] for i in active], first, count)
+            short = len(values) < count * len(active)  # the CPU budget ran out
+            count = len(values) // len(active)
             if weigh and weights is not None:
                 weights.extend(weigh(first, count))
             first += count
@@ -342,7 +355,7 @@ class FastPimcBot(CompiledSearchBot):
                 row = values[w * len(active) : (w + 1) * len(active)]
                 for i, v in zip(active, row, strict=True):
                     per_world[i].append(v)
-            if known or rollouts >= budget:
+            if known or rollouts >= budget or short or spent():
                 break
             if seconds is not None and time.perf_counter() - start >= seconds:
                 break
@@ -360,9 +373,12 @@ class FastPimcBot(CompiledSearchBot):
         else:
             best = self._overrule(active, per_world, means, prior, weights)
         unconfirmed = False
-        if best != prior and not known and cfg.verify > 0:
+        if best != prior and not known and cfg.verify > 0 and spent():
+            best, unconfirmed = prior, True  # no budget left to confirm it
+        elif best != prior and not known and cfg.verify > 0:
             count = cfg.verify  # worlds first.. onwards: no candidate has seen them
             values, done, used = playouts([index[prior], index[best]], first, count)
+            count = len(values) // 2  # fewer where the CPU budget ran out
             fresh = weigh(first, count) if weigh else None
             rollouts += 2 * count
             solved += done
@@ -440,7 +456,7 @@ class FastPimcBot(CompiledSearchBot):
 
         def weigh(first: int, count: int) -> list[float]:
             out = []
-            for hidden in world.pimc_hidden(seat, first, count, seed, bias):
+            for hidden in search.pimc_hidden(world, seat, first, count, seed, bias):
                 log = log_weight(hidden)
                 if not base:
                     base.append(log)  # weights are relative: the first world's is 1
@@ -627,29 +643,26 @@ def _playouts_in_c(
     seed: int,
     plan: _Plan,
     bias: list[float] | None,
+    deadline: float | None,
 ) -> tuple[list[float], int, int]:
     """Each candidate (an index into the world's legal actions) played out in the worlds
     ``first`` to ``first + count - 1``: their values world by world, the playouts the solver
-    finished and its nodes (:meth:`FastDeal.pimc <bezique.fast.FastDeal.pimc>`)."""
-    out: tuple[list[float], int, int] = world.pimc(
-        seat,
-        side,
-        candidates,
-        first,
-        count,
-        seed,
-        plan.explore,
-        plan.solver_nodes,
-        False,
-        plan.policy,
-        plan.couple,
-        plan.endgame_stock,
-        plan.params,
-        bias,
-        plan.other_params,
-        plan.cut,
+    finished and its nodes (:func:`bezique.fast.search.pimc`; fewer worlds where the thread's
+    CPU passes ``deadline``)."""
+    settings = search.PimcSettings(
+        explore=plan.explore,
+        solver_nodes=plan.solver_nodes,
+        policy=plan.policy,
+        couple_draws=plan.couple,
+        endgame_stock=plan.endgame_stock,
+        smart_params=plan.params,
+        bias=bias,
+        other_params=plan.other_params,
+        cut=plan.cut,
     )
-    return out
+    return search.pimc(
+        world, seat, side, candidates, first, count, seed, settings, deadline=deadline
+    )
 
 
 @cache

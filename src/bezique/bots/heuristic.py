@@ -21,9 +21,8 @@ from __future__ import annotations
 from ..core.deal import Deal
 from ..core.observation import Observation
 from .base import InfoDict, Limit, PlayResult, legal_actions
-from .playout import action_kind
 from .simple import SimpleBot
-from .solver import SolverLimit, exact_values, world_is_known
+from .solver import exact_choice, world_is_known
 from .view import View
 
 
@@ -42,16 +41,9 @@ class HeuristicBot(SimpleBot):
         actions = legal_actions(observation)
         if len(actions) > 1 and world_is_known(observation):
             world = Deal.from_observation(observation, 0)  # unique: every card is known
-            assert observation.seat is not None
-            side = observation.rules.side_of(observation.seat)
-            cap = self.solver_nodes
-            try:
-                sol, offset = exact_values(world, side, max_nodes=cap)
-            except SolverLimit:
-                pass
-            else:
-                scores = {str(a): sol.values[action_kind(a)] + offset for a in actions}
-                best = max(actions, key=lambda a: scores[str(a)])
+            exact = exact_choice(world, actions, self.solver_nodes)
+            if exact is not None:
+                best, scores = exact
                 info: InfoDict = {
                     "value": round(scores[str(best)], 3),
                     "scores": {a: round(v, 3) for a, v in scores.items()},

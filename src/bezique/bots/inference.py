@@ -47,6 +47,19 @@ MELD_CLASSES = ("royal-marriage", "marriage", "bezique", "four", "seven")
 or jacks)."""
 
 _QS, _JD = parse_card("QS"), parse_card("JD")
+
+
+def card_column(kind: int, trump: int) -> int:
+    """The opponent models' column of a card kind: its rank among the 8 trump ranks (0-7) or,
+    off trump, among the 8 plain ranks (8-15).  The play model, the belief model and the
+    scripts that fit them all index their weights by it, so training and play agree.
+
+    >>> card_column(parse_card("TH"), trump=1), card_column(parse_card("TS"), trump=1)
+    (1, 9)
+    """
+    return (0 if kind >> 3 == trump else 8) + (kind & 7)
+
+
 _FOUR_RANKS = (0, 2, 3, 4)  # aces, kings, queens, jacks
 _RANK_WORDS = {0: "aces", 2: "kings", 3: "queens", 4: "jacks"}
 
@@ -72,7 +85,7 @@ class PlayModel:
     def score(self, kind: int, trump: int, led: int | None, lead_wins: bool = False) -> float:
         """The score of playing card kind ``kind`` (``led``: the card led, None to lead;
         ``lead_wins``: the rules' ``wild_card_lead_wins``, for whether it takes the trick)."""
-        col = (0 if kind >> 3 == trump else 8) + (kind & 7)
+        col = card_column(kind, trump)
         if led is None:
             return self.lead[col]
         s = self.follow[col]

@@ -6,18 +6,19 @@ level      spec
 beginner   ``random``: any legal action
 easy       ``careless``: the simple rules of thumb, about one move in three at random
 medium     ``heuristic``: the club player's heuristic, exact once every card is known
-hard       ``pimc-c:iterations=300``: PIMC in the compiled engine, 300 rollouts a move
+hard       ``pimc-c:iterations=300,cpu_budget=0.1``: PIMC in the compiled engine, 300 rollouts
+           a move, within 0.1 s of CPU
 expert     ``pimc-c:prior=learned,playout=learned,learned_explore=0,learned_bar=2/1.5,``
-           ``iterations=4000``: more rollouts, starting from the learned policy's choice and
-           played out by it without random moves, a lower bar to overrule it (on the classic
-           rules, which have learned weights; elsewhere the plain ``pimc-c`` search)
+           ``iterations=4000,cpu_budget=0.3``: more rollouts, starting from the learned policy's
+           choice and played out by it without random moves, a lower bar to overrule it (on the
+           classic rules, which have learned weights; elsewhere the plain ``pimc-c`` search)
 =========  =====================================================================================
 
 :data:`LEVELS` is the one table of levels: the registry (:mod:`.registry`), the terminal game
-and the server read it.  The search levels count rollouts, not seconds, so a level plays the
-same way on a fast or a slow machine and its choices can be reproduced (at most 0.1 s a move
-for ``hard`` and 0.3 s for ``expert``, median; ``benchmarks/bots.py`` measures them and
-``docs/strength.md`` gives their measured strength).  Where the compiled engine is not built or
+and the server read it.  The search levels count rollouts, so a level plays the same way on a
+fast or a slow machine and its choices can be reproduced; a CPU budget caps a move on any rules
+(on the classic rules the rollouts end well before it).  ``benchmarks/bots.py`` measures the
+seconds a move takes and ``docs/strength.md`` gives the levels' measured strength.  Where the compiled engine is not built or
 does not play the rules, ``pimc-c`` hands the decision to the reference-core ``pimc`` with its
 own budget in engine steps (its ``fallback_nodes`` setting).
 """
@@ -33,6 +34,11 @@ HARD_ROLLOUTS = 300
 """Rollouts a move for ``hard`` (at most 0.1 s a move, median)."""
 EXPERT_ROLLOUTS = 4_000
 """Rollouts a move for ``expert`` (at most 0.3 s a move, median)."""
+HARD_CPU = 0.1
+"""CPU seconds a move for ``hard`` on any rules: its search stops there and plays the best so far
+(on the classic rules its rollouts end well before it, so it plays as its rollout count says)."""
+EXPERT_CPU = 0.3
+"""CPU seconds a move for ``expert`` on any rules (as :data:`HARD_CPU`)."""
 
 
 @dataclass(frozen=True)
@@ -42,6 +48,13 @@ class Level:
     name: str
     spec: str
     about: str
+
+    @property
+    def limit(self) -> Limit | None:
+        """The budget the level's spec gives."""
+        from .registry import resolve
+
+        return resolve(self.spec).limit
 
 
 def _by_name(*levels: Level) -> dict[str, Level]:
@@ -54,13 +67,13 @@ LEVELS: dict[str, Level] = _by_name(
     Level("medium", "heuristic", "a club player's heuristic"),
     Level(
         "hard",
-        f"pimc-c:iterations={HARD_ROLLOUTS}",
+        f"pimc-c:iterations={HARD_ROLLOUTS},cpu_budget={HARD_CPU}",
         "searches sampled deals (at most 0.1 s a move)",
     ),
     Level(
         "expert",
         "pimc-c:prior=learned,playout=learned,learned_explore=0,learned_bar=2/1.5,"
-        f"iterations={EXPERT_ROLLOUTS}",
+        f"iterations={EXPERT_ROLLOUTS},cpu_budget={EXPERT_CPU}",
         "searches more sampled deals from a learned policy (at most 0.3 s a move)",
     ),
 )

@@ -18,8 +18,8 @@ import random
 
 from ..core.deal import Deal
 from .base import Limit, PlayResult, observation_rng_seed, salt_for
-from .playout import Budget, action_kind, playout, utility
-from .solver import SolverLimit, exact_values
+from .playout import Budget, playout, utility
+from .solver import exact_choice
 
 
 class OracleBot:
@@ -41,17 +41,12 @@ class OracleBot:
         actions = deal.legal_actions()
         if len(actions) == 1:
             return PlayResult(actions[0], {"reason": "the only legal action"})
-        side = deal.rules.side_of(seat)
         if deal.stage == 2 and deal.phase == "play":
-            cap = self.solver_nodes
-            try:
-                sol, offset = exact_values(deal, side, max_nodes=cap)
-            except SolverLimit:
-                pass
-            else:
-                scores = {str(a): sol.values[action_kind(a)] + offset for a in actions}
-                best = max(actions, key=lambda a: scores[str(a)])
+            exact = exact_choice(deal, actions, self.solver_nodes)
+            if exact is not None:
+                best, scores = exact
                 return PlayResult(best, {"scores": scores, "reason": "stage 2 solved exactly"})
+        side = deal.rules.side_of(seat)
         rng = random.Random(observation_rng_seed(self._salt, deal.observation(seat)))
         budget = Budget.of(limit, self.default_limit)
         ids = deal.listed_ids()  # in the order of ``actions``

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..core.cards import (
@@ -303,11 +304,20 @@ def playout_play_id(deal: Deal, rng: random.Random, explore: float = 0.1) -> int
     return choice
 
 
-def playout(deal: Deal, rng: random.Random, explore: float = 0.1) -> int:
+class BudgetSpent(Exception):
+    """A search's CPU budget ran out part-way through a playout (see :meth:`Budget.cpu_spent`)."""
+
+
+def playout(
+    deal: Deal, rng: random.Random, explore: float = 0.1, stop: Callable[[], bool] | None = None
+) -> int:
     """Play a world to its end with the default policy; the number of actions applied.
-    Cards are played by id; a declaration (chosen among the listed actions) by action."""
+    Cards are played by id; a declaration (chosen among the listed actions) by action.
+    ``stop`` (asked every few actions) raises :class:`BudgetSpent` when it says True."""
     n = 0
     while not deal.is_over:
+        if stop is not None and n & 7 == 7 and stop():
+            raise BudgetSpent
         if deal.phase == "declare":
             deal.apply(_declaration(deal))
         else:
@@ -328,15 +338,26 @@ class Budget:
     start: float = 0.0
     used_iterations: int = 0
     used_nodes: int = 0
+    cpu_budget: float | None = None
+    """CPU seconds of this thread (:attr:`Limit.cpu_budget`), from ``cpu_start``."""
+    cpu_start: float = 0.0
 
     @classmethod
     def of(cls, limit: Limit | None, default: Limit) -> Budget:
         """The budget for a limit (the bot's ``default`` where the limit sets nothing)."""
+        cpu = None if limit is None else limit.cpu_budget
         if limit is None or (
             limit.time is None and limit.iterations is None and limit.nodes is None
         ):
             limit = default
-        return cls(limit.iterations, limit.nodes, limit.time, time.perf_counter())
+        return cls(
+            limit.iterations,
+            limit.nodes,
+            limit.time,
+            time.perf_counter(),
+            cpu_budget=cpu,
+            cpu_start=time.thread_time(),
+        )
 
     def spend(self, iterations: int = 0, nodes: int = 0) -> None:
         """Record what was spent."""
@@ -349,7 +370,15 @@ class Budget:
             return False
         if self.nodes is not None and self.used_nodes >= self.nodes:
             return False
+        if self.cpu_spent():
+            return False
         return not (self.time is not None and time.perf_counter() - self.start >= self.time)
+
+    def cpu_spent(self) -> bool:
+        """True once the CPU budget (if any) is spent: a search stops even inside a world."""
+        return (
+            self.cpu_budget is not None and time.thread_time() - self.cpu_start >= self.cpu_budget
+        )
 
     def elapsed(self) -> float:
         """Seconds since the search started."""

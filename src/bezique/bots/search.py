@@ -48,7 +48,7 @@ from .base import (
     only_action,
     salt_for,
 )
-from .playout import Budget, action_kind, playout, utility
+from .playout import Budget, BudgetSpent, action_kind, playout, utility
 from .solver import SolverLimit, exact_values, world_is_known
 from .spec import Codec, setting
 
@@ -230,11 +230,14 @@ class PimcBot(SearchBot):
         # the seat's own legal actions have the same ids in every world (in the order of
         # ``actions``, as the observation lists them)
         ids = root.listed_ids()
-        while worlds == 0 or budget.left():
+        while (worlds == 0 and not budget.cpu_spent()) or budget.left():
             world = root.resample(observation.seat, rng)
-            values, exact = self.world_values(
-                world, [ids[i] for i in active], side, rng.getrandbits(32), budget, use_solver
-            )
+            try:
+                values, exact = self.world_values(
+                    world, [ids[i] for i in active], side, rng.getrandbits(32), budget, use_solver
+                )
+            except BudgetSpent:  # the CPU budget ran out inside the world: the anchor stands
+                break
             use_solver = use_solver and exact  # one world too big to solve: play out the rest
             solved += exact
             base = values[active.index(anchor)]
@@ -257,7 +260,7 @@ class PimcBot(SearchBot):
         means = [t / c if c else -math.inf for t, c in zip(totals, counts, strict=True)]
         best, why = anchor, anchor_why
         challenger = max(active, key=lambda i: (diff[i], -i))
-        if challenger != anchor:
+        if challenger != anchor and counts[challenger]:
             gain = diff[challenger] / counts[challenger]
             se = _se(diff, diff2, challenger, counts[challenger])
             if (
@@ -274,7 +277,7 @@ class PimcBot(SearchBot):
         return PlayResult(
             actions[best],
             {
-                "value": round(means[best], 3),
+                "value": round(means[best], 3) if counts[best] else 0.0,
                 "scores": {
                     str(a): round(m, 3)
                     for a, m in zip(actions, means, strict=True)
@@ -311,9 +314,11 @@ class PimcBot(SearchBot):
                 return [sol.values[play_kind[i]] + offset for i in actions], True
         values = []
         for i in actions:
+            if budget.cpu_spent():
+                raise BudgetSpent
             w = world.clone()
             w.apply_id(i)
-            n = playout(w, random.Random(seed))
+            n = playout(w, random.Random(seed), stop=budget.cpu_spent)
             budget.spend(nodes=n + 1)
             values.append(utility(w, side))
         return values, False

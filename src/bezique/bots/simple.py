@@ -23,11 +23,11 @@ from __future__ import annotations
 
 import random
 
-from ..core.cards import SEVEN, kind
+from ..core.cards import ALL_KINDS, SEVEN, WILD, kind
 from ..core.melds import MELD_BY_NAME, meld_score
 from ..core.notation import Action
 from ..core.observation import Observation
-from ..core.tricks import beats
+from ..core.tricks import beats, follow_duty
 from .base import Bot, Limit, PlayResult, legal_actions, observation_rng_seed, salt_for
 from .view import Holding, View, ref_card, trick_value
 
@@ -35,6 +35,8 @@ PLAIN_POWER = (7.0, 5.0, 3.0, 2.5, 2.0, 1.0, 0.5, 0.0)
 """Trick-taking worth of a plain-suit card, by rank number (A T K Q J 9 8 7)."""
 TRUMP_POWER = 8.0
 """Extra worth of any trump on top of its place among the trumps."""
+_KINDS = range(ALL_KINDS)
+"""The bot's cards are kinds already: each is its own kind (for :func:`follow_duty`)."""
 
 
 class SimpleBot(Bot):
@@ -184,7 +186,7 @@ class SimpleBot(Bot):
         if rules.second_seven_scores == "win-trick" and view.trick_kinds:
             best = view.winning()
             assert best is not None
-            if beats(k, best[1], view.trump):
+            if beats(k, best[1], view.trump, rules.wild_card_lead_wins):
                 return float(rules.seven_of_trumps)
         return 0.0
 
@@ -227,12 +229,14 @@ class SimpleBot(Bot):
         cards = [c for c in range(len(view.unseen)) for _ in range(view.unseen[c])]
         cards += [ref_card(c) for c in view.obs.known[opp]]
         cards += [ref_card(c) for c in view.obs.tables[opp]]
-        replies = self._forced_replies(view, k, cards)
+        replies = self._replies(view, k, cards)
         if not replies:
             return trick_value(view.rules, [k]) + last_bonus - keep
 
+        lead_wins = view.rules.wild_card_lead_wins
+
         def outcome(r: int) -> tuple[bool, float]:
-            return beats(r, k, view.trump), trick_value(view.rules, [k, r]) + last_bonus
+            return beats(r, k, view.trump, lead_wins), trick_value(view.rules, [k, r]) + last_bonus
 
         # the opponent wins as cheaply as it can, or else gives away as little as it can
         def their_value(r: int) -> float:
@@ -244,20 +248,12 @@ class SimpleBot(Bot):
         return (-pts if won else pts + 2.0) - keep + self.power(view, reply) / 2
 
     @staticmethod
-    def _forced_replies(view: View, led: int, cards: list[int]) -> list[int]:
-        """The cards the follower may play to ``led`` in stage 2 (follow, head, trump)."""
-        rules = view.rules
-        same = [c for c in cards if c >> 3 == led >> 3]
-        if same:
-            if rules.stage2_must_head:
-                heads = [c for c in same if beats(c, led, view.trump)]
-                return heads or same
-            return same
-        if view.trump is not None and rules.stage2_must_trump:
-            trumps = [c for c in cards if c >> 3 == view.trump]
-            if trumps:
-                return trumps
-        return cards
+    def _replies(view: View, led: int, cards: list[int]) -> list[int]:
+        """The cards the follower may play to ``led`` in stage 2: the core's duties
+        (:func:`~bezique.core.tricks.follow_duty`), which want wild cards last."""
+        hand = [c for c in cards if c != WILD] + [c for c in cards if c == WILD]
+        trick = [(view.seat, led)]
+        return list(follow_duty(hand, _KINDS, trick, 2, view.trump, view.rules))
 
 
 class CarelessBot(SimpleBot):

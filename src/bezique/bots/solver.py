@@ -28,8 +28,9 @@ from ..core.ids import play_ids
 from ..core.notation import Action
 from ..core.observation import Observation
 from ..core.rules import Rules
+from ..core.scoring import seven_capture_points, trick_sevens, valued_kind_values
 from ..core.tricks import beats, follow_duty
-from .playout import rank_points, utility
+from .playout import action_kind, rank_points, utility
 
 INF = float("inf")
 _KINDS = range(ALL_KINDS)
@@ -77,14 +78,11 @@ class Endgame:
         self.trick = list(trick)
         self.trump = -1 if trump is None else trump
         self.per_rank, self.per_trick = rank_points(rules)
-        # by card kind, a wild card worth nothing
-        self.per_kind = (*(self.per_rank[k & 7] for k in range(WILD)), 0.0)
+        self.per_kind = valued_kind_values(rules)  # a wild card worth nothing
         self.lead_wins = rules.wild_card_lead_wins
-        # sevens of trumps scored for the taker of their trick (second_seven_scores=capture);
+        # sevens of trumps scored for the taker of their trick (the capture rule);
         # those scored for their player whoever wins change no choice
-        self.seven_bonus = (
-            float(rules.seven_of_trumps) if rules.second_seven_scores == "capture" else 0.0
-        )
+        self.seven_bonus = float(seven_capture_points(rules))
         self.last_bonus = float(rules.last_trick_bonus)
         self.sides = rules.sides
         self.side_of = [rules.side_of(s) for s in range(self.n)]
@@ -164,8 +162,8 @@ class Endgame:
             if beats(c, best, self.trump, self.lead_wins):
                 best, win_seat = c, s
         if self.seven_bonus:
-            seven = self.trump * 8 + 7
-            pts += self.seven_bonus * sum(1 for _, c in trick if c == seven)
+            sevens = trick_sevens(self.rules, self.trump, trick, win_seat)
+            pts += sum(points for _, points, captured in sevens if captured)
         return win_seat, pts
 
     # --- search ----------------------------------------------------------------------------------
@@ -371,6 +369,23 @@ def exact_values(world: Deal, side: int, max_nodes: int | None = None) -> tuple[
         line.append((seat, play_kind[first]))
         copy.apply_id(first)
     return sol, utility(copy, side) - eg.line_margin(side, line)
+
+
+def exact_choice(
+    world: Deal, actions: list[Action], max_nodes: int
+) -> tuple[Action, dict[str, float]] | None:
+    """The exact stage-2 choice for the seat to move in a world with every card known: the best
+    of ``actions`` (the first of equals) and each one's value, the margin of the whole deal for
+    the seat's side; None when solving would take more than ``max_nodes`` nodes."""
+    seat = world.to_move
+    if seat is None:
+        raise ValueError("the deal is over: nobody is to move")
+    try:
+        sol, offset = exact_values(world, world.rules.side_of(seat), max_nodes=max_nodes)
+    except SolverLimit:
+        return None
+    scores = {str(a): sol.values[action_kind(a)] + offset for a in actions}
+    return max(actions, key=lambda a: scores[str(a)]), scores
 
 
 def play_action(deal: Deal, kind: int) -> Action:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from math import comb
 
-from ..core.cards import ALL_KINDS, SUITS, WILD, kind, parse_card
+from ..core.cards import ALL_KINDS, SUITS, parse_card
 from ..core.melds import (
     MELD_BY_NAME,
     SEVEN_MELD,
@@ -26,7 +26,7 @@ from ..core.melds import (
 from ..core.observation import Observation
 from ..core.rules import Rules
 from ..core.scoring import trick_points, trick_values
-from ..core.tricks import trick_winner
+from ..core.tricks import count_beaters, trick_winner
 
 Holding = tuple[int, int]
 """A card the seat holds: (card kind, mask of the melds it has scored in; 0 while concealed)."""
@@ -117,18 +117,7 @@ class View:
 
     def beaters_unseen(self, k: int) -> int:
         """Unseen copies of cards that would beat kind ``k`` if played after it."""
-        trumps = (
-            0 if self.trump is None else sum(self.unseen[kind(self.trump, r)] for r in range(8))
-        )
-        if k == WILD:  # any card beats a wild card; where one led wins, only a trump does
-            if self.rules.wild_card_lead_wins:
-                return trumps
-            return self.unseen_total - self.unseen[WILD]
-        suit, rank = k >> 3, k & 7
-        n = sum(self.unseen[kind(suit, r)] for r in range(rank))
-        if suit != self.trump:
-            n += trumps
-        return n
+        return count_beaters(k, self.unseen, self.trump, self.rules.wild_card_lead_wins)
 
     # --- melds ------------------------------------------------------------------------------------
     def meld_lists(self) -> list[tuple[int, float, list[Slot]]]:

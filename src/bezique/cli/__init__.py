@@ -14,6 +14,7 @@
     bezique self-play BOT [--deals N] [--seed S] [--out FILE.npz] [--jobs K] [--ray [ADDRESS]]
     bezique serve [--host 127.0.0.1] [--port 8000] [--data DIR] [--limit-concurrency N]
                   [--timeout-keep-alive S] [--api-docs] [--no-ws-compression]
+                  [--database URL] [--nodes N | --node NAME]
 
 Wrong arguments (an unknown preset, option, value, bot or a bad record) give a one-line error
 and exit status 2.
@@ -292,21 +293,97 @@ def serve(
             help="Compress WebSocket messages (less traffic; off: about a fifth less CPU).",
         ),
     ] = True,
+    database: Annotated[
+        str | None,
+        typer.Option(
+            "--database",
+            envvar="BEZIQUE_DATABASE_URL",
+            show_envvar=False,
+            help="Database URL (default: an SQLite file in the data folder; several nodes "
+            "need postgresql://…).",
+        ),
+    ] = None,
+    nodes: Annotated[
+        int | None,
+        typer.Option(
+            "--nodes",
+            min=1,
+            max=64,
+            help="Run N server nodes behind HAProxy on 127.0.0.1, sharing PostgreSQL (a cluster "
+            "of its own in the data folder unless --database names one).",
+        ),
+    ] = None,
+    node: Annotated[
+        str | None,
+        typer.Option(
+            "--node",
+            help="Serve as the node of this name among several sharing --database (PostgreSQL).",
+        ),
+    ] = None,
 ) -> None:
     """Serve the game in the browser (needs the web extra of the package)."""
+    if not 1 <= port <= 65535:  # the socket layer would wrap a larger number silently
+        fail(f"--port must be from 1 to 65535: got {port}")
     try:
         from ..server import serve as run_server
     except ImportError as e:
         fail(f"the server needs the web extra (pip install 'bezique[web]'): {e}")
-    run_server(
+    if database is not None:
+        from sqlalchemy.engine import make_url
+        from sqlalchemy.exc import ArgumentError
+
+        try:
+            make_url(database)
+        except ArgumentError:
+            fail("--database: not a database URL (sqlite:///FILE or postgresql://…)")
+    if nodes is not None:
+        _serve_nodes(nodes, host, port, data, database, limit_concurrency, ws_compression)
+        return
+    if node is not None and (node == "" or len(node) > 80 or not node.isprintable()):
+        fail("--node: a name of 1 to 80 printable characters")
+    try:
+        run_server(
+            host=host,
+            port=port,
+            data=None if data is None else str(data),
+            limit_concurrency=limit_concurrency,
+            timeout_keep_alive=timeout_keep_alive,
+            api_docs=api_docs,
+            ws_compression=ws_compression,
+            database_url=database,
+            node=node,
+        )
+    except ValueError as e:
+        fail(str(e))
+
+
+def _serve_nodes(
+    nodes: int,
+    host: str,
+    port: int,
+    data: Path | None,
+    database: str | None,
+    limit_concurrency: int | None,
+    ws_compression: bool,
+) -> None:
+    """``bezique serve --nodes N``: the nodes, HAProxy and PostgreSQL (server/cluster.py)."""
+    from ..server.cluster import Cluster, ClusterError, run
+
+    args = [] if ws_compression else ["--no-ws-compression"]
+    if limit_concurrency is not None:
+        args += ["--limit-concurrency", str(limit_concurrency)]
+    cluster = Cluster(
+        nodes,
+        (data or Path("bezique-data")).resolve(),
         host=host,
         port=port,
-        data=None if data is None else str(data),
-        limit_concurrency=limit_concurrency,
-        timeout_keep_alive=timeout_keep_alive,
-        api_docs=api_docs,
-        ws_compression=ws_compression,
+        database=database,
+        node_args=args,
     )
+    try:
+        run(cluster)
+    except ClusterError as e:
+        fail(str(e))
 
 
 from .keep import keep_command  # noqa: E402  (bezique keep: the score-keeper)

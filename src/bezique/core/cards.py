@@ -95,6 +95,13 @@ def parse_card(text: str) -> Kind:
     return k
 
 
+def is_brisque(code: str) -> bool:
+    """Is the card of this code (``'AS'``, ``'TD@table'``) a brisque, an ace or a ten
+    (:data:`BRISQUE_RANKS`)?  A wild card is none."""
+    k = parse_card(code.partition("@")[0])
+    return k != WILD and rank_of(k) in BRISQUE_RANKS
+
+
 def pack(packs: int, ranks: str = RANKS, extra_nines: int = 0, wild_cards: int = 0) -> list[Kind]:
     """The kinds of a whole pack in pack order: ``packs`` packs of the given ranks in every
     suit (piquet packs by default), then extra nines spread over the suits, then wild cards."""

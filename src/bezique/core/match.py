@@ -213,6 +213,14 @@ class Settlement:
     """The loser stayed under the rubicon threshold."""
     payout: tuple[int, ...]
     """What each side scores for the game."""
+    parts: tuple[tuple[str, int], ...] = ()
+    """The winner's payout term by term, in the order the rules add them: ``'rubicon'``,
+    ``'winner'`` and ``'loser'`` (the scores as paid, rounded to hundreds where the rules say),
+    ``'brisques'`` (the rubicon's brisque bonus, where not 0); or ``'game'`` and ``'difference'``;
+    then ``'loser under 100'`` where the loser made under 100.  Empty for a tie."""
+    paid_scores: tuple[int, int] = (0, 0)
+    """The winner's and the loser's scores as the payout counts them (rounded where the rules
+    round to hundreds); (0, 0) for a tie."""
 
 
 def settle(deal: Deal) -> Settlement:
@@ -252,11 +260,15 @@ def settle_points(rules: Rules, scores: Sequence[int], brisques: Sequence[int]) 
     if rules.round_to_hundreds and w // 100 != lose // 100:
         w, lose = w // 100 * 100, lose // 100 * 100
     rubicon = lose < rules.rubicon_threshold
+    parts: list[tuple[str, int]]
     if rubicon:
-        pay = rules.rubicon_bonus + w + lose + rules.rubicon_brisque_bonus
+        parts = [("rubicon", rules.rubicon_bonus), ("winner", w), ("loser", lose)]
+        if rules.rubicon_brisque_bonus:
+            parts.append(("brisques", rules.rubicon_brisque_bonus))
     else:
-        pay = rules.game_bonus + w - lose
+        parts = [("game", rules.game_bonus), ("difference", w - lose)]
     if lose < 100:
-        pay += rules.small_loser_bonus
+        parts.append(("loser under 100", rules.small_loser_bonus))
+    pay = sum(v for _, v in parts)
     payout = (pay, 0) if win == 0 else (0, pay)
-    return Settlement(tuple(final), counted, win, rubicon, payout)
+    return Settlement(tuple(final), counted, win, rubicon, payout, tuple(parts), (w, lose))

@@ -159,8 +159,13 @@ class GameRecord:
         try:
             data = json.loads(text, object_pairs_hook=_JSONObject.build)
         except json.JSONDecodeError as e:
+            # json's message may end where its position was ("... starting at"): the position
+            # goes first, and a text that stops early is said to be cut short
+            end = e.pos >= len(text.rstrip()) or e.msg.startswith("Unterminated")
+            what = e.msg[: -len(" at")] + " there" if e.msg.endswith(" at") else e.msg
             raise RecordError(
-                f"line {e.lineno}, column {e.colno}: not valid JSON: {e.msg}"
+                f"line {e.lineno}, column {e.colno}: not valid JSON: {what}"
+                + (" (the text ends early: is the file cut short?)" if end else "")
             ) from None
         except (UnicodeDecodeError, RecursionError, ValueError) as e:
             raise RecordError(f"not valid JSON: {e}") from None

@@ -70,6 +70,38 @@ def kind_values(rules: Rules) -> tuple[int, ...]:
     return (*(per_rank[k & 7] for k in range(WILD)), 0)
 
 
+def valued_kind_values(rules: Rules) -> tuple[float, ...]:
+    """:func:`valued_trick_values` by card kind, as :func:`kind_values` (a wild card 0)."""
+    scale = SETTLING_BRISQUE_WEIGHT if rules.brisques_only_to_settle else 1.0
+    return tuple(scale * p for p in kind_values(rules))
+
+
+def seven_capture_points(rules: Rules) -> int:
+    """What each seven of trumps in a trick brings the trick's taker
+    (``second_seven_scores='capture'``, HAITIAN.md section 4); 0 where sevens score otherwise."""
+    return rules.seven_of_trumps if rules.second_seven_scores == "capture" else 0
+
+
+def trick_sevens(
+    rules: Rules, trump: int, trick: Sequence[tuple[int, int]], winner: int
+) -> list[tuple[int, int, bool]]:
+    """The sevens of trumps a complete trick scores under ``second_seven_scores`` play-always or
+    capture (HAITIAN.md section 4): for each one in ``trick`` (``(seat, kind)`` in play order),
+    ``(seat scored, points, captured)``; it scores for its player, or (capture) for ``winner``.
+
+    >>> from bezique.core.rules import Rules
+    >>> trick_sevens(Rules.preset("haitian"), 1, [(0, 15), (1, 8)], 1)
+    [(0, 10, False)]
+    """
+    if not rules.seven_of_trumps or rules.second_seven_scores not in ("play-always", "capture"):
+        return []
+    seven = trump * 8 + SEVEN
+    capture = rules.second_seven_scores == "capture"
+    return [
+        (winner if capture else s, rules.seven_of_trumps, capture) for s, k in trick if k == seven
+    ]
+
+
 def trick_points(rules: Rules, kinds: Sequence[int]) -> int:
     """What a trick of these kinds is worth to its winner (a wild card is worth nothing)."""
     per_kind = kind_values(rules)
@@ -244,10 +276,13 @@ __all__ = [
     "declaration_points",
     "kind_values",
     "meld_points",
+    "seven_capture_points",
     "target_winner",
     "trick_points",
+    "trick_sevens",
     "trick_values",
     "trump_run_bonus",
     "turn_up_bonus",
+    "valued_kind_values",
     "valued_trick_values",
 ]

@@ -34,7 +34,7 @@ from .melds import (
 )
 from .resolve import Resolver
 from .rules import Rules
-from .scoring import meld_points, turn_up_bonus
+from .scoring import meld_points, trick_sevens, turn_up_bonus
 
 _PLAY_TEXTS = tuple("play " + c for c in CODES)
 """The notation of playing a concealed card, by card kind."""
@@ -515,12 +515,11 @@ class DealState(Resolver):
     def _score_sevens(self, trick: list[tuple[int, int]], win_seat: int) -> None:
         """``second_seven_scores`` play-always / capture (HAITIAN.md section 4): each seven of
         trumps in a trick scores for the player who played it, or for the trick's taker."""
-        seven = make_kind(self._trump, SEVEN)  # type: ignore[arg-type]
-        capture = self.rules.second_seven_scores == "capture"
-        for s, c in trick:
-            if self._kinds[c] == seven:
-                what = f"seven {'captured' if capture else 'played'} {CODES[seven]}"
-                self._score(win_seat if capture else s, 0, self.rules.seven_of_trumps, what)
+        assert self._trump is not None
+        seven = CODES[make_kind(self._trump, SEVEN)]
+        kinds = [(s, self._kinds[c]) for s, c in trick]
+        for seat, points, captured in trick_sevens(self.rules, self._trump, kinds, win_seat):
+            self._score(seat, 0, points, f"seven {'captured' if captured else 'played'} {seven}")
 
     def _target_reached(self) -> bool:
         """With ``target_check=immediate``: a side whose game score reaches the target ends

@@ -45,6 +45,19 @@ def beats_table(trump: int | None, lead_wins: bool = False) -> bytes:
     return bytes(table)
 
 
+def count_beaters(k: int, counts: Sequence[int], trump: int | None, lead_wins: bool = False) -> int:
+    """How many of the cards counted in ``counts`` (copies per kind, indexed by kind) would beat
+    kind ``k`` played to the trick before them (:func:`beats`).
+
+    >>> from bezique.core.cards import ACE, KING, TEN, kind
+    >>> counts = [0] * 33
+    >>> counts[kind(0, ACE)], counts[kind(0, TEN)], counts[kind(1, KING)] = 1, 2, 3
+    >>> count_beaters(kind(0, TEN), counts, trump=None), count_beaters(kind(0, TEN), counts, trump=1)
+    (1, 4)
+    """
+    return sum(n for c, n in enumerate(counts) if n and beats(c, k, trump, lead_wins))
+
+
 def trick_winner(kinds: Sequence[int], trump: int | None, lead_wins: bool = False) -> int:
     """The index, in play order, of the card that wins a trick of these kinds."""
     win, best = 0, kinds[0]
@@ -104,4 +117,4 @@ def follow_duty(
     return duty
 
 
-__all__ = ["beats", "beats_table", "follow_duty", "trick_winner"]
+__all__ = ["beats", "beats_table", "count_beaters", "follow_duty", "trick_winner"]

@@ -159,6 +159,15 @@ class Episode:
         to move)."""
         return encoding.legal_ids(self.observation(seat))
 
+    def legal_mask(self, seat: int, encoding: Encoding) -> np.ndarray:
+        """1 at the id of each of the seat's legal actions, else 0 (all 0 unless it is to move
+        or once the episode is over): the environments' ``action_mask``."""
+        mask = np.zeros(encoding.num_actions, np.int8)
+        if not self.is_over:
+            for i, _ in self.legal_id_texts(seat, encoding):
+                mask[i] = 1
+        return mask
+
     def apply_id(self, seat: int, encoding: Encoding, action_id: int) -> None:
         """Apply the seat's legal action with this id; :class:`IllegalAction` if there is none
         (the episode unchanged)."""
@@ -280,6 +289,13 @@ class FastEpisode(Episode):
 
 
 ENGINES = ("auto", "reference")
+
+
+def started(episode: Episode | None) -> Episode:
+    """The episode an environment is playing; ``RuntimeError`` before its first ``reset()``."""
+    if episode is None:
+        raise RuntimeError("call reset() first")
+    return episode
 
 
 def make_episode(

@@ -51,6 +51,7 @@ from .common import (
     make_bots,
     make_episode,
     render_text,
+    started,
 )
 from .encoding import ENCODING_VERSION, Encoding
 
@@ -171,19 +172,14 @@ class BeziqueEnv(gymnasium.Env[ObsDict, ActType]):
     def action_masks(self) -> np.ndarray:
         """The legal-action mask of the current position (the name sb3-contrib's maskable
         algorithms look for)."""
-        mask = np.zeros(self.encoding.num_actions, np.int8)
-        if self._episode is None or self._episode.is_over:
-            return mask
-        for i, _ in self._episode.legal_id_texts(self.seat, self.encoding):
-            mask[i] = 1
-        return mask
+        if self._episode is None:
+            return np.zeros(self.encoding.num_actions, np.int8)
+        return self._episode.legal_mask(self.seat, self.encoding)
 
     @property
     def episode(self) -> Episode:
         """The episode being played (its ``deal``, ``match`` and scores)."""
-        if self._episode is None:
-            raise RuntimeError("call reset() first")
-        return self._episode
+        return started(self._episode)
 
     def _side_value(self) -> float:
         assert self._episode is not None
@@ -202,9 +198,7 @@ class BeziqueEnv(gymnasium.Env[ObsDict, ActType]):
         assert ep is not None
         enc = self.encoding
         legal = ep.legal_id_texts(self.seat, enc)
-        mask = np.zeros(enc.num_actions, np.int8)
-        for i, _ in legal:
-            mask[i] = 1
+        mask = ep.legal_mask(self.seat, enc)
         info: dict[str, Any] = {
             "action_mask": mask.copy(),
             "legal": {i: text for i, text in legal},

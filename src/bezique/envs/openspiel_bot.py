@@ -46,7 +46,7 @@ DEFAULT_ITERATIONS = 200
 """Simulations per decision when neither the bot nor the limit says."""
 DEFAULT_UCT_C = 0.01
 """The exploration constant, in units of :data:`DEFAULT_SCALE` points: the best of the sweep
-``benchmarks/openspiel_tune.py`` (docs/strength.md).  At ``expert-c``'s median time a move,
+``lab/benchmarks/openspiel_tune.py`` (docs/strength.md).  At ``expert-c``'s median time a move,
 0.04 s or some 20 simulations, every setting that explored more did worse; 0.01 of 200 points
 is the raw ``uct_c=2`` of the first version."""
 DEFAULT_SCALE = 200.0

@@ -44,6 +44,7 @@ from .common import (
     check_choice,
     make_episode,
     render_text,
+    started,
 )
 from .encoding import ENCODING_VERSION, Encoding
 
@@ -139,10 +140,7 @@ class BeziqueAECEnv(AECEnv[str, ObsDict, int | None]):  # type: ignore[misc]
         ep = self.episode
         seat = self._seat[agent]
         enc = self.encoding
-        mask = np.zeros(enc.num_actions, np.int8)
-        for i, _ in ep.legal_id_texts(seat, enc):
-            mask[i] = 1
-        return {"observation": ep.encode(seat, enc), "action_mask": mask}
+        return {"observation": ep.encode(seat, enc), "action_mask": ep.legal_mask(seat, enc)}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -183,9 +181,7 @@ class BeziqueAECEnv(AECEnv[str, ObsDict, int | None]):  # type: ignore[misc]
     @property
     def episode(self) -> Episode:
         """The episode being played (its ``deal``, ``match`` and scores)."""
-        if self._episode is None:
-            raise RuntimeError("call reset() first")
-        return self._episode
+        return started(self._episode)
 
     def core_observation(self, agent: str) -> Observation:
         """The agent's :class:`~bezique.core.observation.Observation` (what bots read)."""

@@ -20,8 +20,9 @@ back to the reference core.  Without a C compiler at install time the extension 
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from ..core.deal import Deal, SideResult
 from ..core.events import ScoreEvent
@@ -30,14 +31,21 @@ from ..core.observation import Observation
 from ..core.rules import Rules
 from ._config import UnsupportedRules, check_supported, config, id_table
 from ._convert import load_args
+from .dealike import DealLike
 from .smart import check_params
 
+if TYPE_CHECKING:
+    from ._engine import Config, Core
+
 try:
-    from . import _engine  # type: ignore[attr-defined]
+    from . import _engine
 except ImportError:  # built without a C compiler
-    _engine = None
+    _engine = None  # type: ignore[assignment]
 else:
     _engine.set_types(Action, IllegalAction)
+
+RngLike = random.Random | int | None
+"""What :meth:`FastDeal.resample` draws from: a seed, a generator, or None (a fresh seed)."""
 
 _PHASES = ("play", "declare", "over")
 
@@ -67,8 +75,9 @@ def _need_engine() -> Any:
     return _engine
 
 
-def _config(rules: Rules) -> Any:
-    return config(rules, _need_engine())
+def _config(rules: Rules) -> Config:
+    compiled: Config = config(rules, _need_engine())
+    return compiled
 
 
 def _install_ids(rules: Rules) -> None:
@@ -89,9 +98,9 @@ class FastDeal:
 
     rules: Rules
     dealer: int
-    _c: Any
+    _c: Core
     _origin: str | Callable[[], str]
-    _origin_core: Any
+    _origin_core: Core
     _ref: Deal | None
     _sync: Any
 
@@ -110,6 +119,11 @@ class FastDeal:
         dealer, hands, turn_up, stock, fields = load_args(rules, position)
         core = _engine.Core.load(cfg, dealer, hands, turn_up, stock, fields)
         return cls._wrap(rules, dealer, core, position, core.clone())
+
+    @classmethod
+    def from_position(cls, text: str) -> FastDeal:
+        """A fast deal from a full position string (as :meth:`Deal.from_position`)."""
+        return cls.from_deal(Deal.from_position(text))
 
     @classmethod
     def new(cls, rules: Rules, seed: int | None = None, dealer: int = 0) -> FastDeal:
@@ -169,32 +183,32 @@ class FastDeal:
     @property
     def to_move(self) -> int | None:
         """Seat whose decision it is; None once the deal is over."""
-        return self._c.to_move  # type: ignore[no-any-return]
+        return self._c.to_move
 
     @property
     def phase(self) -> str:
         """'play', 'declare' or 'over'."""
-        return self._c.phase  # type: ignore[no-any-return]
+        return self._c.phase
 
     @property
     def is_over(self) -> bool:
         """True once every trick has been played and the points are final."""
-        return self._c.is_over  # type: ignore[no-any-return]
+        return self._c.is_over
 
     @property
     def trump(self) -> str | None:
         """Trump suit letter, or None while not fixed."""
-        return self._c.trump  # type: ignore[no-any-return]
+        return self._c.trump
 
     @property
     def stock_size(self) -> int:
         """Face-down cards left to draw (the turn-up not counted)."""
-        return self._c.stock_size  # type: ignore[no-any-return]
+        return self._c.stock_size
 
     @property
     def points(self) -> list[int]:
         """Points per side so far, as :attr:`Deal.points`."""
-        return self._c.points()  # type: ignore[no-any-return]
+        return self._c.points()
 
     @property
     def result(self) -> list[SideResult] | None:
@@ -209,12 +223,12 @@ class FastDeal:
     @property
     def stage(self) -> int:
         """1 while the stock lasts, 2 for the last tricks."""
-        return self._c.info()["stage"]  # type: ignore[no-any-return]
+        return self._c.info()["stage"]
 
     @property
     def leader(self) -> int:
         """Seat that led (or is to lead) the current trick."""
-        return self._c.info()["leader"]  # type: ignore[no-any-return]
+        return self._c.info()["leader"]
 
     @property
     def turn_up(self) -> str | None:
@@ -225,12 +239,12 @@ class FastDeal:
     @property
     def trick(self) -> list[tuple[int, str]]:
         """The trick in progress: (seat, card) in play order."""
-        return self._c.info()["trick"]  # type: ignore[no-any-return]
+        return self._c.info()["trick"]
 
     @property
     def tricks_played(self) -> int:
         """Completed tricks."""
-        return self._c.info()["tricks"]  # type: ignore[no-any-return]
+        return self._c.info()["tricks"]
 
     @property
     def last_trick_winner(self) -> int | None:
@@ -250,15 +264,15 @@ class FastDeal:
 
     def hand(self, seat: int) -> list[str]:
         """Every card the seat holds, concealed and declared, as sorted codes."""
-        return self._c.cards(seat, 0)  # type: ignore[no-any-return]
+        return self._c.cards(seat, 0)
 
     def table(self, seat: int) -> list[str]:
         """The seat's declared cards on the table, as sorted codes."""
-        return self._c.cards(seat, 1)  # type: ignore[no-any-return]
+        return self._c.cards(seat, 1)
 
     def known(self, seat: int) -> list[str]:
         """The seat's concealed cards that every player knows it holds, as sorted codes."""
-        return self._c.cards(seat, 2)  # type: ignore[no-any-return]
+        return self._c.cards(seat, 2)
 
     def side_of(self, seat: int) -> int:
         """The scoring side of a seat."""
@@ -275,19 +289,25 @@ class FastDeal:
     # --- actions -------------------------------------------------------------------------------
     def legal_actions(self) -> list[Action]:
         """Every distinct legal action, in the reference core's order."""
-        return self._c.legal_actions()  # type: ignore[no-any-return]
+        return self._c.legal_actions()
 
     def legal_ids(self) -> list[int]:
         """The legal actions as ids of the rules' action-id space, ascending."""
         if not self._c.ids_ready:
             _install_ids(self.rules)
-        return self._c.legal_ids()  # type: ignore[no-any-return]
+        return self._c.legal_ids()
+
+    def listed_ids(self) -> list[int]:
+        """The ids of the legal actions in the order :meth:`legal_actions` lists them (the
+        order of an observation's ``legal_ids``)."""
+        by_action = {a: i for i, a in self.legal_id_actions()}
+        return [by_action[a] for a in self.legal_actions()]
 
     def legal_id_actions(self) -> list[tuple[int, Action]]:
         """The legal actions with their ids, ascending by id."""
         if not self._c.ids_ready:
             _install_ids(self.rules)
-        return self._c.legal_pairs()  # type: ignore[no-any-return]
+        return self._c.legal_pairs()
 
     def apply_id(self, action_id: int) -> None:
         """Apply the legal action with this id; :class:`IllegalAction` with the reference
@@ -346,13 +366,13 @@ class FastDeal:
     # --- for the environments (bezique.envs) ---------------------------------------------------
     def legal_texts(self) -> list[str]:
         """The legal actions in notation, in the reference core's order."""
-        return self._c.legal_texts()  # type: ignore[no-any-return]
+        return self._c.legal_texts()
 
     def legal_id_texts(self) -> list[tuple[int, str]]:
         """The legal actions in notation with their ids, ascending by id."""
         if not self._c.ids_ready:
             _install_ids(self.rules)
-        return self._c.legal_id_texts()  # type: ignore[no-any-return]
+        return self._c.legal_id_texts()
 
     def apply_index(self, index: int) -> None:
         """Apply the ``index``-th action of :meth:`legal_texts` (``IndexError`` if none)."""
@@ -360,7 +380,7 @@ class FastDeal:
 
     def concealed(self, seat: int) -> list[str]:
         """The seat's concealed cards (its hand less its table), as sorted codes."""
-        return self._c.cards(seat, 3)  # type: ignore[no-any-return]
+        return self._c.cards(seat, 3)
 
     def encode(self, seat: int, out: Any, encoding: Any) -> Any:
         """Fill ``out`` (a ``float32`` vector) with ``encoding.encode(self.observation(seat))``
@@ -383,7 +403,7 @@ class FastDeal:
         ``heuristic`` player's stage-1 rules of thumb in two-handed games: its keep values,
         trumps and aces kept for the end of the stock, safe leads to a wanted trick); the
         ``'-exact'`` forms leave out the randomness."""
-        return self._c.playout(policy, seed & ((1 << 64) - 1))  # type: ignore[no-any-return]
+        return self._c.playout(policy, seed & ((1 << 64) - 1))
 
     def rollout(
         self,
@@ -394,7 +414,7 @@ class FastDeal:
         seat: int | None = None,
     ) -> float:
         """The margin for ``side`` of one playout from here (given ``seat``, from a world dealt
-        again for that seat as :meth:`determinize` deals it, from the same ``seed``) as the
+        again for that seat as :meth:`resample` deals it, from the same ``seed``) as the
         search players make theirs (this deal left as it is): the ``'smart'`` policy with ``smart_params`` (None: the
         heuristic player's rules of thumb; :func:`bezique.bots.learned.learned_params` for the
         ``expert`` level's) for every seat, no uniform move, the exact stage-2 solver from the
@@ -404,7 +424,7 @@ class FastDeal:
         from this state's arrangement of the unseen cards, so for values that read only the
         seat's view build this deal from its observation (``Deal.from_observation``), as the
         search players build theirs."""
-        return self._c.rollout(  # type: ignore[no-any-return]
+        return self._c.rollout(
             side,
             seed & ((1 << 64) - 1),
             None if smart_params is None else check_params(smart_params),
@@ -412,19 +432,24 @@ class FastDeal:
             -1 if seat is None else seat,
         )
 
-    def determinize(
-        self, seat: int, seed: int = 0, bias: Sequence[float] | None = None
+    def resample(
+        self, seat: int, rng: RngLike = None, bias: Sequence[float] | None = None
     ) -> FastDeal:
-        """A deal ``seat`` cannot tell from this one (``Deal.resample`` in C): every card it has
-        not seen (the other seats' concealed cards that nobody knows, and the stock) is dealt
-        again at random among the places it could be; everything else is unchanged.
-        ``bias`` (see :func:`check_bias`; None: uniform) weighs the other seats' places: each
-        of their unseen cards is drawn from the pool with chance proportional to its kind's
-        weight, one after another, and the stock takes the rest (made for two hands: with more,
-        the seats' places are filled in seat order, the first taking the heavy kinds first).
+        """A deal ``seat`` cannot tell from this one (:meth:`Deal.resample`, in C): every card it
+        has not seen (the other seats' concealed cards that nobody knows, and the stock) is dealt
+        again at random among the places it could be; everything else is unchanged.  ``rng``: a
+        seed (an int, the same world each time), a ``random.Random`` to draw one from, or None
+        (a fresh one).  ``bias`` (see :func:`check_bias`; None: uniform) weighs the other seats'
+        places: each of their unseen cards is drawn from the pool with chance proportional to
+        its kind's weight, one after another, and the stock takes the rest (made for two hands:
+        with more, the seats' places are filled in seat order, the first taking the heavy kinds
+        first).
 
         Its reference twin (for :meth:`observation` and the other slow paths) is this deal's
         position with the hidden cards replaced, built only if asked for."""
+        if isinstance(rng, bool) or not isinstance(rng, int | random.Random | None):
+            raise TypeError(f"rng must be a seed, a random.Random or None, not {rng!r}")
+        seed = rng if isinstance(rng, int) else (rng or random.Random()).getrandbits(64)
         core = self._c.determinize(seat, seed & ((1 << 64) - 1), check_bias(bias))
         parent = self.clone()
 
@@ -446,85 +471,18 @@ class FastDeal:
         seat to move may play, the margin for ``side`` of the tricks left against best play,
         every hand known.  None if more than ``max_nodes`` nodes would be needed;
         ``ValueError`` before stage 2."""
-        return self._c.solve(side, max_nodes or 0)  # type: ignore[no-any-return]
-
-    def pimc(
-        self,
-        seat: int,
-        side: int,
-        moves: list[int],
-        first: int,
-        worlds: int,
-        seed: int,
-        explore: float = 0.1,
-        solver_nodes: int = 20_000,
-        meld_aware: bool = False,
-        policy: str | None = None,
-        couple_draws: bool = False,
-        endgame_stock: int = 0,
-        smart_params: Sequence[float] | None = None,
-        bias: Sequence[float] | None = None,
-        other_params: Sequence[float] | None = None,
-        cut: tuple[int, int, bytes] | None = None,
-    ) -> tuple[list[float], int, int]:
-        """PIMC rollouts inside C, for the search players (:mod:`bezique.bots.fastpimc`).
-
-        For each world ``first`` .. ``first + worlds - 1`` (a :meth:`determinize` for ``seat``
-        drawn from ``seed`` and the world's number), and each index in ``moves`` (into
-        :meth:`legal_actions`): that action applied, the deal played on with the default policy
-        (a uniform move with chance ``explore``), the same random numbers for every move of a
-        world, and finished by the exact stage-2 solver from the first trick of stage 2 (while
-        it needs at most ``solver_nodes`` nodes; 0: never).  Returns the margins for ``side``
-        (world by world, move by move), the rollouts the solver finished, and its nodes.
-        ``meld_aware``: the playouts use the ``'meld'`` policy (see :meth:`playout`);
-        ``policy`` (``'heuristic'``, ``'meld'`` or ``'smart'``) names the playout policy
-        instead.  ``couple_draws`` (two-handed stage 1): each seat draws from its own pile of the
-        world's stock, whoever wins a trick, so that the moves of a world draw the same cards
-        (each rollout alone still sees a uniformly shuffled stock).  ``endgame_stock`` (two
-        hands): where a move leaves at most this many cards in the stock, the world's exact value
-        instead of a playout (``endgame.c``: alpha-beta over the rest of stage 1, the stage-2
-        solver at the leaves; a playout where that search is too big); 0: never.
-        ``smart_params``: the ``'smart'`` policy's weights (:mod:`bezique.fast.smart`; None:
-        the heuristic player's).  ``bias``: the worlds are dealt as :meth:`determinize` with
-        that bias (a belief about the other hands; None: uniform).  ``other_params``: with the
-        ``'smart'`` policy, the weights the other sides' moves are played by (a model of the
-        opponents; None: ``smart_params``, everyone alike).  ``cut`` (two sides, rules
-        where only aces and tens score in tricks): ``(tricks, stock, packed)``, the playouts
-        stop at the first trick led once that many more tricks are complete, while the stock
-        holds more than ``stock`` cards, and are scored by the value model ``packed``
-        (:meth:`bezique.bots.value.ValueModel.packed`) from the leader's view; None: never."""
-        if not 0 <= endgame_stock < 1 << 20:
-            raise ValueError(f"endgame_stock must be 0 or more, not {endgame_stock}")
-        styles = {"heuristic": 0, "meld": 1, "smart": 2}
-        if policy is not None and policy not in styles:
-            raise ValueError(f"unknown playout policy {policy!r}: one of {', '.join(styles)}")
-        style = int(meld_aware) if policy is None else styles[policy]
-        return self._c.pimc(  # type: ignore[no-any-return]
-            seat,
-            side,
-            list(moves),
-            first,
-            worlds,
-            seed & ((1 << 64) - 1),
-            explore,
-            solver_nodes,
-            style | (4 if couple_draws else 0) | (endgame_stock << 4),
-            None if smart_params is None else check_params(smart_params),
-            check_bias(bias),
-            None if other_params is None else check_params(other_params),
-            None if cut is None else tuple(cut),
-        )
+        return self._c.solve(side, max_nodes or 0)
 
     def value_features(self, seat: int) -> list[float]:
         """The learned evaluation's inputs (:func:`bezique.bots.value.features`) read from
         ``seat``'s view of this state in C; ``ValueError`` on rules where tricks score other
         than by aces and tens."""
-        return self._c.value(seat)  # type: ignore[no-any-return]
+        return self._c.value(seat)
 
     def value(self, seat: int, packed: bytes) -> float:
         """The value model ``packed`` (:meth:`bezique.bots.value.ValueModel.packed`) of
         :meth:`value_features`: the expected final margin of ``seat``'s side."""
-        return self._c.value(seat, packed)  # type: ignore[no-any-return]
+        return self._c.value(seat, packed)
 
     def smart_features(
         self, smart_params: Sequence[float] | None = None
@@ -536,109 +494,7 @@ class FastDeal:
         (a declaration, stage 2, other than two hands, a wild card).  Both read only what the
         seat to move sees."""
         params = None if smart_params is None else check_params(smart_params)
-        return self._c.smart_features(params)  # type: ignore[no-any-return]
-
-    def pimc_hidden(
-        self, seat: int, first: int, worlds: int, seed: int, bias: Sequence[float] | None = None
-    ) -> list[list[list[str]]]:
-        """The worlds ``first`` .. ``first + worlds - 1`` of :meth:`pimc` with this ``seed``,
-        ``seat`` and ``bias``, each as the cards it deals every other seat that ``seat`` has not
-        seen (per seat, sorted codes; an empty list for ``seat``): the guesses
-        :func:`bezique.bots.inference.world_weights` weighs."""
-        return self._c.pimc_hidden(  # type: ignore[no-any-return]
-            seat, first, worlds, seed & ((1 << 64) - 1), check_bias(bias)
-        )
-
-    def ismcts(
-        self,
-        seat: int,
-        prior: int,
-        iterations: int,
-        seed: int,
-        prior_weight: float = 0.7,
-        c_puct: float = 1.5,
-        scale: float = 250.0,
-        fpu: float = 0.1,
-        explore: float = 0.1,
-        solver_nodes: int = 20_000,
-        policy: str = "smart",
-        max_tree_nodes: int = 200_000,
-        stop_early: bool = False,
-        seconds: float = 0.0,
-    ) -> IsmctsResult:
-        """Single-observer IS-MCTS in C (``ismcts.c``) for ``seat``, the seat to move.
-
-        Each of ``iterations`` iterations deals a world ``seat`` cannot tell from this one
-        (:meth:`determinize`, drawn from ``seed`` and the iteration's number), walks down one tree
-        of actions as ``seat`` sees them (a card by its kind and meld marks, not its copy)
-        choosing by PUCT among the actions legal in that world, adds one node, and plays the
-        deal out with ``policy`` (``'heuristic'``, ``'meld'`` or ``'smart'``; a uniform move with
-        chance ``explore``), finished by the stage-2 solver (at most ``solver_nodes`` nodes; 0:
-        never; two sides only).  The prior gives ``prior_weight`` to the heuristic's action (at
-        the root the legal-action index ``prior``, below it the policy's own choice) and shares
-        the rest evenly: a prior, not a veto (with weight 1 nothing else is tried).  An untried
-        action is taken to be worth the mean of its tried siblings less ``fpu``.
-
-        Values are margins squashed to [-1, 1] by ``tanh(margin / scale)`` (``scale`` points: a
-        classic deal's margins spread a few hundred), so that ``c_puct`` is in the units it has in
-        the literature; :attr:`IsmctsResult.margins` keeps the means in points.  The tree holds
-        at most ``max_tree_nodes`` nodes (past them it stops growing and the playouts go on).
-        ``stop_early``: stop once no root action can catch the most visited one; ``seconds``
-        (0: none): stop after that much time (then the result depends on the clock)."""
-        styles = {"heuristic": 0, "meld": 1, "smart": 2}
-        if policy not in styles:
-            raise ValueError(f"unknown playout policy {policy!r}: one of {', '.join(styles)}")
-        for name, value in (("iterations", iterations), ("max_tree_nodes", max_tree_nodes)):
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"{name} must be a whole number of at least 1, not {value!r}")
-        if not 0.0 <= prior_weight <= 1.0:
-            raise ValueError(f"prior_weight must be between 0 and 1, not {prior_weight!r}")
-        if not 0.0 <= explore <= 1.0:
-            raise ValueError(f"explore must be between 0 and 1, not {explore!r}")
-        if not c_puct >= 0.0 or not scale > 0.0 or not seconds >= 0.0:
-            raise ValueError(
-                f"c_puct and seconds must be 0 or more and scale above 0: got {c_puct!r}, "
-                f"{seconds!r}, {scale!r}"
-            )
-        if iterations >= 1 << 31 or max_tree_nodes >= 1 << 40:
-            raise ValueError("iterations below 2**31 and max_tree_nodes below 2**40, please")
-        visits, values, margins, done, solved, nodes, used = self._c.ismcts(
-            seat,
-            prior,
-            iterations,
-            seed & ((1 << 64) - 1),
-            prior_weight,
-            c_puct,
-            scale,
-            fpu,
-            explore,
-            solver_nodes,
-            styles[policy],
-            max_tree_nodes,
-            stop_early,
-            seconds,
-        )
-        return IsmctsResult(visits, values, margins, done, solved, nodes, used)
-
-
-class IsmctsResult(NamedTuple):
-    """What :meth:`FastDeal.ismcts` found, per legal action of the root (in
-    :meth:`FastDeal.legal_actions` order) and in all."""
-
-    visits: list[int]
-    """Iterations through each root action (they sum to :attr:`iterations`)."""
-    values: list[float | None]
-    """Mean squashed value in [-1, 1] for the searching side (None: never visited)."""
-    margins: list[float | None]
-    """Mean margin in points for the searching side (None: never visited)."""
-    iterations: int
-    """Iterations run (fewer than asked only with ``stop_early`` or ``seconds``)."""
-    solved: int
-    """Playouts the stage-2 solver finished."""
-    solver_nodes: int
-    """Nodes the solver searched in all."""
-    tree_nodes: int
-    """Nodes of the tree, its root included."""
+        return self._c.smart_features(params)
 
 
 _CODES = [*(r + s for s in "SHDC" for r in "ATKQJ987"), "XX"]
@@ -671,7 +527,7 @@ _BLOCKS = [
 
 def _from_position(text: str) -> FastDeal:
     """A :class:`FastDeal` from a full position string (unpickling)."""
-    return FastDeal.from_deal(Deal.from_position(text))
+    return FastDeal.from_position(text)
 
 
 def _layout(encoding: Any) -> tuple[int, list[int], list[int], list[int], list[int]]:
@@ -755,7 +611,7 @@ def duel(
 
 
 def check_bias(bias: Sequence[float] | None) -> tuple[float, ...] | None:
-    """A world bias (:meth:`FastDeal.determinize`) as a tuple of floats, or ``ValueError``
+    """A world bias (:meth:`FastDeal.resample`) as a tuple of floats, or ``ValueError``
     saying what is wrong with it: one weight for each card kind (``ALL_KINDS``, the wild card
     included), each above 0 and at most 1e12; what matters is how the weights compare, so
     ``exp`` of a log-odds each.  None stays None (uniform worlds)."""
@@ -773,6 +629,7 @@ def check_bias(bias: Sequence[float] | None) -> tuple[float, ...] | None:
 
 
 __all__ = [
+    "DealLike",
     "FastDeal",
     "UnsupportedRules",
     "available",

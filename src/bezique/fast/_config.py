@@ -234,64 +234,72 @@ def plan(rules: Rules, trump: int | None) -> tuple[tuple[Any, ...], ...]:
     )
 
 
-def scalars(rules: Rules) -> list[int]:
-    """The option values in the order the C engine reads them (pymod.c, Config_init)."""
+def fields(rules: Rules) -> dict[str, int | tuple[int, ...]]:
+    """The option values the C engine reads, by the names of ``bezique.fast._fields.CONFIG_FIELDS`` (one list,
+    generated for both sides by ``scripts/make_fast_tables.py``; ``config.c`` refuses a
+    missing or unknown name)."""
     per_rank, per_trick = trick_values(rules)
     exch = {"seven": SEVEN, "nine": NINE, "none": -1}[rules.turn_up_exchange]
-    return [
-        rules.players,
-        rules.active_players,
-        rules.hand_size,
-        int(rules.partnerships),
-        int(rules.dealer_sits_out),
-        rules.cards,
-        rules.sides,
-        int(rules.turn_up),
-        {"none": 0, "seven": 1, "greek-club": 2}[rules.turn_up_bonus],
-        int(rules.first_lead_seat == "left"),
-        int(rules.stage1_must_follow_suit),
-        int(rules.stage2_must_head),
-        int(rules.stage2_must_trump),
-        int(rules.play_out_hand),
-        int(rules.reveal_last_draw),
-        rules.min_tricks_before_declaring,
-        rules.melds_scored_per_trick,
-        int(rules.declare_only_after_beating),
-        int(rules.repeat_doubles),
-        int(rules.partner_declaring == "winner-or-partner"),
-        int(rules.meld_reforming),
-        rules.seven_of_trumps,
-        exch,
-        int(rules.seven_exchange_counts_as_meld),
-        _SEVENS[rules.second_seven_scores],
-        *per_rank,
-        per_trick,
-        int(rules.brisque_timing == "immediate" or rules.trick_scoring == "greek-per-trick"),
-        rules.last_trick_bonus,
-        int(rules.brisques_only_to_settle),
-        rules.carte_blanche,
-        int(rules.carte_blanche_repeat),
-        rules.trump_double_marriage,
-        int(rules.sequence_bezique_jack),
-        rules.first_bezique,
-        int(rules.target_check == "immediate"),
-        rules.target,
-        int(rules.trick_scoring == "brisque-majority"),
-        rules.brisque_min_score,
-        rules.brisque_loser_penalty,
-        rules.brisque_tie_bonus,
-        int(rules.score_floor_zero),
-        int(rules.sequence_needs_marriage),
+    out: dict[str, int | tuple[int, ...]] = {
+        "players": rules.players,
+        "active_players": rules.active_players,
+        "hand_size": rules.hand_size,
+        "partnerships": int(rules.partnerships),
+        "dealer_sits_out": int(rules.dealer_sits_out),
+        "cards": rules.cards,
+        "sides": rules.sides,
+        "turn_up": int(rules.turn_up),
+        "turn_up_bonus": {"none": 0, "seven": 1, "greek-club": 2}[rules.turn_up_bonus],
+        "first_lead_left": int(rules.first_lead_seat == "left"),
+        "stage1_must_follow_suit": int(rules.stage1_must_follow_suit),
+        "stage2_must_head": int(rules.stage2_must_head),
+        "stage2_must_trump": int(rules.stage2_must_trump),
+        "play_out_hand": int(rules.play_out_hand),
+        "reveal_last_draw": int(rules.reveal_last_draw),
+        "min_tricks_before_declaring": rules.min_tricks_before_declaring,
+        "melds_scored_per_trick": rules.melds_scored_per_trick,
+        "declare_only_after_beating": int(rules.declare_only_after_beating),
+        "repeat_doubles": int(rules.repeat_doubles),
+        "partner_may_declare": int(rules.partner_declaring == "winner-or-partner"),
+        "meld_reforming": int(rules.meld_reforming),
+        "seven_of_trumps": rules.seven_of_trumps,
+        "exchange_rank": exch,
+        "seven_exchange_counts_as_meld": int(rules.seven_exchange_counts_as_meld),
+        "second_seven_scores": _SEVENS[rules.second_seven_scores],
+        "rank_points": tuple(per_rank),
+        "trick_points": per_trick,
+        "brisques_immediate": int(
+            rules.brisque_timing == "immediate" or rules.trick_scoring == "greek-per-trick"
+        ),
+        "last_trick_bonus": rules.last_trick_bonus,
+        "brisques_only_to_settle": int(rules.brisques_only_to_settle),
+        "carte_blanche": rules.carte_blanche,
+        "carte_blanche_repeat": int(rules.carte_blanche_repeat),
+        "trump_double_marriage": rules.trump_double_marriage,
+        "sequence_bezique_jack": int(rules.sequence_bezique_jack),
+        "first_bezique": rules.first_bezique,
+        "target_immediate": int(rules.target_check == "immediate"),
+        "target": rules.target,
+        "brisque_majority": int(rules.trick_scoring == "brisque-majority"),
+        "brisque_min_score": rules.brisque_min_score,
+        "brisque_loser_penalty": rules.brisque_loser_penalty,
+        "brisque_tie_bonus": rules.brisque_tie_bonus,
+        "score_floor_zero": int(rules.score_floor_zero),
+        "sequence_needs_marriage": int(rules.sequence_needs_marriage),
         # the wild cards (HAITIAN.md sections 3 and 5; decision 11)
-        rules.wild_cards,
-        int(rules.wild_card_lead_wins),
-        int(rules.stage2_wild_card == "last-resort"),
-        int(rules.meld_reuse == "once-per-kind"),  # a wild card scores in one meld only
-        sum(1 << m for m in wild_card_melds(rules)) if rules.wild_cards else 0,
-        *kind_values(rules),
-        int(rules.draw_order == "leader-first"),
-        int(rules.exchange_before_min_tricks),
-    ]
+        "wild_cards": rules.wild_cards,
+        "wild_card_lead_wins": int(rules.wild_card_lead_wins),
+        "wild_card_last_resort": int(rules.stage2_wild_card == "last-resort"),
+        # a wild card scores in one meld only
+        "wild_card_once": int(rules.meld_reuse == "once-per-kind"),
+        "wild_card_meld_bits": (
+            sum(1 << m for m in wild_card_melds(rules)) if rules.wild_cards else 0
+        ),
+        "kind_values": tuple(kind_values(rules)),
+        "leader_draws_first": int(rules.draw_order == "leader-first"),
+        "exchange_before_min_tricks": int(rules.exchange_before_min_tricks),
+    }
+    return out
 
 
 def card_kinds(rules: Rules) -> bytes:
@@ -304,7 +312,7 @@ def compile_rules(engine: Any, rules: Rules) -> Any:
     check_supported(rules)
     scores = [meld_score(rules, m.id) for m in MELDS]
     plans = tuple(plan(rules, t) for t in (0, 1, 2, 3, None))
-    cfg = engine.Config(scalars(rules), card_kinds(rules), scores, plans)
+    cfg = engine.Config(fields(rules), card_kinds(rules), scores, plans)
     cfg.set_policy(policy_table(rules))
     if rules.trump_set_scoring == "cumulative":
         cfg.set_trump_sets(*trump_sets(rules))

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config_fields.h"
 #include "pymod.h"
 
 /* --- Config ------------------------------------------------------------------------------- */
@@ -30,7 +31,66 @@ int get_ints(PyObject *seq, int64_t *out, int n, const char *what) {
     return 0;
 }
 
-#define NSCALARS (50 + 5 + NK + 2)
+/* Each array field of the list is exactly as long as its member. */
+#define CHECK_SCALAR(name, member)
+#define CHECK_ARRAY(name, member, n)                                                      \
+    _Static_assert(sizeof(((Config *)0)->member) / sizeof(((Config *)0)->member[0]) == (n), \
+                   "config field " name ": its length differs from Config." #member);
+CONFIG_FIELDS(CHECK_SCALAR, CHECK_ARRAY)
+
+/* The option values, by name (config_fields.h, generated with bezique/fast/_fields.py from one
+   list): a missing or unknown name is an error that names it, never a value read into the
+   wrong field. */
+static int read_fields(Config *c, PyObject *fields) {
+    int64_t v[NK];
+    PyObject *item;
+#define READ_SCALAR(name, member)                                                                   \
+    if (!(item = PyDict_GetItemString(fields, name))) {                                             \
+        PyErr_SetString(PyExc_ValueError, "config field " name " is missing: the field lists differ " \
+                                          "(run scripts/make_fast_tables.py and rebuild)");          \
+        return -1;                                                                                  \
+    }                                                                                               \
+    v[0] = PyLong_AsLongLong(item);                                                                 \
+    if (v[0] == -1 && PyErr_Occurred()) return -1;                                                  \
+    c->member = v[0];
+#define READ_ARRAY(name, member, n)                                                                 \
+    if (!(item = PyDict_GetItemString(fields, name))) {                                             \
+        PyErr_SetString(PyExc_ValueError, "config field " name " is missing: the field lists differ " \
+                                          "(run scripts/make_fast_tables.py and rebuild)");          \
+        return -1;                                                                                  \
+    }                                                                                               \
+    if (get_ints(item, v, (n), "config field " name) < 0) return -1;                                \
+    for (int i = 0; i < (n); i++) c->member[i] = v[i];
+    CONFIG_FIELDS(READ_SCALAR, READ_ARRAY)
+#undef READ_SCALAR
+#undef READ_ARRAY
+    if (PyDict_Size(fields) != CONFIG_NFIELDS) {
+        PyObject *key;
+        Py_ssize_t pos = 0;
+        while (PyDict_Next(fields, &pos, &key, &item)) {
+            const char *name = PyUnicode_Check(key) ? PyUnicode_AsUTF8(key) : NULL;
+            int known = 0;
+            if (!name) break;
+#define KNOWN_SCALAR(field, member) known |= !strcmp(name, field);
+#define KNOWN_ARRAY(field, member, n) known |= !strcmp(name, field);
+            CONFIG_FIELDS(KNOWN_SCALAR, KNOWN_ARRAY)
+#undef KNOWN_SCALAR
+#undef KNOWN_ARRAY
+            if (!known) {
+                PyErr_Format(PyExc_ValueError,
+                             "unknown config field %s: the field lists differ (run "
+                             "scripts/make_fast_tables.py and rebuild)",
+                             name);
+                return -1;
+            }
+        }
+        PyErr_Clear();
+        PyErr_SetString(PyExc_ValueError, "config fields: the names must be strings");
+        return -1;
+    }
+    return 0;
+}
+
 static int parse_plan(PlanItem *it, PyObject *item) {
     PyObject *slots, *needs, *ranks;
     int meld;
@@ -139,66 +199,13 @@ static void index_plan(Config *c, int t) {
 }
 
 static int Config_init(ConfigObject *self, PyObject *args, PyObject *kw) {
-    PyObject *scalars, *kinds, *scores, *plans;
+    PyObject *fields, *kinds, *scores, *plans;
     (void)kw;
-    if (!PyArg_ParseTuple(args, "OOOO", &scalars, &kinds, &scores, &plans)) return -1;
-    int64_t v[NSCALARS];
-    if (get_ints(scalars, v, NSCALARS, "scalars") < 0) return -1;
+    if (!PyArg_ParseTuple(args, "O!OOO", &PyDict_Type, &fields, &kinds, &scores, &plans)) return -1;
     Config *c = &self->cfg;
     memset(c, 0, sizeof *c);
-    int i = 0;
-    c->players = (int)v[i++];
-    c->active = (int)v[i++];
-    c->hand_size = (int)v[i++];
-    c->partnerships = (int)v[i++];
-    c->sits_out = (int)v[i++];
-    c->ncards = (int)v[i++];
-    c->sides = (int)v[i++];
-    c->has_turn_up = (int)v[i++];
-    c->turn_up_bonus = (int)v[i++];
-    c->first_left = (int)v[i++];
-    c->s1_follow = (int)v[i++];
-    c->s2_head = (int)v[i++];
-    c->s2_trump = (int)v[i++];
-    c->play_out = (int)v[i++];
-    c->reveal_last = (int)v[i++];
-    c->min_tricks = (int)v[i++];
-    c->melds_per_trick = (int)v[i++];
-    c->only_beating = (int)v[i++];
-    c->repeat_doubles = (int)v[i++];
-    c->partner_or = (int)v[i++];
-    c->reforming = (int)v[i++];
-    c->seven_pts = (int)v[i++];
-    c->exch_rank = (int)v[i++];
-    c->exch_counts = (int)v[i++];
-    c->second_seven = (int)v[i++];
+    if (read_fields(c, fields) < 0) return -1;
     for (int t = 0; t < 5; t++) c->exch_kind[t] = t < 4 && c->exch_rank >= 0 ? t * 8 + c->exch_rank : -1;
-    for (int r = 0; r < 8; r++) c->per_rank[r] = (int)v[i++];
-    c->per_trick = (int)v[i++];
-    c->immediate = (int)v[i++];
-    c->last_bonus = (int)v[i++];
-    c->settle = (int)v[i++];
-    c->carte_blanche = (int)v[i++];
-    c->cb_repeat = (int)v[i++];
-    c->tdm = (int)v[i++];
-    c->seq_bez_jack = (int)v[i++];
-    c->first_bez = (int)v[i++];
-    c->target_now = (int)v[i++];
-    c->target = v[i++];
-    c->majority = (int)v[i++];
-    c->b_min = (int)v[i++];
-    c->b_penalty = (int)v[i++];
-    c->b_tie = (int)v[i++];
-    c->floor_zero = (int)v[i++];
-    c->seq_marriage = (int)v[i++];
-    c->wild = (int)v[i++];
-    c->lead_wins = (int)v[i++];
-    c->wild_last = (int)v[i++];
-    c->wild_once = (int)v[i++];
-    c->wild_ok = (uint64_t)v[i++];
-    for (int k = 0; k < NK; k++) c->kval[k] = v[i++];
-    c->leader_draws = (int)v[i++];
-    c->exch_before = (int)v[i++];
     if (c->players < 2 || c->players > MAXP || c->ncards < 1 || c->ncards > MAXC || c->hand_size < 1 ||
         c->hand_size > MAXH - 2 || c->sides < 2 || c->sides > MAXP) {
         PyErr_SetString(PyExc_ValueError, "engine limits exceeded (players, packs or hand size)");

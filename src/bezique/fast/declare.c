@@ -144,7 +144,7 @@ static int enumerate_melds(const State *st, const Config *cfg, int seat, const P
     uint64_t need = 1ULL << WILD_KIND; /* the kinds the items take, and a wild card */
     for (int p = 0; p < np; p++) need |= possible[p]->takes;
     make_groups(st, cfg, seat, &gs, need);
-    static SlotWays sws[5];
+    static _Thread_local SlotWays sws[5];
     for (int p = 0; p < np; p++) {
         const PlanItem *it = possible[p];
         int ok = 1;

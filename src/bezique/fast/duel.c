@@ -1,5 +1,5 @@
 /* Two weightings of the 'smart' policy against each other on mirrored decks, for tuning the
-   policy (scripts/tune_policy.py): everything runs in C, so a thousand decks cost about a second. */
+   policy (lab/scripts/tune_policy.py): everything runs in C, so a thousand decks cost about a second. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <math.h>
@@ -19,7 +19,7 @@ PyObject *batch_end(PyObject *out, State *st, int failed);
    margin of a_seat's side, NAN when an action list overflowed. */
 static double duel_deal(State *st, const Config *cfg, Rng *rng, int dealer, int a_seat, const double *a,
                         const double *b, long max_nodes, long *nodes) {
-    static Move buf[MAXMOVES];
+    static _Thread_local Move buf[MAXMOVES];
     st_new(st, cfg, dealer, rng);
     st->views = 0; /* played to its end for its points: nobody reads the views */
     int side = a_seat, try_solver = max_nodes > 0;
@@ -63,7 +63,8 @@ PyObject *search_duel(PyObject *m, PyObject *args) {
     double *margin = (double *)PyBytes_AS_STRING(out);
     long nodes = 0;
     int failed = 0;
-    /* the engine keeps scratch space in statics: the GIL is held throughout */
+    /* pure C from here (the engine's scratch space is per thread): other threads may run */
+    Py_BEGIN_ALLOW_THREADS
     for (long long i = 0; i < decks && !failed; i++) {
         uint64_t dseed = seed * 0x9e3779b97f4a7c15ULL + (uint64_t)i;
         for (int g = 0; g < 2; g++) {
@@ -74,5 +75,6 @@ PyObject *search_duel(PyObject *m, PyObject *args) {
             margin[2 * i + g] = v;
         }
     }
+    Py_END_ALLOW_THREADS
     return batch_end(out, st, failed);
 }

@@ -2,13 +2,23 @@
  * the legal actions and applying them; dealing and carte blanche are in deal.c. */
 #include "engine_int.h"
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
 /* --- the declarations of the latest state, kept so that they are not worked out twice ---- */
-static uint64_t gen_counter;
-static uint64_t next_gen(void) { return ++gen_counter; }
+/* Generations are unique across threads (the declaration cache is per thread, a state may move
+   between threads): each thread takes a block of numbers at a time. */
+static _Atomic uint64_t gen_blocks = 1;
+static _Thread_local uint64_t gen_next, gen_end;
+static uint64_t next_gen(void) {
+    if (gen_next == gen_end) {
+        gen_next = atomic_fetch_add_explicit(&gen_blocks, 1, memory_order_relaxed) << 24;
+        gen_end = gen_next + (1ULL << 24);
+    }
+    return gen_next++;
+}
 void st_touch(State *st) { st->gen = next_gen(); }
 
 void st_recount(State *st) {
@@ -24,7 +34,7 @@ typedef struct {
     int n, pending;
     Move moves[MAXMOVES];
 } DeclCache;
-static DeclCache dcache;
+static _Thread_local DeclCache dcache; /* per thread: searches run without the GIL */
 /* --- legal actions ------------------------------------------------------------------------- */
 /* A wild card played only when nothing else is held (stage2_wild_card=last-resort): in the last
  * tricks, with a wild card in hand (hands sort it last). */

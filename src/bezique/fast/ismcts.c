@@ -77,7 +77,7 @@ static int side_of_seat(const Config *cfg, int seat) { return cfg->partnerships 
 
 typedef struct {
     int iterations, prior, style, stop_early;
-    double weight, c_puct, scale, fpu, explore, seconds;
+    double weight, c_puct, scale, fpu, explore, seconds, deadline;
     long solver_nodes, cap;
 } Params;
 
@@ -85,9 +85,9 @@ typedef struct {
    arrays (n entries).  Returns the iterations done, -1 on an engine error, -2 without memory. */
 static int search(const State *root, const Config *cfg, int seat, const Params *p, uint64_t seed, int n,
                   int *visits, double *sum, double *raw, long *solved_out, long *nodes_out, long *used_out) {
-    static Move buf[MAXMOVES];
-    static uint64_t keys[MAXMOVES];
-    static int32_t kid[MAXMOVES];
+    static _Thread_local Move buf[MAXMOVES];
+    static _Thread_local uint64_t keys[MAXMOVES];
+    static _Thread_local int32_t kid[MAXMOVES];
     long cap = p->cap < (long)p->iterations + 1 ? p->cap : (long)p->iterations + 1;
     Node *pool = malloc(sizeof(Node) * (size_t)cap);
     State *st = malloc(sizeof(State));
@@ -216,6 +216,10 @@ static int search(const State *root, const Config *cfg, int seat, const Params *
                 break;
             }
         }
+        if (p->deadline > 0.0 && thread_cpu_seconds() >= p->deadline) { /* the CPU budget */
+            it++;
+            break;
+        }
         if (p->seconds > 0.0 && (it & 7) == 7) {
             clock_gettime(CLOCK_MONOTONIC, &t1);
             if ((double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec) >= p->seconds) {
@@ -256,16 +260,21 @@ engine_error_done:
 }
 
 /* ismcts(seat, prior, iterations, seed, prior_weight, c_puct, scale, fpu, explore, solver_nodes,
-   style, max_tree_nodes, stop_early, seconds): see FastDeal.ismcts.  Returns (visits, mean
+   style, max_tree_nodes, stop_early, seconds[, deadline]): see bezique.fast.search.ismcts;
+   deadline (0: none) is the thread CPU time (thread_cpu_seconds) at which the search stops after
+   at least one iteration.  Runs without the GIL.  Returns (visits, mean
    squashed values, mean margins: lists over the legal actions, None where unvisited; iterations
    done; rollouts the solver finished; solver nodes; tree nodes used). */
 PyObject *search_methods_ismcts(PyObject *self, PyObject *args) {
     Params p;
     int seat;
     unsigned long long seed;
-    if (!PyArg_ParseTuple(args, "iiiKdddddlilpd", &seat, &p.prior, &p.iterations, &seed, &p.weight, &p.c_puct,
-                          &p.scale, &p.fpu, &p.explore, &p.solver_nodes, &p.style, &p.cap, &p.stop_early, &p.seconds))
+    p.deadline = 0.0;
+    if (!PyArg_ParseTuple(args, "iiiKdddddlilpd|d", &seat, &p.prior, &p.iterations, &seed, &p.weight, &p.c_puct,
+                          &p.scale, &p.fpu, &p.explore, &p.solver_nodes, &p.style, &p.cap, &p.stop_early, &p.seconds,
+                          &p.deadline))
         return NULL;
+    if (!(p.deadline >= 0.0)) return PyErr_Format(PyExc_ValueError, "deadline must be 0 (none) or more");
     const State *root = core_state(self);
     const Config *cfg = core_config(self);
     if (seat < 0 || seat >= cfg->players) return PyErr_Format(PyExc_ValueError, "no seat %d", seat);
@@ -282,14 +291,22 @@ PyObject *search_methods_ismcts(PyObject *self, PyObject *args) {
     if (p.style < 0 || p.style > 2) return PyErr_Format(PyExc_ValueError, "no playout style %d", p.style);
     if (p.cap < 1) return PyErr_Format(PyExc_ValueError, "max_tree_nodes must be at least 1");
     if (!(p.seconds >= 0.0)) return PyErr_Format(PyExc_ValueError, "seconds must be 0 (none) or more");
-    static Move buf[MAXMOVES];
+    static _Thread_local Move buf[MAXMOVES];
     int n = st_moves(root, cfg, buf, MAXMOVES);
     if (n <= 0) return PyErr_Format(PyExc_RuntimeError, "no legal action");
     if (p.prior < 0 || p.prior >= n) return PyErr_Format(PyExc_ValueError, "no legal action %d for the prior", p.prior);
     int *visits = calloc((size_t)n, sizeof(int));
     double *sum = calloc((size_t)n, sizeof(double)), *raw = calloc((size_t)n, sizeof(double));
     long solved = 0, nodes = 0, used = 0;
-    int done = visits && sum && raw ? search(root, cfg, seat, &p, seed, n, visits, sum, raw, &solved, &nodes, &used) : -2;
+    State *copy = malloc(sizeof(State)); /* the Core object may change once the GIL is let go */
+    int done = -2;
+    if (visits && sum && raw && copy) {
+        memcpy(copy, root, sizeof(State));
+        Py_BEGIN_ALLOW_THREADS
+        done = search(copy, cfg, seat, &p, seed, n, visits, sum, raw, &solved, &nodes, &used);
+        Py_END_ALLOW_THREADS
+    }
+    free(copy);
     PyObject *out = NULL;
     if (done == -2)
         PyErr_NoMemory();

@@ -52,7 +52,7 @@ static double meld_bonus(const Config *cfg, int ti, int t, int k, const int *hel
 /* For each candidate card, the points of the best declaration seat could make with the cards
    it keeps, were it to win this stage-1 trick. */
 static void declare_best(const State *st, const Config *cfg, const Move *mv, int n, double *out) {
-    static Move dbuf[MAXMOVES];
+    static _Thread_local Move dbuf[MAXMOVES];
     int nd = declare_moves(st, cfg, st->to_move, dbuf, MAXMOVES);
     for (int i = 0; i < n && i < MAXH * 4; i++) {
         int c = mv[i].ids[0];
@@ -588,7 +588,7 @@ PyObject *search_methods_smart_features(PyObject *self, PyObject *args) {
     const State *st = core_state(self);
     const Config *cfg = core_config(self);
     if (st->phase == PH_OVER || !cfg->pol_ready) Py_RETURN_NONE;
-    static Move buf[MAXMOVES];
+    static _Thread_local Move buf[MAXMOVES];
     int n = st_moves(st, cfg, buf, MAXMOVES);
     if (n <= 0 || !smart_applies(st, cfg, n)) Py_RETURN_NONE;
     double v[MAXH * 4], feat[MAXH * 4 * SMART_NLEARN];

@@ -12,7 +12,7 @@ static PyObject *IllegalType = NULL; /* bezique.core.notation.IllegalAction */
 /* --- Core --------------------------------------------------------------------------------- */
 
 PyTypeObject CoreType;
-static Move scratch[MAXMOVES];
+static _Thread_local Move scratch[MAXMOVES]; /* per thread: searches run without the GIL */
 
 static void Core_dealloc(CoreObject *self) {
     Py_XDECREF(self->co);
@@ -710,6 +710,7 @@ const Config *config_of(PyObject *o) { return &((ConfigObject *)o)->cfg; }
 
 PyMODINIT_FUNC PyInit__engine(void) {
     if (PyType_Ready(&ConfigType) < 0 || PyType_Ready(&CoreType) < 0) return NULL;
+    solver_setup();
     PyObject *m = PyModule_Create(&moduledef);
     if (!m) return NULL;
     Py_INCREF(&ConfigType);

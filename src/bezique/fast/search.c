@@ -3,6 +3,7 @@
 #include <Python.h>
 #include <math.h>
 #include <string.h>
+#include <time.h>
 
 #include "search.h"
 
@@ -19,7 +20,7 @@ int value_net_of(const char *data, Py_ssize_t len, ValueNet *net); /* value.c */
 
 
 int play_out(State *st, const Config *cfg, int policy, Rng *rng) {
-    static Move moves_buf[MAXMOVES];
+    static _Thread_local Move moves_buf[MAXMOVES];
     st->views = 0; /* a scratch state played to its end: nobody reads its views */
     while (st->phase != PH_OVER) {
         if (policy == POLICY_RANDOM && st_random_run(st, cfg, rng)) continue;
@@ -87,7 +88,8 @@ PyObject *search_simulate(PyObject *m, PyObject *args) {
     if (!out) return NULL;
     int64_t *pts = (int64_t *)PyBytes_AS_STRING(out);
     int failed = 0;
-    /* the engine keeps scratch space in statics: the GIL is held throughout */
+    /* pure C from here (the engine's scratch space is per thread): other threads may run */
+    Py_BEGIN_ALLOW_THREADS
     for (long long i = 0; i < n && !failed; i++) {
         Rng rng;
         rng_seed(&rng, seed * 0x9e3779b97f4a7c15ULL + (uint64_t)i);
@@ -95,6 +97,7 @@ PyObject *search_simulate(PyObject *m, PyObject *args) {
         if (play_out(st, cfg, policy, &rng) < 0) failed = 1;
         st_points(st, cfg, pts + i * sides);
     }
+    Py_END_ALLOW_THREADS
     return batch_end(out, st, failed);
 }
 
@@ -135,7 +138,7 @@ PyObject *search_methods_pick(PyObject *self, PyObject *args) {
     const State *st = core_state(self);
     const Config *cfg = core_config(self);
     if (st->phase == PH_OVER) Py_RETURN_NONE;
-    static Move buf[MAXMOVES];
+    static _Thread_local Move buf[MAXMOVES];
     int n = st_moves(st, cfg, buf, MAXMOVES);
     if (n <= 0) return PyErr_Format(PyExc_RuntimeError, "no legal action");
     Rng rng;
@@ -375,7 +378,7 @@ typedef struct {
 static double rollout(State *st, const Config *cfg, int side, Rng *rng, double explore, long max_nodes,
                       int style, const double *sp, const double *sp_other, const Piles *pl, int *solved,
                       long *nodes, const Cut *cut) {
-    static Move buf[MAXMOVES];
+    static _Thread_local Move buf[MAXMOVES];
     int try_solver = max_nodes > 0 && cfg->pol_ready;
     while (st->phase != PH_OVER) {
         if (cut && st->ntricks >= cut->tricks && st->stage == 1 && st->phase == PH_PLAY && st->tn == 0 &&
@@ -512,27 +515,95 @@ PyObject *search_methods_pimc_hidden(PyObject *self, PyObject *args) {
     return out;
 }
 
+/* The thread's CPU time in seconds (the clock a search budget is counted on: what this thread
+   has used, whatever else the machine runs). */
+double thread_cpu_seconds(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* What one pimc call works on, read under the GIL; pimc_run works without it. */
+typedef struct {
+    const Config *cfg;
+    State *root, *world, *st;
+    Piles *piles;
+    const double *sp, *so, *bias;
+    const Cut *cut;
+    const int *idx;
+    int seat, side, first, worlds, nlegal, policy, couple, tail;
+    Py_ssize_t m;
+    uint64_t seed;
+    double explore, deadline;
+    long max_nodes;
+    double *values; /* worlds * m */
+} PimcJob;
+
+/* The worlds of a pimc call, in order, until `worlds` are done or the thread's CPU clock passes
+   the deadline (0: none; checked after each rollout, at least one world always done, a world
+   left part-way dropped).  Returns the worlds done (-1: a world changed the legal actions);
+   adds to *solved and *nodes. */
+static int pimc_run(const PimcJob *j, long *solved, long *nodes) {
+    static _Thread_local Move buf[MAXMOVES];
+    const Config *cfg = j->cfg;
+    for (int w = 0; w < j->worlds; w++) {
+        Rng rng;
+        pimc_world(j->world, j->root, cfg, j->seat, j->seed, j->first + w, &rng, j->bias);
+        /* the root seat's own cards are the same in every world, so are its legal actions */
+        Move mv[MAXMOVES];
+        int n = st_moves(j->world, cfg, buf, MAXMOVES);
+        if (n != j->nlegal) return -1;
+        for (Py_ssize_t i = 0; i < j->m; i++) mv[i] = buf[j->idx[i]];
+        uint64_t pseed = rng_next(&rng);
+        piles_of(j->world, cfg, j->piles, j->couple);
+        long world_solved = 0;
+        for (Py_ssize_t i = 0; i < j->m; i++) {
+            if (w > 0 && j->deadline > 0.0 && thread_cpu_seconds() >= j->deadline) return w;
+            State *st = j->st;
+            memcpy(st, j->world, sizeof(State));
+            couple_draw(st, cfg, j->piles, &mv[i]);
+            st_apply(st, cfg, &mv[i]);
+            Rng prng;
+            rng_seed(&prng, pseed); /* common random numbers: the same luck for every action */
+            int done = 0;
+            double v;
+            if (j->tail && st->stage == 1 && st->nstock <= j->tail && j->max_nodes > 0 &&
+                endgame_value(st, cfg, j->side, j->max_nodes, ENDGAME_POSITIONS, &v, nodes) == 0)
+                done = 1;
+            else
+                v = rollout(st, cfg, j->side, &prng, j->explore, j->max_nodes, j->policy, j->sp, j->so, j->piles,
+                            &done, nodes, j->cut);
+            world_solved += done;
+            j->values[(Py_ssize_t)w * j->m + i] = v;
+        }
+        *solved += world_solved;
+        if (j->deadline > 0.0 && thread_cpu_seconds() >= j->deadline) return w + 1;
+    }
+    return j->worlds;
+}
+
 /* pimc(seat, side, moves, first, worlds, seed, explore, max_nodes[, style, params, bias,
-   other_params, cut]): for worlds first .. first+worlds-1 (each a determinization for seat, from seed
-   and its number, weighed by bias as determinize_biased; the other sides' playout moves by
-   other_params, None: as side's), the margin for
-   side after each legal-action index in moves, played out from the same random numbers in a
-   world; cut (None: none) is (tricks, stock, packed value model): the playouts stop where
-   that many more tricks are complete while the stock holds more than that many cards, and the
-   model scores them (Cut).  Returns (values as a flat list, world by world; rollouts the solver
-   finished; solver nodes). */
+   other_params, cut, deadline]): for worlds first .. first+worlds-1 (each a determinization for
+   seat, from seed and its number, weighed by bias as determinize_biased; the other sides'
+   playout moves by other_params, None: as side's), the margin for side after each legal-action
+   index in moves, played out from the same random numbers in a world; cut (None: none) is
+   (tricks, stock, packed value model): the playouts stop where that many more tricks are
+   complete while the stock holds more than that many cards, and the model scores them (Cut).
+   deadline (0: none): the thread CPU time (thread_cpu_seconds, Python's time.thread_time) past
+   which no further world is begun (pimc_run).  Runs without the GIL.  Returns (values as a flat
+   list, world by world, for the worlds done; rollouts the solver finished; solver nodes). */
 PyObject *search_methods_pimc(PyObject *self, PyObject *args) {
     int seat, side, first, worlds;
     unsigned long long seed;
-    double explore;
+    double explore, deadline = 0.0;
     long max_nodes;
     PyObject *moves;
     int style = 0;
     PyObject *params = NULL, *bseq = NULL, *oparams = NULL, *cutobj = NULL;
     double sp[SMART_NPARAM], so[SMART_NPARAM], bias[NK];
     int use;
-    if (!PyArg_ParseTuple(args, "iiO!iiKdl|iOOOO", &seat, &side, &PyList_Type, &moves, &first, &worlds, &seed,
-                          &explore, &max_nodes, &style, &params, &bseq, &oparams, &cutobj))
+    if (!PyArg_ParseTuple(args, "iiO!iiKdl|iOOOOd", &seat, &side, &PyList_Type, &moves, &first, &worlds, &seed,
+                          &explore, &max_nodes, &style, &params, &bseq, &oparams, &cutobj, &deadline))
         return NULL;
     if (smart_params(params, sp) < 0) return NULL;
     if (oparams == NULL || oparams == Py_None)
@@ -547,7 +618,8 @@ PyObject *search_methods_pimc(PyObject *self, PyObject *args) {
     if (root->phase == PH_OVER) return PyErr_Format(PyExc_ValueError, "the deal is over");
     if (!cfg->pol_ready) return PyErr_Format(PyExc_RuntimeError, "the default policy is not set up");
     if (worlds < 0 || first < 0) return PyErr_Format(PyExc_ValueError, "worlds and first must be at least 0");
-    static Move buf[MAXMOVES];
+    if (!(deadline >= 0.0)) return PyErr_Format(PyExc_ValueError, "deadline must be 0 (none) or more");
+    static _Thread_local Move buf[MAXMOVES];
     int nlegal = st_moves(root, cfg, buf, MAXMOVES);
     Py_ssize_t m = PyList_GET_SIZE(moves);
     int idx[MAXMOVES];
@@ -572,56 +644,38 @@ PyObject *search_methods_pimc(PyObject *self, PyObject *args) {
     }
     /* style: policy | 4 (coupled draws) | 16 * the stock at or below which the end is solved
        exactly in each world (endgame.c; 0: never) */
-    int policy = style & 3, couple = (style & 4) != 0, tail = style >> 4;
-    State *world = malloc(sizeof(State)), *st = malloc(sizeof(State));
-    Piles *piles = malloc(sizeof(Piles));
-    PyObject *out = PyList_New((Py_ssize_t)worlds * m);
-    if (!world || !st || !out || !piles) {
-        free(piles);
-        free(world);
-        free(st);
-        if (cutp) free(cut.net.w);
-        Py_XDECREF(out);
-        return PyErr_NoMemory();
-    }
+    PimcJob j = {.cfg = cfg, .sp = sp, .so = so, .bias = use ? bias : NULL, .cut = cutp, .idx = idx,
+                 .seat = seat, .side = side, .first = first, .worlds = worlds, .nlegal = nlegal,
+                 .policy = style & 3, .couple = (style & 4) != 0, .tail = style >> 4, .m = m, .seed = seed,
+                 .explore = explore, .deadline = deadline, .max_nodes = max_nodes};
+    /* the root copied: the Core object may change once the GIL is let go */
+    j.root = malloc(sizeof(State));
+    j.world = malloc(sizeof(State));
+    j.st = malloc(sizeof(State));
+    j.piles = malloc(sizeof(Piles));
+    j.values = malloc(sizeof(double) * (size_t)(worlds > 0 ? worlds : 1) * (size_t)(m > 0 ? m : 1));
+    PyObject *out = NULL;
     long solved = 0, nodes = 0;
-    for (int w = 0; w < worlds; w++) {
-        Rng rng;
-        pimc_world(world, root, cfg, seat, seed, first + w, &rng, use ? bias : NULL);
-        /* the root seat's own cards are the same in every world, so are its legal actions */
-        Move mv[MAXMOVES];
-        int n = st_moves(world, cfg, buf, MAXMOVES);
-        if (n != nlegal) {
-            free(piles);
-            free(world);
-            free(st);
-            if (cutp) free(cut.net.w);
-            Py_DECREF(out);
-            return PyErr_Format(PyExc_RuntimeError, "a world changed the legal actions");
-        }
-        for (Py_ssize_t i = 0; i < m; i++) mv[i] = buf[idx[i]];
-        uint64_t pseed = rng_next(&rng);
-        piles_of(world, cfg, piles, couple);
-        for (Py_ssize_t i = 0; i < m; i++) {
-            memcpy(st, world, sizeof(State));
-            couple_draw(st, cfg, piles, &mv[i]);
-            st_apply(st, cfg, &mv[i]);
-            Rng prng;
-            rng_seed(&prng, pseed); /* common random numbers: the same luck for every action */
-            int done = 0;
-            double v;
-            if (tail && st->stage == 1 && st->nstock <= tail && max_nodes > 0 &&
-                endgame_value(st, cfg, side, max_nodes, ENDGAME_POSITIONS, &v, &nodes) == 0)
-                done = 1;
-            else
-                v = rollout(st, cfg, side, &prng, explore, max_nodes, policy, sp, so, piles, &done, &nodes, cutp);
-            solved += done;
-            PyList_SET_ITEM(out, (Py_ssize_t)w * m + i, PyFloat_FromDouble(v));
-        }
+    int done = -2;
+    if (j.root && j.world && j.st && j.piles && j.values) {
+        memcpy(j.root, root, sizeof(State));
+        Py_BEGIN_ALLOW_THREADS
+        done = pimc_run(&j, &solved, &nodes);
+        Py_END_ALLOW_THREADS
     }
-    free(piles);
-    free(world);
-    free(st);
+    if (done == -2)
+        PyErr_NoMemory();
+    else if (done < 0)
+        PyErr_SetString(PyExc_RuntimeError, "a world changed the legal actions");
+    else if ((out = PyList_New((Py_ssize_t)done * m)) != NULL) {
+        for (Py_ssize_t i = 0; i < (Py_ssize_t)done * m; i++) PyList_SET_ITEM(out, i, PyFloat_FromDouble(j.values[i]));
+    }
+    free(j.root);
+    free(j.world);
+    free(j.st);
+    free(j.piles);
+    free(j.values);
     if (cutp) free(cut.net.w);
+    if (!out) return NULL;
     return Py_BuildValue("(Nll)", out, solved, nodes);
 }

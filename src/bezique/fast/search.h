@@ -23,6 +23,13 @@ int solve_stage2(const State *st, const Config *cfg, const double *per_rank, dou
 int solve_stage2_value(const State *st, const Config *cfg, const double *per_rank, double per_trick, int side,
                        long max_nodes, double *value, long *nodes);
 
+/* The calling thread's CPU time in seconds (search.c): the clock of a search's budget. */
+double thread_cpu_seconds(void);
+
+/* Fill the solver's fixed hashing keys (solver.c): once, when the module is loaded, before any
+   search runs without the GIL. */
+void solver_setup(void);
+
 /* The search players' utility for side: its points less the mean of the other sides' (search.c). */
 double state_utility(const State *st, const Config *cfg, int side);
 

@@ -5,9 +5,9 @@ C: each card the seat may play gets a *keep value* (what it is worth held), and 
 follow is worth what the trick brings less the keep value of the card spent.  Its numbers are
 the weights below, in the order :data:`SMART_PARAMS` names them; :data:`SMART_DEFAULT` is the
 heuristic player's own set.  Any other set of the same length may be given to
-:meth:`FastDeal.pimc <bezique.fast.FastDeal.pimc>` (the playouts and the prior of a search) and
+:func:`bezique.fast.search.pimc` (the playouts and the prior of a search) and
 to :func:`bezique.fast.duel`, which plays two sets against each other on mirrored decks in C,
-for tuning (``scripts/tune_policy.py``)::
+for tuning (``lab/scripts/tune_policy.py``)::
 
     >>> from bezique import Rules, fast
     >>> from bezique.fast.smart import SMART_DEFAULT
@@ -90,7 +90,7 @@ LEARNED_FEATURES: tuple[tuple[str, str], ...] = (
 rule weights, and each card's value grows by their sum of products.  The features read only
 what the seat to move sees; :meth:`FastDeal.smart_features
 <bezique.fast.FastDeal.smart_features>` gives them per card, to fit the weights
-(``scripts/train_policy.py``)."""
+(``lab/scripts/train_policy.py``)."""
 
 LEARNED_NAMES: tuple[str, ...] = tuple(name for name, _ in LEARNED_FEATURES)
 """The learned terms' features' names, in order."""

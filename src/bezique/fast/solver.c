@@ -45,11 +45,10 @@ typedef struct {
 } Solver;
 
 static uint64_t zob[MAXP + 1][NK][MAXH];
-static int zob_ready;
 
 /* The keys: xoshiro256** seeded by splitmix64 from 0x5eed (the engine's earlier random source),
    kept so that the table places positions, and the searches count nodes, as they always have. */
-static void zob_init(void) {
+void solver_setup(void) {
     uint64_t x = 0x5eed, r[4];
     for (int i = 0; i < 4; i++) {
         uint64_t z = (x += 0x9e3779b97f4a7c15ULL);
@@ -69,7 +68,6 @@ static void zob_init(void) {
                 r[2] ^= t;
                 r[3] = (r[3] << 45) | (r[3] >> 19);
             }
-    zob_ready = 1;
 }
 
 static uint64_t key_of(const Solver *sv) { return sv->hash ^ zob[MAXP][sv->leader][0]; }
@@ -369,9 +367,8 @@ static inline __attribute__((always_inline)) double search(Solver *sv, double al
 /* Set a solver up on a stage-2 state: 0, or -2 without memory for the table. */
 static int solver_init(Solver *sv, const State *st, const Config *cfg, const double *per_rank, double per_trick,
                        int side, long max_nodes) {
-    if (!zob_ready) zob_init();
-    static TTEntry *table;
-    static uint32_t generation;
+    static _Thread_local TTEntry *table; /* one table a thread: searches run without the GIL */
+    static _Thread_local uint32_t generation;
     if (!table) {
         table = calloc(TT_SIZE, sizeof(TTEntry));
         if (!table) return -2;

@@ -51,6 +51,7 @@ from ..core.melds import (
     active_melds,
     meld_score,
 )
+from ..core.penalties import offences
 from ..core.rules import Rules
 from ..core.scoring import trick_values, trump_run_bonus, turn_up_bonus
 from .declarations import Declarations
@@ -58,7 +59,6 @@ from .sheet import (
     _WILD,
     JOURNAL_FORMAT,
     JOURNAL_VERSION,
-    OFFENCES,
     DealSheet,
     _clip,
     _parse_line,
@@ -224,13 +224,9 @@ class Keeper(Declarations, Tally):
         return out
 
     def offences(self) -> dict[str, tuple[int | None, str]]:
-        """The penalties of these rules' ``penalty_scheme`` (empty for ``none``); the Russian
-        extra card costs ``extra_card_penalty`` (50, or 60 as in seed 000 l.185)."""
-        out = dict(OFFENCES.get(self.rules.penalty_scheme, {}))
-        if "extra-card" in out and self.rules.penalty_scheme == "russian":
-            cost = self.rules.extra_card_penalty
-            out["extra-card"] = (-cost, f"drawing an extra card: -{cost}")
-        return out
+        """The penalties of these rules' ``penalty_scheme`` (empty for ``none``): the core's
+        :func:`~bezique.core.penalties.offences`."""
+        return offences(self.rules)
 
     # --- entries -------------------------------------------------------------------------------
     def new_deal(self, turn_up: str | None = None, dealer: int | str | None = None) -> None:
@@ -348,7 +344,8 @@ class Keeper(Declarations, Tally):
             else:
                 records.append((len(body) + 1, rec))
         if not records:
-            raise ValueError(f"{p} is empty: it is not a score-keeper journal")
+            what = "holds no journal entry" if raw.strip() else "is empty"
+            raise ValueError(f"{p} {what}: it is not a score-keeper journal")
         _, header = records[0]
         if header.get("format") != JOURNAL_FORMAT:
             raise ValueError(f"{p} is not a score-keeper journal (no {JOURNAL_FORMAT} header)")

@@ -21,6 +21,7 @@ from ..core.melds import (
     MELD_BY_NAME,
     MELDS,
 )
+from ..core.penalties import schemes as penalty_schemes
 from ..core.rules import Rules
 
 JOURNAL_FORMAT = "bezique-keeper"
@@ -29,40 +30,13 @@ JOURNAL_VERSION = 1
 _WILD: int | None = getattr(_cards, "WILD", None)
 """The kind of a wild card, where the rules have them (old Russian)."""
 
-OFFENCES: dict[str, dict[str, tuple[int | None, str]]] = {
-    "russian": {
-        "early-declaration": (-10, "declaring before winning a trick: -10"),
-        "revoke": (-20, "not following suit or not trumping in the last tricks: -20"),
-        "lead-before-drawing": (-30, "leading before drawing back to a full hand: -30"),
-        "extra-card": (-50, "drawing an extra card: -50"),
-        "nine-cards": (-120, "playing on to the end of the hand with a card too many: -120"),
-        "false-declaration": (
-            None,
-            "declaring a combination one does not hold: the offender's whole score goes back to 0",
-        ),
-    },
-    "victorian": {
-        "too-many-cards": (100, "holding more cards than the hand size: each opponent +100"),
-        "failed-to-draw": (10, "failing to draw in stage 1: each opponent +10"),
-        "revoke": (
-            None,
-            "revoking, or failing to win when able, in the last tricks: each opponent scores "
-            "the brisques still to be won (enter their points)",
-        ),
-    },
-    "no-further-points": {
-        "irregularity": (
-            0,
-            "any irregularity: the offender keeps the points he has but scores nothing more "
-            "in this game (seed 000-C)",
-        ),
-    },
-}
-"""The penalties of each ``penalty_scheme`` (RULES.md 2.1.4): name -> (points, meaning).  Russian
-points are taken from the offender; Victorian points are given to the offender's opponents;
-under ``no-further-points`` the offender's side scores nothing more in the game.  ``None``: a
-reset to 0 (Russian) or points entered with the penalty (Victorian revoke).  The Russian
-extra card costs the rules' ``extra_card_penalty`` (:meth:`Keeper.offences`)."""
+OFFENCES: dict[str, dict[str, tuple[int | None, str]]] = penalty_schemes()
+"""The penalties of each ``penalty_scheme`` (RULES.md 2.1.4), as the core writes them
+(:func:`bezique.core.penalties.offences`): name -> (points, meaning).  Russian points are taken
+from the offender; Victorian points are given to the offender's opponents; under
+``no-further-points`` the offender's side scores nothing more in the game.  ``None``: a reset to
+0 (Russian) or points entered with the penalty (Victorian revoke).  The Russian extra card costs
+the rules' ``extra_card_penalty`` (:meth:`Keeper.offences`)."""
 
 _ALIASES = {
     "sequence": "trump-sequence",

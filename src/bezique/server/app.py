@@ -25,6 +25,7 @@ from ..core.match import Match
 from ..core.melds import MELDS, meld_score
 from ..core.records import GameRecord, RecordError, record_match
 from ..core.rules import Rules
+from .lease import Elsewhere, Leases, attach
 from .limits import (
     HELLO_SECONDS,
     HTTP_BURST,
@@ -37,18 +38,25 @@ from .limits import (
     TooLarge,
     retry_after,
 )
+from .online import Online, add_routes
 from .protocol import MAX_NAME, ProtocolError, clean_name, dumps, error, parse_client
 from .replay import ReplayError, record_actions, replay_steps
+from .seatlinks import add_routes as seat_link_routes
 from .storage import Store, default_url
 from .tables import BURST, RATE, Connection, Lobby, Table, default_level, levels
+from .tutorial import add_routes as tutorial_routes
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 SCHEMA = Path(__file__).resolve().parent / "protocol.schema.json"
 MAX_BODY = 512 * 1024
 """Largest HTTP request body (an uploaded record for the replay view), whether its size is
 given (``Content-Length``) or not (a chunked upload, counted as it arrives)."""
-LIMITED = re.compile(r"/api/tables|/api/tables/[^/]+/(?:join|next-match)|/api/replay")
-"""The POST requests under the per-address rate limit: they make tables, seats and replays."""
+LIMITED = re.compile(
+    r"/api/tables|/api/tables/[^/]+/(?:join|next-match)|/api/replay|/api/quick|/api/players"
+    r"|/api/tables/[^/]+/(?:seat-link|claim)|/api/my-games|/api/tutorial"
+)
+"""The POST requests under the per-address rate limit: they make tables, seats, replays,
+quick-match entries, player identities, seat links and guided deals."""
 TOO_MANY_SOCKETS = "too many connections from your address: close some first"
 LIMITED_GET = re.compile(r"/api/rules|/api/tables/[^/]+/replay")
 """The GET requests under the same limit: each builds a rule set or replays a whole game."""
@@ -67,10 +75,17 @@ class CreateTable(BaseModel):
     name: str = Field(default="", max_length=200)
     seat: int = Field(default=0, ge=0, le=3)
     hints: bool | None = None
+    public: bool = False
+    """Listed in the lobby (else the table is found by its link only)."""
+    rated: bool = False
+    """The finished match moves the players' ratings (every person needs an identity)."""
+    key: str | None = Field(default=None, max_length=200)
+    """The maker's player key, if they have an identity."""
 
 
 class JoinTable(BaseModel):
     name: str = Field(default="", max_length=200)
+    key: str | None = Field(default=None, max_length=200)
 
 
 class NextMatch(BaseModel):
@@ -177,6 +192,7 @@ def create_app(
     hello_seconds: float | None = None,
     ws_per_address: int | None = None,
     api_docs: bool | None = None,
+    node: str | None = None,
 ) -> FastAPI:
     """The server.  Storage: ``database_url``, else ``BEZIQUE_DATABASE_URL``, else an SQLite
     file in ``data`` (default ``./bezique-data``).
@@ -191,7 +207,9 @@ def create_app(
     ``hello_seconds``: how long a new WebSocket may take to say hello (default
     ``BEZIQUE_HELLO_SECONDS`` or 10); ``ws_per_address``: the WebSockets one client address may
     hold open (default ``BEZIQUE_WS_PER_ADDRESS`` or 64); ``api_docs``: serve ``/openapi.json``
-    and ``/redoc`` (default ``BEZIQUE_API_DOCS``, else off).
+    and ``/redoc`` (default ``BEZIQUE_API_DOCS``, else off); ``node``: this server's name as
+    one node of several sharing a PostgreSQL database (``cluster.py``; default
+    ``BEZIQUE_NODE``, else a server on its own).
     """
     if rate is None:
         rate = float(os.environ.get("BEZIQUE_RATE", str(RATE)))
@@ -229,10 +247,16 @@ def create_app(
         review_level=review_level,
     )
 
+    leases = _leases(store, lobby, node if node is not None else os.environ.get("BEZIQUE_NODE"))
+
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        if leases is not None:
+            await leases.start()
         yield
         lobby.close()
+        if leases is not None:
+            await leases.close()
         store.close()
 
     app = FastAPI(
@@ -247,6 +271,7 @@ def create_app(
     app.state.sockets = sockets
     app.state.store = store
     app.state.http_limit = http_limit
+    online = app.state.online = Online(lobby, store)
     # inside the rate limit below (middleware added later runs first): a refused request is
     # refused before its size matters
     app.add_middleware(BodyLimit, limit=MAX_BODY)
@@ -254,6 +279,10 @@ def create_app(
     @app.exception_handler(RequestValidationError)
     async def invalid_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
         return JSONResponse({"detail": validation_errors(exc)}, status_code=422)
+
+    @app.exception_handler(Elsewhere)
+    async def elsewhere(_request: Request, exc: Elsewhere) -> JSONResponse:
+        return JSONResponse({"detail": exc.message}, status_code=503, headers={"Retry-After": "1"})
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
@@ -317,10 +346,14 @@ def create_app(
             ]
         people = sum(1 for s in seats if s["kind"] != "bot")
         hints = body.hints if body.hints is not None else people == 1
+        who = await online.identify(body.key)
+        if body.rated and who is None:
+            raise HTTPException(400, "a rated table needs your player key")
         try:
             table, seat, token = await lobby.create(rules, seats, body.name, hints=hints)
         except ValueError as e:
             raise HTTPException(400, str(e)) from None
+        await online.table_made(table, seat, public=body.public, rated=body.rated, who=who)
         return {"code": table.code, "seat": seat, "token": token, "table": table.info()}
 
     async def _table(code: str) -> Table:
@@ -336,11 +369,13 @@ def create_app(
     @app.post("/api/tables/{code}/join")
     async def join(code: str, body: JoinTable) -> dict[str, Any]:
         table = await _table(code)
+        who = await online.joining(table, body.key)
         async with table.lock:
             try:
                 seat, token = await table.claim(clean_name(body.name, "Friend")[:MAX_NAME])
             except ProtocolError as e:
                 raise HTTPException(409, e.message) from None
+        await online.seat_taken(table, seat, who)
         return {"code": table.code, "seat": seat, "token": token, "table": table.info()}
 
     async def _finished(code: str) -> tuple[Table, Match]:
@@ -373,6 +408,7 @@ def create_app(
         new, me, token = await lobby.create(
             table.rules, seats, name, hints=table.hints, handicap=handicap
         )
+        await online.next_table(table, new, me)  # public and rated as the match before
         return {"code": new.code, "seat": me, "token": token, "table": new.info()}
 
     def _record(table: Table, match: Match) -> GameRecord:
@@ -428,6 +464,10 @@ def create_app(
         ):
             raise HTTPException(400, "only finished games can be replayed here")
         return await _replayed(rec, deal)
+
+    add_routes(app, online)  # the lobby, quick match, identities and ratings (online.py)
+    seat_link_routes(app, lobby)  # personal seat links, and "your games"
+    tutorial_routes(app, lobby)  # the guided first deal
 
     # --- the game ----------------------------------------------------------------------------
     @app.websocket("/ws/{code}")
@@ -498,6 +538,15 @@ def create_app(
     return app
 
 
+def _leases(store: Store, lobby: Lobby, node: str | None) -> Leases | None:
+    """A node of several: its leases, fencing every write (None for a server on its own)."""
+    if not node:
+        return None
+    if not store.shared:
+        raise ValueError("several nodes need a shared database: give --database postgresql://…")
+    return attach(lobby, store, node)
+
+
 def _route_path(request: Request) -> str:
     """The request's path as the routes see it (without the prefix the app is served under)."""
     path: str = request.scope["path"]
@@ -528,16 +577,19 @@ def serve(
     timeout_keep_alive: int | None = None,
     api_docs: bool = False,
     ws_compression: bool = True,
+    database_url: str | None = None,
+    node: str | None = None,
 ) -> None:
     """Run the server (``bezique serve``): uvicorn's ``limit_concurrency`` (connections at once
     past which requests are answered 503) and ``timeout_keep_alive`` (seconds an idle HTTP
     connection is kept) as given; ``api_docs`` serves ``/openapi.json`` and ``/redoc``;
-    ``ws_compression`` compresses WebSocket messages (permessage-deflate)."""
+    ``ws_compression`` compresses WebSocket messages (permessage-deflate); ``database_url`` and
+    ``node`` as :func:`create_app` takes them (ValueError: a node without PostgreSQL)."""
     import uvicorn
 
     from .serving import TIMEOUT_KEEP_ALIVE, config
 
-    app = create_app(data, api_docs=api_docs or None)
+    app = create_app(data, database_url, api_docs=api_docs or None, node=node)
     shown = f"[{host}]" if ":" in host else host
     print(f"Bezique is served at http://{shown}:{port}/ (Ctrl+C stops it)", flush=True)
     keep_alive = TIMEOUT_KEEP_ALIVE if timeout_keep_alive is None else timeout_keep_alive

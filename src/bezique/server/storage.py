@@ -32,9 +32,10 @@ from sqlalchemy import (
     event,
     insert,
     select,
+    text,
     update,
 )
-from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.engine import Connection, Engine, make_url
 
 NEXT_DEAL = "next-deal"
 """The log entry that starts the next deal of a match (seat -1)."""
@@ -74,6 +75,50 @@ moves_t = Table(
     Column("action", Text, nullable=False),
     Column("at", Float, nullable=False),
 )
+
+
+leases_t = Table(
+    "bz_leases",
+    metadata,
+    Column("code", String(16), primary_key=True),
+    Column("node", String(80), nullable=False),
+    Column("epoch", BigInteger, nullable=False),
+    Column("at", Float, nullable=False),
+)
+"""Who holds each table (several nodes on PostgreSQL, ``lease.py``): the holder and the lease's
+epoch, one more at each new holder; a write carries the epoch its node holds and is refused if
+it is no longer the table's."""
+
+lease_log_t = Table(
+    "bz_lease_log",
+    metadata,
+    Column(
+        "id", BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=True
+    ),
+    Column("code", String(16), nullable=False, index=True),
+    Column("node", String(80), nullable=False),
+    Column("epoch", BigInteger, nullable=False),
+    Column("event", String(16), nullable=False),
+    Column("at", Float, nullable=False),
+)
+"""Every lease taken ('acquired') and given up ('released'), in order: what shows that no table
+ever had two holders."""
+
+SCHEMA_LOCK = 0x62657A69
+"""The advisory lock nodes starting together take around making the schema (PostgreSQL's
+``CREATE TABLE IF NOT EXISTS`` is not safe against a second one at the same moment)."""
+
+
+class LeaseLost(Exception):
+    """A write for a table this node does not (or no longer) hold: refused, nothing written."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__(f"table {code} is not held by this node")
+        self.code = code
+
+
+Fence = Callable[[str], int | None]
+"""The epoch of the lease this node holds on a table, or None when it holds none."""
 
 
 @dataclass
@@ -144,7 +189,38 @@ class Store:
 
         else:
             self.engine = create_engine(url, pool_pre_ping=True)
-        metadata.create_all(self.engine)
+        self.fence: Fence | None = None
+        """Set on a node of several (``lease.py``): every write for a table checks, in its own
+        transaction, that this node still holds the table's lease."""
+        if self.engine.dialect.name == "postgresql":
+            with self.engine.begin() as c:
+                c.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": SCHEMA_LOCK})
+                metadata.create_all(c)
+        else:
+            metadata.create_all(self.engine)
+
+    @property
+    def shared(self) -> bool:
+        """Can several server processes share this database (PostgreSQL, not SQLite)?"""
+        return self.engine.dialect.name == "postgresql"
+
+    def _fenced(self, c: Connection, codes: Any) -> None:
+        """Refuse the transaction unless this node holds every table in ``codes`` under the
+        epoch it believes: the lease row is read FOR SHARE, so a new holder's taking it (which
+        updates the row) waits for this write to commit, and a write after that sees the new
+        epoch and fails."""
+        fence = self.fence
+        if fence is None:
+            return
+        for code in sorted(set(codes)):
+            epoch = fence(code)
+            if epoch is None:
+                raise LeaseLost(code)
+            held = c.execute(
+                select(leases_t.c.epoch).where(leases_t.c.code == code).with_for_update(read=True)
+            ).scalar()
+            if held != epoch:
+                raise LeaseLost(code)
 
     def close(self) -> None:
         self.engine.dispose()
@@ -201,6 +277,7 @@ class Store:
         one transaction."""
         now = time.time()
         with self.engine.begin() as c:
+            self._fenced(c, [row[0] for row in rows] + list(statuses or ()))
             c.execute(
                 insert(moves_t),
                 [
@@ -213,6 +290,7 @@ class Store:
 
     def update_seat(self, code: str, seat: SeatRow) -> None:
         with self.engine.begin() as c:
+            self._fenced(c, [code])
             c.execute(
                 update(seats_t)
                 .where(seats_t.c.code == code, seats_t.c.seat == seat.seat)
@@ -223,9 +301,18 @@ class Store:
 
     def set_status(self, code: str, status: str) -> None:
         with self.engine.begin() as c:
+            self._fenced(c, [code])
             c.execute(update(tables_t).where(tables_t.c.code == code).values(status=status))
 
     # --- reading ---------------------------------------------------------------------------------
+    def exists(self, code: str) -> bool:
+        """Is there a table ``code``?"""
+        with self.engine.connect() as c:
+            return (
+                c.execute(select(tables_t.c.code).where(tables_t.c.code == code)).first()
+                is not None
+            )
+
     def load(self, code: str) -> TableRow | None:
         """A table with its seats and whole log, or None."""
         with self.engine.connect() as c:
@@ -319,6 +406,8 @@ def _settle(done: asyncio.Future[None], error: Exception | None) -> None:
 
 __all__ = [
     "NEXT_DEAL",
+    "Fence",
+    "LeaseLost",
     "MoveRow",
     "SeatRow",
     "Store",

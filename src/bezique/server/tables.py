@@ -33,6 +33,7 @@ from ..core.notation import IllegalAction
 from ..core.rules import Rules
 from . import advice
 from .connection import BURST, RATE, Connection
+from .lease import Leases, load_leased
 from .protocol import (
     ProtocolError,
     clean_name,
@@ -393,8 +394,7 @@ class Table:
             await self._apply(seat, action_id)
 
     async def _apply(self, seat: int, action_id: int) -> None:
-        """Apply the legal action with this id, commit, then tell everyone (the caller holds
-        the lock)."""
+        """Apply the legal action with this id, commit, tell everyone (caller holds the lock)."""
         match = self.match
         assert match is not None
         deal = match.deal
@@ -416,6 +416,8 @@ class Table:
             self.ready = [False] * self.rules.players
             if over:  # stored with the action
                 self.status = "over"
+                if self.lobby.on_over is not None:
+                    self.lobby.on_over(self)
         info = match_info(match, self.moves, self.ready)
         self._per_seat(
             lambda s: self._view_message("update", s, info, seat=seat, action=applied, index=index)
@@ -484,8 +486,7 @@ class Table:
         self.kick()
 
     async def claim(self, name: str) -> tuple[int, str]:
-        """A friend joins: the first open seat, with a new token (the caller holds the
-        lock)."""
+        """A friend joins: the first open seat, with a new token (caller holds the lock)."""
         for s in self.seats:
             if s.kind == "open":
                 token = secrets.token_urlsafe(24)
@@ -623,16 +624,17 @@ class Lobby:
         """How long a table nobody is connected to stays in memory."""
         self.tables: dict[str, Table] = {}
         self._rules: dict[str, Rules] = {}
-        """Rule sets by their text, shared by the tables that play them: the tables the engine
-        works out once per rule set (action ids: tens of milliseconds) are worked out once."""
+        """Rule sets by their text, shared by the tables that play them (worked out once)."""
         self._loading: dict[str, asyncio.Task[Table | None]] = {}
-        """The loads from the store under way, by code: whoever asks for a table being loaded
-        waits for the same load."""
+        """The loads from the store under way, by code (one load however many ask)."""
+        self.on_over: Callable[[Table], None] | None = None
+        """Told of each match ended here or loaded ended (``online.py`` rates rated ones)."""
+        self.leases: Leases | None = None
+        """On a node of several: tables are loaded under their leases (``lease.py``)."""
 
     async def find(self, code: str) -> Table | None:
-        """The table ``code`` names, from memory or else loaded from the store (in a worker
-        thread: the event loop goes on meanwhile); None when there is no such table.  Tables
-        asked for together are loaded once."""
+        """The table ``code`` names, from memory or loaded from the store off the event loop
+        (once, however many ask); None when there is no such table."""
         table = self.tables.get(code)
         if table is not None or not _plain_code(code):
             return table
@@ -653,13 +655,14 @@ class Lobby:
         return rules
 
     async def _prepared(self, text: str) -> Rules:
-        """``rules_for(text)``, its engine tables worked out in a worker thread, not in the
-        event loop on the first view."""
+        """``rules_for(text)``, its engine tables worked out off the event loop."""
         rules = self.rules_for(text)
         await asyncio.to_thread(getattr, rules, "num_actions")
         return rules
 
     async def _load(self, code: str) -> Table | None:
+        if self.leases is not None:
+            return await load_leased(self, code, self.leases)
         row = await self.work.db(self.store.load, code)
         if row is not None:
             await self._prepared(row.rules)
@@ -695,12 +698,16 @@ class Lobby:
             table.start_timers()
             table.kick()
         table.idle_later()  # made or looked at, never connected to: still freed
+        if table.status == "over" and self.on_over is not None:  # maybe ended by a dead node
+            self.on_over(table)
         return table
 
     def forget(self, table: Table) -> None:
         if self.tables.get(table.code) is table:
             table.close()
             del self.tables[table.code]
+            if self.leases is not None:
+                self.leases.drop(table.code)
 
     async def create(
         self,
@@ -748,7 +755,7 @@ class Lobby:
         table = self.tables.get(code)  # found (by find or get) as soon as it was stored
         if table is None:
             row = TableRow(code, time.time(), str(rules), seed, config, status, host, rows)
-            table = self._add(row)
+            table = self._add(row) if self.leases is None else Table(self, row)  # see lease.py
         return table, host, token
 
     def _insert(

@@ -168,6 +168,10 @@ class TerminalGame:
         meta = record.meta
         seat_text = meta.get("seat", "0")
         seat = int(seat_text) if seat_text.isdigit() else 0
+        if seat >= record.rules.players:  # the record's own seat, not a --seat given
+            raise ValueError(
+                f"{p}: its seat {seat} is no seat of this {record.rules.players}-player game"
+            )
         game = cls(
             record.rules,
             opponent=opponent or meta.get("opponent", "simple"),
@@ -455,9 +459,11 @@ class TerminalGame:
         self.match = rebuilt
         self.undos += 1
         self.bots = self._make_bots()
-        self.notes.append(
-            Text(f"Took back your last move ({len(points)} of yours in this deal).", "yellow")
+        left = len(points) - 1  # the moves of yours still before this one in the deal
+        more = (
+            f"{left} more can be taken back in this deal" if left else "none is left to take back"
         )
+        self.notes.append(Text(f"Took back your last move; {more}.", "yellow"))
         return True
 
     def _personal(self, message: str) -> str:

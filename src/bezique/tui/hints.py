@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 
 from rich.text import Text
 
-from ..core.cards import SUITS, code, parse_card, rank_of, suit_of
+from ..core.cards import SUITS, code, is_brisque, parse_card, rank_of, suit_of
 from ..core.melds import (
     BEZIQUE,
     FOUR_ACES,
@@ -29,7 +29,7 @@ from ..core.notation import Action
 from ..core.observation import Observation
 from ..core.scoring import declaration_points
 from ..core.tricks import trick_winner
-from .render import BRISQUE, card_label, notation_text
+from .render import card_label, notation_text
 
 _RANK_NAMES = {"A": "aces", "K": "kings", "Q": "queens", "J": "jacks"}
 _QUARTETS = {"A": FOUR_ACES, "K": FOUR_KINGS, "Q": FOUR_QUEENS, "J": FOUR_JACKS}
@@ -83,7 +83,7 @@ def _play_reasons(obs: Observation, card: str) -> list[str]:
     rules = obs.rules
     k = parse_card(card)
     trump = None if obs.trump is None else SUITS.index(obs.trump)
-    brisque = card[0] in BRISQUE
+    brisque = is_brisque(card)
     is_trump = trump is not None and k < 32 and suit_of(k) == trump
     reasons: list[str] = []
     groups = meld_groups(obs)
@@ -99,7 +99,7 @@ def _play_reasons(obs: Observation, card: str) -> list[str]:
         kinds = [parse_card(c) for _, c in obs.trick] + [k]
         wins = trick_winner(kinds, trump, rules.wild_card_lead_wins) == len(kinds) - 1
         last = len(obs.trick) == rules.players - 1
-        taken = sum(1 for _, c in obs.trick if c[0] in BRISQUE) + (1 if brisque else 0)
+        taken = sum(1 for _, c in obs.trick if is_brisque(c)) + (1 if brisque else 0)
         if wins:
             verb = "wins the trick" if last else "heads the trick so far"
             if taken:

@@ -17,7 +17,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from ..core.cards import RANKS, SUIT_SYMBOLS, SUITS, parse_card
+from ..core.cards import RANKS, SUIT_SYMBOLS, SUITS, is_brisque, parse_card
 from ..core.deal import SideResult
 from ..core.events import EventKind, ScoreEvent
 from ..core.match import Settlement, settle_points
@@ -28,7 +28,6 @@ from ..core.scoring import declaration_points
 
 SUIT_STYLES = {"S": "bold", "H": "bold red", "D": "bold red", "C": "bold"}
 """Rich styles of the suits: red suits red."""
-BRISQUE = "AT"
 
 
 # --- cards ---------------------------------------------------------------------------------------
@@ -199,7 +198,7 @@ def trick_line(obs: Observation, number: int, names: Sequence[str] | None = None
         out.append_text(card_text(c))
     out.append("  → taken by ")
     out.append(seats[winner], style="bold")
-    brisques = sum(1 for c in cards if c[0] in BRISQUE)
+    brisques = sum(1 for c in cards if is_brisque(c))
     if brisques and obs.rules.trick_scoring in ("brisques", "greek-per-trick"):
         out.append(f" ({brisques} brisque{'s' if brisques > 1 else ''})", style="dim")
     return out
@@ -255,7 +254,7 @@ def brisques_won(obs: Observation) -> list[int]:
     rules = obs.rules
     out = [0] * rules.sides
     for _leader, cards, winner in obs.tricks:
-        out[rules.side_of(winner)] += sum(1 for c in cards if c[0] in BRISQUE)
+        out[rules.side_of(winner)] += sum(1 for c in cards if is_brisque(c))
     return out
 
 
@@ -506,19 +505,23 @@ def settlement_text(rules: Rules, settlement: Settlement, sides: Sequence[str]) 
         return Text(
             f"A tie at {s.scores[0]}: nobody scores, and another deal decides.", style="bold"
         )
-    w, lose = s.scores[s.winner], s.scores[1 - s.winner]
-    if rules.round_to_hundreds and w // 100 != lose // 100:
-        w, lose = w // 100 * 100, lose // 100 * 100
+    w, lose = s.paid_scores
+    labels = {
+        "rubicon": "{} rubicon",
+        "winner": "{}",
+        "loser": "{}",
+        "brisques": "{} for the brisques",
+        "game": "{} game",
+        "loser under 100": "{} (loser under 100)",
+    }
+    parts = [
+        f"({w} - {lose})" if name == "difference" else labels[name].format(value)
+        for name, value in s.parts
+    ]
     if s.rubicon:
-        parts = [f"{rules.rubicon_bonus} rubicon", f"{w}", f"{lose}"]
-        if rules.rubicon_brisque_bonus:
-            parts.append(f"{rules.rubicon_brisque_bonus} for the brisques")
         how = f" with a rubicon ({sides[1 - s.winner]} under {rules.rubicon_threshold})"
     else:
-        parts = [f"{rules.game_bonus} game", f"({w} - {lose})"]
         how = " the game"
-    if lose < 100:
-        parts.append(f"{rules.small_loser_bonus} (loser under 100)")
     counted = s.brisques_counted and rules.brisques_only_to_settle
     return Text.assemble(
         (does(sides[s.winner], "win") + how, "bold"),

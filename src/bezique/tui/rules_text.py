@@ -13,9 +13,10 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
-from ..core.cards import RANKS
+from ..core.cards import ACE, HEARTS, RANKS, SEVEN, SPADES, kind
 from ..core.melds import MELDS, meld_score
 from ..core.rules import Rules
+from ..core.scoring import turn_up_bonus
 
 _PAIRING = {
     "spade-queen-diamond-jack": "the queen of spades and the jack of diamonds, whatever is trump",
@@ -24,10 +25,6 @@ _PAIRING = {
     "same-colour": "the queen of trumps and the jack of the other suit of the same colour "
     "(spades: J♣, hearts: J♦, diamonds: J♥, clubs: J♠)",
 }
-
-
-def _get(rules: Rules, name: str, default: Any) -> Any:
-    return getattr(rules, name, default)
 
 
 def meld_rows(rules: Rules) -> list[tuple[str, str, int]]:
@@ -85,25 +82,29 @@ def rules_sections(rules: Rules) -> list[tuple[str, list[str]]]:
                 "place and the next card is turned."
             )
         bonus = r.turn_up_bonus
+        # the numbers are the core's (scoring.turn_up_bonus), read off a sample turn-up
+        seven = turn_up_bonus(r, kind(SPADES, SEVEN), 0)
         if bonus == "seven":
-            trump.append("If the turn-up is a seven, the dealer scores 10 at once.")
+            trump.append(f"If the turn-up is a seven, the dealer scores {seven[0][1]} at once.")
         elif bonus == "greek-club":
+            black = turn_up_bonus(r, kind(SPADES, ACE), 0)[0][1]
+            red = turn_up_bonus(r, kind(HEARTS, ACE), 0)[0][1]
             trump.append(
-                "Turn-up bonuses: a black ace gives the dealer 20, a red ace 12; a seven gives the "
-                "dealer 10 and every other player -5."
+                f"Turn-up bonuses: a black ace gives the dealer {black}, a red ace {red}; a seven "
+                f"gives the dealer {seven[0][1]} and every other player {seven[-1][1]}."
             )
     else:
         fix = "the first marriage"
-        if _get(r, "sequence_fixes_trump", False):
+        if r.sequence_fixes_trump:
             fix += " or sequence"
         trump.append(f"There is no turn-up: {fix} declared fixes the trump suit.")
-        if _get(r, "melds_before_trump", "all-but-sequence") == "marriage-only":
+        if r.melds_before_trump == "marriage-only":
             trump.append(
                 "Until then a marriage (any suit, scoring as a royal marriage) is the only "
                 "declaration, and a trick goes to the higher card of the suit led, else to the "
                 "leader. If no marriage is ever declared, the deal ends without trumps."
             )
-        extra = _get(r, "trump_double_marriage", 0)
+        extra = r.trump_double_marriage
         if extra:
             trump.append(f"A double marriage that fixes trump scores {extra}.")
     out.append(("Trump", trump))
@@ -123,7 +124,7 @@ def rules_sections(rules: Rules) -> list[tuple[str, list[str]]]:
             "While the stock lasts (stage 1) you may play any card: there is no need to follow "
             "suit, to trump or to win."
         )
-    if _get(r, "draw_order", "winner-first") == "leader-first":
+    if r.draw_order == "leader-first":
         play.append(
             "After each trick the winner may declare; then the player who led the trick draws "
             "the top card of the stock, and the others draw in turn."
@@ -145,7 +146,7 @@ def rules_sections(rules: Rules) -> list[tuple[str, list[str]]]:
     # declaring
     who = (
         "Only a player whose card beat a card played before it (never the leader) may declare"
-        if _get(r, "declare_only_after_beating", False)
+        if r.declare_only_after_beating
         else "Only the winner of a trick may declare"
     )
     decl = [
@@ -160,7 +161,7 @@ def rules_sections(rules: Rules) -> list[tuple[str, list[str]]]:
             f"A player must have won {_n(r.min_tricks_before_declaring, 'trick')} before declaring"
             + (
                 " (the seven of trumps may be exchanged before that)."
-                if _get(r, "exchange_before_min_tricks", False)
+                if r.exchange_before_min_tricks
                 else "."
             )
         )
@@ -184,22 +185,22 @@ def rules_sections(rules: Rules) -> list[tuple[str, list[str]]]:
             "quartets": "four aces, kings, queens or jacks of any suits (not a trump four, a "
             "marriage, a bezique or a sequence)",
             "all-but-sequence": "any meld but a sequence",
-        }[_get(r, "wild_card_melds", "any")]
+        }[r.wild_card_melds]
         decl.append(f"A joker may stand in for one card of {which}, one joker a meld.")
         if r.meld_reuse == "once-per-kind":
             decl.append("A joker scores in one meld a deal.")
-    if _get(r, "sequence_needs_marriage", False):
+    if r.sequence_needs_marriage:
         decl.append(
             "The trump sequence is the A, 10 and J of trumps added to the declarer's own royal "
             "marriage on the table, neither card of which has been played."
         )
-    if _get(r, "first_bezique", 0):
+    if r.first_bezique:
         decl.append(f"The first bezique declared in a game scores {r.first_bezique}.")
-    if _get(r, "meld_reforming", False):
+    if r.meld_reforming:
         decl.append(
             "A meld may score again once one of its cards has been played and a like card added."
         )
-    if r.partnerships and _get(r, "partner_declaring", "winner-only") == "winner-or-partner":
+    if r.partnerships and r.partner_declaring == "winner-or-partner":
         decl.append("The winner of a trick may let the partner declare instead.")
     decl += _meld_details(r)
     out.append(("Declaring", decl))
@@ -269,7 +270,7 @@ def rules_sections(rules: Rules) -> list[tuple[str, list[str]]]:
                 "A joker has no suit: after a joker is led a player must trump if able. "
                 + (
                     "A joker may be played only when it is the last kind of card held."
-                    if _get(r, "stage2_wild_card", "discard") == "last-resort"
+                    if r.stage2_wild_card == "last-resort"
                     else "A joker may be played only by a player who can neither follow nor trump."
                 )
             )
@@ -299,15 +300,15 @@ def rules_sections(rules: Rules) -> list[tuple[str, list[str]]]:
         scoring.append(
             "At the end of the deal the aces and tens won in tricks (brisques) are counted: the "
             "player with more scores 10 for each of his, the other loses "
-            f"{_get(r, 'brisque_loser_penalty', 200)}; if they are equal, each scores "
-            f"{_get(r, 'brisque_tie_bonus', 160)}. Only a player whose game score (the last "
-            f"trick included) is at least {_get(r, 'brisque_min_score', 200)} gains or loses."
+            f"{r.brisque_loser_penalty}; if they are equal, each scores "
+            f"{r.brisque_tie_bonus}. Only a player whose game score (the last "
+            f"trick included) is at least {r.brisque_min_score} gains or loses."
         )
     elif ts == "greek-per-trick":
         scoring.append("Each trick won scores 10, plus 10 for each ace and ten in it.")
     else:
         scoring.append("Cards won in tricks score nothing.")
-    if _get(r, "brisques_only_to_settle", False):
+    if r.brisques_only_to_settle:
         scoring.append("Brisques count only to break a tie or to escape the rubicon.")
     if r.last_trick_bonus:
         scoring.append(f"The winner of the last trick scores {r.last_trick_bonus}.")
@@ -315,21 +316,21 @@ def rules_sections(rules: Rules) -> list[tuple[str, list[str]]]:
 
     # the game
     game: list[str] = []
-    if _get(r, "deal_scoring", "cumulative") == "per-deal":
+    if r.deal_scoring == "per-deal":
         game.append(
-            f"Each deal is a game. The higher score wins {_get(r, 'game_bonus', 500)} plus the "
+            f"Each deal is a game. The higher score wins {r.game_bonus} plus the "
             "difference between the scores."
         )
         game.append(
-            f"A loser with under {_get(r, 'rubicon_threshold', 1000)} is rubiconed: the winner "
-            f"scores {_get(r, 'rubicon_bonus', 1000)} plus both scores plus "
-            f"{_get(r, 'rubicon_brisque_bonus', 320)}."
+            f"A loser with under {r.rubicon_threshold} is rubiconed: the winner "
+            f"scores {r.rubicon_bonus} plus both scores plus "
+            f"{r.rubicon_brisque_bonus}."
         )
-        small = _get(r, "small_loser_bonus", 0)
+        small = r.small_loser_bonus
         if small:
             game.append(f"If the loser has under 100, the winner scores {small} more.")
     else:
-        immediate = _get(r, "target_check", "end-of-hand") == "immediate"
+        immediate = r.target_check == "immediate"
         game.append(
             f"Deals are played until a side reaches {r.target} points"
             + (
@@ -339,7 +340,7 @@ def rules_sections(rules: Rules) -> list[tuple[str, list[str]]]:
                 else ", checked at the end of a deal."
             )
         )
-        if _get(r, "score_floor_zero", False):
+        if r.score_floor_zero:
             game.append("A score never goes below 0.")
         if r.both_reach_target == "last-trick-winner":
             game.append("If more than one side gets there, the taker of the last trick wins.")
@@ -350,9 +351,9 @@ def rules_sections(rules: Rules) -> list[tuple[str, list[str]]]:
             )
     if r.triple_bezique_wins_game:
         game.append("A triple bezique wins the game outright.")
-    games = _get(r, "match_games", 0)
+    games = r.match_games
     if games:
-        below = _get(r, "double_game_below", 0)
+        below = r.double_game_below
         game.append(
             "Scores start again from 0 for the next game. Each game won adds 1 to the winner's "
             "count"
@@ -360,7 +361,7 @@ def rules_sections(rules: Rules) -> list[tuple[str, list[str]]]:
             + f", and sets the losers' counts to 0; the first to {games} wins the match "
             "(cent points)."
         )
-        handicap = _get(r, "cent_points_handicap", 0)
+        handicap = r.cent_points_handicap
         if handicap:
             game.append(
                 f"The loser of a match starts every game of the next on {handicap}, until he "
@@ -409,16 +410,16 @@ def _dealt(r: Rules, stock: int) -> str:
 def _meld_details(r: Rules) -> list[str]:
     """What the rules change about the melds themselves."""
     out = []
-    if _get(r, "repeat_doubles", False):
+    if r.repeat_doubles:
         out.append(
             "Each further royal marriage, bezique and trump sequence a player declares in a hand "
             "scores double the one before."
         )
-    if _get(r, "sequence_bezique_jack", False):
+    if r.sequence_bezique_jack:
         out.append("The bezique jack may stand in for the trump jack in a trump sequence.")
-    if _get(r, "quartet_distinct_suits", False):
+    if r.quartet_distinct_suits:
         out.append("Four aces, kings, queens or jacks must be of four different suits.")
-    if _get(r, "trump_set_scoring", "whole") == "cumulative":
+    if r.trump_set_scoring == "cumulative":
         out.append(
             "Each trump card (or bezique jack) beyond four adds its own amount: five or more "
             "shown at once score the four and every card beyond it."

@@ -3,8 +3,11 @@
 // between the pages (start, join, table, rules, replay); the table itself is table.js.
 import { sortCards, sprite, suitSymbol } from "./cards.js";
 import { api, card, esc, label, loadLang, meldName, named, pickLang, saveSettings, t, toast } from "./common.js";
+import { joinExtras, onlineHome, onlineRoute, tableChoices, tableExtras } from "./lobby.js";
 import { meldGroups } from "./logic.js";
-import { actionText, openTable, render, tokenKey } from "./table.js";
+import { remember, showGames } from "./games.js";
+import { actionText, linkKey, openTable, render, tokenKey } from "./table.js";
+import { bindTutorial, tutorialSection } from "./tutorial.js";
 
 const app = /** @type {HTMLElement} */ (document.getElementById("app"));
 /** @type {any} */
@@ -29,9 +32,11 @@ async function route() {
       if (s && mine !== routed) s.leave(); else current = s;
       return;
     }
-    if (parts[0] === "join" && parts[1]) return await joinView(parts[1]);
+    if (parts[0] === "join" && parts[1]) return await joinView(plainCode(decodeURIComponent(parts[1])));
+    if (parts[0] === "seat" && parts[1] && parts[2]) return await claimView(parts[1], parts[2]);
     if (parts[0] === "rules") return await rulesView(decodeURIComponent(parts[1] || "classic"));
     if (parts[0] === "replay") return await replayView(parts[1], Number(parts[2] ?? -1), Number(parts[3] ?? -1));
+    if (await onlineRoute(app, parts)) return; // the lobby, quick match, ratings (lobby.js)
     return await homeView();
   } catch (e) {
     app.innerHTML = `<p class="error">${esc(/** @type {Error} */ (e).message)}</p>`;
@@ -84,7 +89,11 @@ async function homeView() {
     <form id="join"><label>${t("form.code")} <input name="code" required maxlength="16" autocapitalize="off"></label>
     <button type="submit">${t("home.joinbutton")}</button></form>
     <p><a href="#/rules/classic">${t("nav.rules")}</a> · <a href="#/replay">${t("nav.replay")}</a></p>
-  </section>`;
+  </section>
+  ${tutorialSection()}
+  <section class="panel" id="your-games" hidden></section>`;
+  bindTutorial(() => /** @type {HTMLInputElement} */ (document.querySelector("#vs input[name=name]")).value || t("you"));
+  showGames(/** @type {HTMLElement} */ (document.getElementById("your-games")));
   const vs = /** @type {any} */ (document.getElementById("vs"));
   const friends = /** @type {any} */ (document.getElementById("friends"));
   const fillPlayers = (/** @type {any} */ form) => {
@@ -107,11 +116,14 @@ async function homeView() {
   }
   friends.players.addEventListener("change", fillSeats);
   fillSeats();
+  tableChoices(friends);
+  onlineHome(app, info);
   /** @param {any} body */
   const create = async (body) => {
     try {
       const r = await api("/api/tables", body);
       localStorage.setItem(tokenKey(r.code), r.token);
+      remember(r.code);
       location.hash = `#/t/${r.code}`;
     } catch (err) { toast(/** @type {Error} */ (err).message); }
   };
@@ -120,7 +132,7 @@ async function homeView() {
     localStorage.setItem("bezique.name", vs.name.value);
     create({ rules: rulesString(vs.preset.value, vs.players.value), level: vs.level.value, name: vs.name.value || t("you") });
   });
-  friends.addEventListener("submit", (/** @type {Event} */ e) => {
+  friends.addEventListener("submit", async (/** @type {Event} */ e) => {
     e.preventDefault();
     const f = friends;
     localStorage.setItem("bezique.name", f.name.value);
@@ -131,14 +143,19 @@ async function homeView() {
       const v = f[`seat${i}`].value;
       seats.push(v === "open" ? { kind: "open" } : { kind: "bot", level: v.slice(4) });
     }
-    create({ rules: rulesString(f.preset.value, f.players.value, f.target.value), seats, name: f.name.value || t("you"), hints: f.hints.checked });
+    let extras = {};
+    try { extras = await tableExtras(f); } catch (err) { toast(/** @type {Error} */ (err).message); return; }
+    create({ rules: rulesString(f.preset.value, f.players.value, f.target.value), seats, name: f.name.value || t("you"), hints: f.hints.checked, ...extras });
   });
   $(document, "#join").addEventListener("submit", (/** @type {any} */ e) => {
     e.preventDefault();
-    location.hash = `#/join/${e.target.code.value.trim().toLowerCase()}`;
+    location.hash = `#/join/${plainCode(e.target.code.value)}`;
   });
   $(document, "#vs select[name=preset]").focus();
 }
+
+/** A table code as typed, made plain: no spaces anywhere in it, lower case. @param {string} text */
+export const plainCode = (text) => text.replace(/\s+/g, "").toLowerCase();
 
 // --- join ---------------------------------------------------------------------------------
 /** @param {string} code */
@@ -160,12 +177,31 @@ async function joinView(code) {
       e.preventDefault();
       localStorage.setItem("bezique.name", e.target.name.value);
       try {
-        const r = await api(`/api/tables/${code}/join`, { name: e.target.name.value });
+        const r = await api(`/api/tables/${code}/join`, { name: e.target.name.value, ...(await joinExtras(code, e.target.name.value)) });
         localStorage.setItem(tokenKey(code), r.token);
+        remember(code);
         location.hash = `#/t/${code}`;
       } catch (err) { toast(/** @type {Error} */ (err).message); }
     });
   }
+}
+
+// --- a personal seat link -------------------------------------------------------------------
+/** Take a seat back with its personal link: this browser gets a fresh seat token (the device
+ * that held the seat before loses it), and the secret leaves the address bar at once.
+ * @param {string} code @param {string} secret */
+async function claimView(code, secret) {
+  history.replaceState(null, "", `#/t/${code}`);
+  try {
+    const r = await api(`/api/tables/${encodeURIComponent(code)}/claim`, { link: secret });
+    localStorage.setItem(tokenKey(code), r.token);
+    localStorage.setItem(linkKey(code), secret);
+    remember(code);
+    toast(t("seatlink.taken"));
+  } catch {
+    toast(t("seatlink.invalid"));
+  }
+  await route();
 }
 
 // --- rules --------------------------------------------------------------------------------
@@ -207,7 +243,8 @@ async function rulesView(rules) {
   let facts;
   try { facts = await api(`/api/rules?rules=${encodeURIComponent(rules)}`); } catch (e) { app.innerHTML = `<p class="error">${esc(/** @type {Error} */ (e).message)}</p>`; return; }
   const paras = ruleParagraphs(Object.fromEntries(facts.options.map((/** @type {any} */ o) => [o.name, o.value])), facts);
-  app.innerHTML = `<section class="panel rules"><h1>${t("rules.title")}: ${esc(facts.rules)}</h1>
+  const changed = facts.rules !== facts.preset ? ` <small class="muted">${esc(facts.rules.slice(facts.preset.length))}</small>` : "";
+  app.innerHTML = `<section class="panel rules"><h1>${t("rules.title")}: ${esc(named("preset.", facts.preset))}${changed}</h1>
     <label>${t("form.variant")} <select id="rules-preset">${presetOptions(info.presets)}</select></label>
     <p>${t("rules.facts", { players: facts.players, packs: facts.packs, hand: facts.hand_size, tricks: facts.tricks })}</p>
     ${paras.map(([k, p]) => `<p>${t(k, p)}</p>`).join("")}
@@ -228,7 +265,7 @@ async function replayView(code, deal, ply) {
     app.innerHTML = `<section class="panel"><h1>${t("replay.title")}</h1>
       <form id="rcode"><label>${t("form.code")} <input name="code" maxlength="16"></label><button type="submit">${t("replay.open")}</button></form>
       <label>${t("replay.file")} <input type="file" id="rfile" accept=".json,application/json"></label></section>`;
-    $(document, "#rcode").addEventListener("submit", (/** @type {any} */ e) => { e.preventDefault(); location.hash = `#/replay/${e.target.code.value.trim()}`; });
+    $(document, "#rcode").addEventListener("submit", (/** @type {any} */ e) => { e.preventDefault(); location.hash = `#/replay/${plainCode(e.target.code.value)}`; });
     $(document, "#rfile").addEventListener("change", async (/** @type {any} */ e) => {
       const f = e.target.files[0];
       if (!f) return;
@@ -245,6 +282,20 @@ async function replayView(code, deal, ply) {
   }
   const page = (/** @type {number} */ d) => api(`/api/tables/${code}/replay?deal=${d}`);
   try { showReplay(await page(0), page, deal, ply); } catch (e) { app.innerHTML = `<p class="error">${esc(/** @type {Error} */ (e).message)}</p>`; }
+}
+
+/** The replay's step buttons, drawn (a font may lack ⏮ and ⏭): to the start, back, on, to the end. */
+const STEP_ICONS = /** @type {Record<string, string>} */ ({
+  "⏮": `<svg class="icon step" viewBox="0 0 16 16" aria-hidden="true"><path d="M3 3v10M13 3L6 8l7 5z"/></svg>`,
+  "◀": `<svg class="icon step" viewBox="0 0 16 16" aria-hidden="true"><path d="M12 3L5 8l7 5z"/></svg>`,
+  "▶": `<svg class="icon step" viewBox="0 0 16 16" aria-hidden="true"><path d="M4 3l7 5-7 5z"/></svg>`,
+  "⏭": `<svg class="icon step" viewBox="0 0 16 16" aria-hidden="true"><path d="M13 3v10M3 3l7 5-7 5z"/></svg>`,
+});
+
+/** The players' names as the table showed them: a computer by its name in the language (a
+ * record names it "Computer (level)"). @param {string[]} players @returns {string[]} */
+function replayNames(players) {
+  return players.map((p, i) => (/^Computer \([\w-]+\)$/.test(p) ? t(`bot.${i}`) : p));
 }
 
 /**
@@ -281,7 +332,7 @@ function showReplay(data, page, deal, ply) {
   })().catch((err) => toast(err.message));
   function draw() {
     const st = steps[i], v = st.view;
-    const nm = /** @type {string[]} */ (data.players);
+    const nm = replayNames(data.players);
     const deals = [...new Set(steps.map((x) => x.deal))];
     const prev = i > 0 && steps[i - 1].deal === st.deal ? steps[i - 1].view : null;
     /** @type {Array<[number, string]>} */
@@ -294,8 +345,9 @@ function showReplay(data, page, deal, ply) {
     }
     const trick = cards.map(([seat, c]) => `<figure>${card(c)}<figcaption>${esc(nm[seat] ?? "")}</figcaption></figure>`).join("");
     const melded = { ...v, scoring: v.scoring || [] };
-    const icon = (/** @type {string} */ id, /** @type {string} */ sym, /** @type {string} */ key) => `<button id="${id}" title="${t(key)}" aria-label="${t(key)}"><span aria-hidden="true">${sym}</span> <span class="iconlabel">${t(key)}</span></button>`;
-    app.innerHTML = `<section class="panel replay"><h1>${t("replay.title")} · ${esc(data.rules)}</h1>
+    const icon = (/** @type {string} */ id, /** @type {string} */ sym, /** @type {string} */ key) => `<button id="${id}" title="${t(key)}" aria-label="${t(key)}">${STEP_ICONS[sym] || `<span aria-hidden="true">${sym}</span>`} <span class="iconlabel">${t(key)}</span></button>`;
+    const preset = String(data.rules).split("(")[0];
+    app.innerHTML = `<section class="panel replay"><h1>${t("replay.title")} · ${esc(named("preset.", preset))}</h1>
       <div class="buttons">${icon("r-first", "⏮", "replay.first")}${icon("r-prev", "◀", "replay.prev")}
       <span id="r-pos">${t("replay.step", { deal: st.deal + 1, ply: st.ply })}</span>
       ${icon("r-next", "▶", "replay.next")}${icon("r-last", "⏭", "replay.last")}

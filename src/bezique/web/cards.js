@@ -145,9 +145,9 @@ export function sprite() {
     `</defs></svg>`;
 }
 
-// Sort a hand by suit (alternating colours: spades, hearts, clubs, diamonds), then rank.
+// Sort a hand by suit in the terminal's order (spades, hearts, diamonds, clubs), then rank.
 /** @type {Record<string, number>} */
-const SUIT_ORDER = { S: 0, H: 1, C: 2, D: 3, X: 4 };
+const SUIT_ORDER = { S: 0, H: 1, D: 2, C: 3, X: 4 };
 /** @param {string[]} codes @returns {string[]} */
 export function sortCards(codes) {
   return [...codes].sort((a, b) => {

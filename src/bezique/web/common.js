@@ -102,15 +102,19 @@ export async function api(path, body) {
 
 // --- cards in the page ------------------------------------------------------------------------
 /**
- * A card: a button when it may be played (``action``), else a picture.
- * @param {string} code @param {{ action?: string|null, size?: string, aria?: string|null }} [o]
+ * A card: a button when it may be played (``action``), a button that says why not when it is
+ * the player's turn and it may not (``blocked``), else a picture.
+ * @param {string} code @param {{ action?: string|null, size?: string, aria?: string|null, blocked?: boolean }} [o]
  */
-export function card(code, { action = null, size = "", aria = null } = {}) {
-  const cls = `card${size ? " " + size : ""}${action ? " playable" : ""}`;
+export function card(code, { action = null, size = "", aria = null, blocked = false } = {}) {
+  const cls = `card${size ? " " + size : ""}${action ? " playable" : ""}${blocked && !action ? " blocked" : ""}`;
   const title = esc(aria || label(code));
   const svg = cardSVG(code, { fourColour: settings.fourColour, ranks: ranks() });
   if (action) {
     return `<button class="${cls}" data-action="${esc(action)}" data-card="${esc(code)}" aria-label="${t("aria.play", { card: title })}">${svg}</button>`;
+  }
+  if (blocked) {
+    return `<button class="${cls}" data-blocked="1" data-card="${esc(code)}" aria-disabled="true" aria-label="${title}">${svg}</button>`;
   }
   return `<span class="${cls}" role="img" aria-label="${title}" data-card="${esc(code)}">${svg}</span>`;
 }

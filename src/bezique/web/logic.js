@@ -100,6 +100,33 @@ export function playAction(v, code, fromTable) {
 }
 
 /**
+ * Why a card of the hand may not be played now, worked out from what is legal (so it follows
+ * whatever the rules ask): the key of the text that says so, and the suit it names.  Null
+ * when the card may be played.  "follow": a card of another suit while the led suit is held;
+ * "followwin": the same, where only the higher cards of that suit may be played (stage 2 asks
+ * to win the trick if one can); "win": a card of the led suit too low to win while a higher
+ * one is held; "trump": the led suit is not held and a trump must be played; "wait": it is
+ * no time to play; "other": any other reason.
+ * @param {View} v @param {string} code @returns {{ key: string, suit: string }|null} */
+export function whyNot(v, code) {
+  const plays = v.legal.map((l) => l.action).filter((a) => a.startsWith("play ")).map((a) => a.split(/\s+/)[1].split("@")[0]);
+  const c = code.split("@")[0];
+  if (plays.includes(c)) return null;
+  if (v.phase !== "play" || !plays.length) return { key: "illegal.wait", suit: "" };
+  if (!v.trick.length) return { key: "illegal.other", suit: "" };
+  const led = v.trick[0][1].split("@")[0][1];
+  const legalLed = plays.filter((p) => p[1] === led);
+  if (c[1] === "X" || led === "X") return { key: "illegal.other", suit: "" };
+  if (c[1] !== led && legalLed.length) {
+    const held = v.hand.filter((h) => h[1] === led).length;
+    return { key: legalLed.length < held ? "illegal.followwin" : "illegal.follow", suit: led };
+  }
+  if (c[1] === led && legalLed.length) return { key: "illegal.win", suit: led };
+  if (v.trump && plays.every((p) => p[1] === v.trump)) return { key: "illegal.trump", suit: led };
+  return { key: "illegal.other", suit: "" };
+}
+
+/**
  * The deal so far in words, worked out from the view alone (so it survives a reload and
  * speaks the language chosen now): each trick won, each declaration and exchange.
  * @param {View} v @param {string[]} names @param {Translate} t

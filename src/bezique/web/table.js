@@ -4,14 +4,20 @@
 // views it sends and sends action notation back.
 import { backSVG, suitSymbol, sortCards, suitClass } from "./cards.js";
 import { api, card, esc, label, meldName, named, saveSettings, settings, t, toast } from "./common.js";
-import { clock, logLines, meldGroups, playAction, positions, seatName, sideNames, sideOf, soundsFor } from "./logic.js";
-import { glide, snapshot, sweep } from "./motion.js";
+import { clock, logLines, meldGroups, playAction, positions, seatName, sideNames, sideOf, soundsFor, whyNot } from "./logic.js";
+import { glide, reduced, snapshot, sweep } from "./motion.js";
+import { qrSVG } from "./qr.js";
+import { coach } from "./tutorial.js";
 import { play as playSounds, setSound } from "./sound.js";
 
 const V = 1;
 const app = /** @type {HTMLElement} */ (document.getElementById("app"));
 /** @param {string} code */
 export const tokenKey = (code) => `bezique.seat.${code}`;
+/** Where this browser keeps a seat's personal link (a secret of that seat). @param {string} code */
+export const linkKey = (code) => `bezique.link.${code}`;
+/** A seat's personal link from its secret. @param {string} code @param {string} secret */
+export const seatLink = (code, secret) => `${location.origin}/#/seat/${code}/${secret}`;
 
 /**
  * @typedef {import("./logic.js").View} View
@@ -172,7 +178,7 @@ function meldsHTML(s, v, seat, mine) {
     const cards = g.cards.map((c) => {
       if (c.again) return `<span class="again" title="${esc(label(c.code))}">${esc(label(c.code))}</span>`;
       const action = myTurn ? playAction(v, c.ref, true) : null;
-      return card(c.ref, { action, size: mine ? "meldcard" : "small", aria: `${label(c.code)} (${meldName(g.name)})` });
+      return card(c.ref, { action, blocked: myTurn, size: mine ? "meldcard" : "small", aria: `${label(c.code)} (${meldName(g.name)})` });
     }).join("");
     const title = g.name ? `${esc(meldName(g.name))} <b>${g.points}</b>` : "";
     return `<div class="meld${g.cards.length ? "" : " gone"}" data-testid="meld" data-meld="${esc(g.name)}"><div class="mlabel">${title}</div><div class="mcards">${cards}</div></div>`;
@@ -198,7 +204,9 @@ function seatHTML(s, v, x, pos, n) {
       : `<span class="badge away">${t("badge.away")}${s.away.has(x) ? ` · ${t("badge.takeover")} <span data-countdown="${x}"></span>` : ""}</span>`);
   }
   const concealed = v.hand_sizes[x] - v.tables[x].length;
-  const backs = mine && s.seat !== null ? "" : `<div class="backs" aria-label="${t("aria.backs", { n: concealed })}">${Array.from({ length: Math.min(concealed, pos === "bottom" || pos === "top" ? 12 : 6) }, () => `<span class="card back tiny">${backSVG()}</span>`).join("")}<span class="count">${concealed}</span></div>`;
+  // the cards of the hand known to all are drawn face up beside the backs: not twice
+  const unknown = Math.max(0, concealed - (mine ? 0 : v.known[x].length));
+  const backs = mine && s.seat !== null ? "" : `<div class="backs" aria-label="${t("aria.backs", { n: concealed })}">${Array.from({ length: Math.min(unknown, pos === "bottom" || pos === "top" ? 12 : 6) }, () => `<span class="card back tiny">${backSVG()}</span>`).join("")}<span class="count">${concealed}</span></div>`;
   const known = v.known[x].length && !mine ? `<div class="known"><span class="lbl">${t("known")}</span>${v.known[x].map((c) => card(c, { size: "tiny" })).join("")}</div>` : "";
   return `<section class="seat pos-${pos} side-${side}${turn ? " turn" : ""}${mine ? " mine" : ""}" data-testid="seat-${x}" data-zone="seat-${x}" aria-label="${esc(n[x])}">
     <div class="plate"><span class="pname">${esc(mine ? (info.name || t("you")) : n[x])}</span>${badges.join("")}${turn ? `<span class="turnmark">${t("turn")}</span>` : ""}</div>
@@ -221,15 +229,16 @@ function centreHTML(s, v, pos, n) {
   }
   const slots = cards.map(([st, c]) => `<div class="slot pos-${pos[st]}" data-zone="trick-${st}">${card(c)}<span class="who">${esc(n[st])}</span></div>`).join("");
   const trick = `<div class="trick${cls} n${tb.players}" id="trick" data-testid="trick" aria-label="${t("trick")}">${slots}${caption}</div>`;
-  return `<div class="centre">${trick}${stock}${declareHTML(s, v)}</div>`;
+  return `<div class="centre">${trick}${stock}</div>`;
 }
 
-/** The declaration panel (over the middle of the table, so nothing else moves). @param {State} s @param {View} v */
+/** The declaration choices: a strip just above the hand, so the trick, the stock and the
+ * turn-up they speak of stay in sight. @param {State} s @param {View} v */
 function declareHTML(s, v) {
   const myTurn = s.seat !== null && v.to_move === s.seat && v.phase === "declare" && !s.pending;
   if (!myTurn) return "";
   const choices = v.legal.filter((l) => l.action !== "pass");
-  return `<div class="panel declare" id="declare"><h3>${t("declare.title")}</h3><div class="choices">${choices.map((l, i) => {
+  return `<div class="declare" id="declare" role="group" aria-label="${t("declare.title")}"><div class="choices">${choices.map((l, i) => {
     const p = l.action.split(/\s+/);
     const text = p[0] === "meld" ? meldName(p[1]) : actionText(l.action);
     const cards = p[0] === "meld" ? p.slice(2).map((c) => card(c, { size: "tiny" })).join("") : "";
@@ -248,6 +257,15 @@ export function actionText(a) {
   return a;
 }
 
+/** A review item in words: the trick it belongs to (a declaration: the trick just won), and
+ * what was played or declared against what the computer suggests. @param {any} item */
+function reviewText(item) {
+  const verb = String(item.played).split(/\s+/)[0];
+  const won = item.view ? item.view.tricks.length : 0;
+  const key = verb === "play" ? "review.item" : verb === "pass" ? "review.itempass" : "review.itemdeclare";
+  return t(key, { n: verb === "play" ? won + 1 : Math.max(won, 1), played: esc(moveText(item.played)), suggested: esc(moveText(item.suggested)) });
+}
+
 /** A move as a review item names it: a card played by its name ("A♠", not "play A♠"),
  * anything else as the log words it. @param {string} a */
 function moveText(a) {
@@ -262,7 +280,7 @@ function scoresHTML(s, v, n) {
   const g = m.games;
   // a match of games (cent points): each side's count of games won, towards the count needed
   const games = g ? `<span class="games" id="match-counter" title="${esc(t("games.title", { n: g.needed }))}">${t("games.label")} ${g.counts.map((/** @type {number} */ c, /** @type {number} */ i) => `<b class="side-${i}">${c}</b>`).join("–")}<small>/${g.needed}</small></span>` : "";
-  return `<div class="scores" data-testid="scores" aria-label="${t("scores")}"><span class="dealno">${t("scores.deal", { n: m.deal + 1 })}</span>${games}${sides.map((nm, i) => `<span class="score side-${i}${i === mySide ? " myside" : ""}"><b>${esc(nm)}</b> <span class="pts">${v.points[i]}</span> <small title="${t("scores.match")}">${m.scores[i]}/${m.target}</small></span>`).join("")}</div>`;
+  return `<div class="scores" data-testid="scores" aria-label="${t("scores")}"><span class="dealno">${t("scores.deal", { n: m.deal + 1 })}</span>${games}${sides.map((nm, i) => `<span class="score side-${i}${i === mySide ? " myside" : ""}"><b>${esc(nm)}</b> <span class="pts">${v.points[i]}</span> <small title="${t("scores.match")}">${m.scores[i]}<span class="tgt">/${m.target}</span></small></span>`).join("")}</div>`;
 }
 
 /** @param {State} s @param {View} v @param {string[]} n */
@@ -276,9 +294,21 @@ function panelsHTML(s, v, n) {
     const n2 = /** @type {TableInfo} */ (s.table).players;
     return `<aside class="drawer" id="last-trick" data-zone="lasttrick"><h3>${t("lasttrick", { name: esc(n[w]) })}</h3><div class="row">${cs.map((c, i) => `<figure>${card(c, { size: "small" })}<figcaption>${esc(n[(ld + i) % n2])}</figcaption></figure>`).join("")}</div></aside>`;
   }
+  if (s.panel === "seatlink") {
+    const secret = localStorage.getItem(linkKey(s.code));
+    const link = secret ? seatLink(s.code, secret) : "";
+    return `<aside class="drawer" id="seatlink-panel"><h3>${t("seatlink.title")}</h3><p>${t("seatlink.about")}</p>
+      ${link ? `<input id="seat-link" readonly value="${esc(link)}" aria-label="${t("seatlink.title")}">
+      <div class="qrbox">${qrSVG(link, t("seatlink.qr"))}</div>
+      <div class="buttons"><button id="copy-seat-link">${t("seatlink.copy")}</button><button id="renew-seat-link">${t("seatlink.renew")}</button></div>
+      <p class="muted small">${t("seatlink.renewabout")}</p>` : `<p class="muted">${t("connecting")}</p>`}</aside>`;
+  }
   if (s.panel === "settings") {
     const speeds = [[0, "speed.off"], [0.5, "speed.fast"], [1, "speed.normal"], [1.6, "speed.slow"]];
-    return `<aside class="drawer" id="settings-panel"><h3>${t("settings.title")}</h3>
+    // the site's header is hidden at the table: its language choice moves here
+    const langs = document.getElementById("lang");
+    const lang = langs ? `<label>${t("language")} <select id="set-lang">${langs.innerHTML}</select></label>` : "";
+    return `<aside class="drawer" id="settings-panel"><h3>${t("settings.title")}</h3>${lang}
       <label>${t("settings.speed")} <select id="set-speed">${speeds.map(([x, k]) => `<option value="${x}" ${settings.speed === x ? "selected" : ""}>${t(String(k))}</option>`).join("")}</select></label>
       <label class="check"><input type="checkbox" id="set-four" ${settings.fourColour ? "checked" : ""}> ${t("settings.four")}</label>
       <label class="check"><input type="checkbox" id="set-sound" ${settings.sound ? "checked" : ""}> ${t("settings.sound")}</label></aside>`;
@@ -296,7 +326,7 @@ export function render(s) {
   const active = /** @type {HTMLElement|null} */ (document.activeElement);
   const focused = active?.dataset?.action || active?.id;
   document.body.classList.add("at-table");
-  const bar = `<a class="tool home" href="#/" aria-label="${t("nav.play")}">Bezique</a><span class="code">${t("table.code")} <strong id="table-code">${esc(s.code)}</strong></span>
+  const bar = `<a class="tool home" href="#/" aria-label="${t("nav.play")}">Bezique</a><span class="code"><span class="codelbl">${t("table.code")}</span> <strong id="table-code">${esc(s.code)}</strong></span>
     <button id="copy-link" class="tool" data-link="${esc(link)}" aria-label="${t("table.copy")}"><svg class="icon" viewBox="0 0 16 16" aria-hidden="true"><path d="M6.6 9.4l2.8-2.8M7.3 4.7l1.4-1.4a2.6 2.6 0 013.7 3.7L11 8.4M8.7 11.3l-1.4 1.4a2.6 2.6 0 01-3.7-3.7L5 7.6"/></svg> <span class="tl">${t("table.copy")}</span></button>`;
   if (tb.status === "waiting" || !v) {
     app.innerHTML = `<div class="bar">${bar}</div><section class="panel"><h2>${t("table.waiting")}</h2><p>${t("table.share")}</p><p><code>${esc(link)}</code></p>
@@ -313,6 +343,7 @@ export function render(s) {
     <button class="tool" id="last-btn" aria-label="${t("tool.last")}" aria-pressed="${s.panel === "last"}" ${v.tricks.length ? "" : "disabled"}><span aria-hidden="true">↶</span> <span class="tl">${t("tool.last")}</span></button>
     <button class="tool" id="log-btn" aria-label="${t("tool.log")}" aria-pressed="${s.panel === "log"}"><span aria-hidden="true">☰</span> <span class="tl">${t("tool.log")}</span></button>
     <button class="tool" id="sound-btn" aria-pressed="${settings.sound}" aria-label="${t("settings.sound")}" title="${t(settings.sound ? "sound.on" : "sound.off")}"><svg class="icon" viewBox="0 0 16 16" aria-hidden="true"><path d="M2.5 6h2.5l3.5-3v10l-3.5-3h-2.5z"/>${settings.sound ? `<path d="M11 5.5a3.5 3.5 0 010 5M12.8 3.8a6 6 0 010 8.4"/>` : `<path d="M11 6l3.5 4M14.5 6l-3.5 4"/>`}</svg></button>
+    ${me !== null && s.token ? `<button class="tool" id="seatlink-btn" aria-pressed="${s.panel === "seatlink"}" aria-label="${t("seatlink.title")}" title="${t("seatlink.title")}"><svg class="icon" viewBox="0 0 16 16" aria-hidden="true"><circle cx="5" cy="8" r="3"/><path d="M8 8h7M12.5 8v2.5M14.5 8v2"/></svg></button>` : ""}
     <button class="tool" id="settings-btn" aria-pressed="${s.panel === "settings"}" aria-label="${t("settings.title")}"><span aria-hidden="true">⚙</span></button>
     <a class="tool" href="#/rules/${encodeURIComponent(tb.rules)}" aria-label="${t("nav.rules")}">?</a></span></div>`;
   html += `<div class="felt">`;
@@ -334,7 +365,8 @@ export function render(s) {
   if (me !== null) {
     const hand = sortCards(v.hand);
     const canPlay = myTurn && !s.pending && v.phase === "play";
-    html += `<div class="hand${canPlay ? " live" : ""}" id="hand" data-testid="hand" data-zone="hand" aria-label="${t("hand")}">${hand.map((c) => card(c, { action: canPlay ? playAction(v, c, false) : null })).join("")}</div>`;
+    html += declareHTML(s, v);
+    html += `<div class="hand${canPlay ? " live" : ""}" id="hand" data-testid="hand" data-zone="hand" aria-label="${t("hand")}">${hand.map((c) => card(c, { action: canPlay ? playAction(v, c, false) : null, blocked: canPlay })).join("")}</div>`;
   }
   if (v.phase === "over" && s.showSummary) html += summaryHTML(s);
   html += `</div>`;
@@ -348,6 +380,7 @@ export function render(s) {
     return seat ? `seat-${seat[1]}` : null;
   });
   tick(s);
+  coach(s, app, () => render(s)); // the guided first deal's notes, at its table only
   // the moment the first table was drawn (benchmarks/web_paint.py reads it)
   if (!performance.getEntriesByName("bezique:table").length) performance.mark("bezique:table");
   document.title = myTurn ? `● ${t("title.turn")} · Bezique` : v.phase === "over" ? `${t("status.over")} · Bezique` : "Bezique";
@@ -403,7 +436,7 @@ function summaryHTML(s) {
   html += `<button id="close-summary">${t("summary.close")}</button></div>`;
   if (s.review && s.review.deal === m.deals.length - 1) {
     html += s.review.items.length
-      ? `<h3>${t("review.title")}</h3><ol class="review">${s.review.items.map((/** @type {any} */ i) => `<li><button class="linkish" data-review-ply="${i.ply}" aria-expanded="${s.reviewPly === i.ply}">${t("review.item", { n: i.ply + 1, played: esc(moveText(i.played)), suggested: esc(moveText(i.suggested)) })}</button>${s.reviewPly === i.ply ? reviewPositionHTML(s, i) : ""}</li>`).join("")}</ol>`
+      ? `<h3>${t("review.title")}</h3><ul class="review">${s.review.items.map((/** @type {any} */ i) => `<li><button class="linkish" data-review-ply="${i.ply}" aria-expanded="${s.reviewPly === i.ply}">${reviewText(i)}</button>${s.reviewPly === i.ply ? reviewPositionHTML(s, i) : ""}</li>`).join("")}</ul>`
       : `<p>${t("review.none")}</p>`;
   }
   return html + `</div></div>`;
@@ -433,6 +466,7 @@ function gameLine(m, sides) {
 /** @param {State} s */
 function bind(s) {
   app.querySelectorAll("[data-action]").forEach((b) => b.addEventListener("click", () => act(s, /** @type {HTMLElement} */ (b).dataset.action || "")));
+  app.querySelectorAll("[data-blocked]").forEach((b) => b.addEventListener("click", () => explain(s, /** @type {HTMLElement} */ (b))));
   const on = (/** @type {string} */ id, /** @type {(e: Event) => void} */ f) => { const e = document.getElementById(id); if (e) e.addEventListener("click", f); };
   const toggle = (/** @type {string} */ name) => () => { s.panel = s.panel === name ? "" : name; render(s); };
   on("copy-link", (e) => { navigator.clipboard?.writeText(/** @type {HTMLElement} */ (e.currentTarget).dataset.link || "").then(() => toast(t("table.copied")), () => {}); });
@@ -446,10 +480,22 @@ function bind(s) {
   on("log-btn", toggle("log"));
   on("last-btn", toggle("last"));
   on("settings-btn", toggle("settings"));
+  on("seatlink-btn", () => { toggle("seatlink")(); if (s.panel === "seatlink" && !localStorage.getItem(linkKey(s.code))) renewLink(s); });
+  on("renew-seat-link", () => renewLink(s));
+  on("copy-seat-link", () => {
+    const secret = localStorage.getItem(linkKey(s.code));
+    if (secret) navigator.clipboard?.writeText(seatLink(s.code, secret)).then(() => toast(t("table.copied")), () => {});
+  });
   document.getElementById("set-speed")?.addEventListener("change", (e) => { settings.speed = Number(/** @type {HTMLSelectElement} */ (e.target).value); saveSettings(); });
   const sound = (/** @type {boolean} */ on) => { setSound(on); saveSettings(); render(s); };
   document.getElementById("set-sound")?.addEventListener("change", (e) => sound(/** @type {HTMLInputElement} */ (e.target).checked));
   on("sound-btn", () => sound(!settings.sound));
+  const setLang = /** @type {HTMLSelectElement|null} */ (document.getElementById("set-lang"));
+  const siteLang = /** @type {HTMLSelectElement|null} */ (document.getElementById("lang"));
+  if (setLang && siteLang) {
+    setLang.value = siteLang.value;
+    setLang.addEventListener("change", () => { siteLang.value = setLang.value; siteLang.dispatchEvent(new Event("change")); });
+  }
   document.getElementById("set-four")?.addEventListener("change", (e) => { settings.fourColour = /** @type {HTMLInputElement} */ (e.target).checked; saveSettings(); render(s); });
   app.querySelectorAll("[data-review-ply]").forEach((b) => b.addEventListener("click", () => {
     const ply = Number(/** @type {HTMLElement} */ (b).dataset.reviewPly);
@@ -496,6 +542,16 @@ function reviewPositionHTML(s, item) {
   return html + `</div>`;
 }
 
+/** A new personal link for this seat (the server ends the old one); kept in this browser.
+ * @param {State} s */
+async function renewLink(s) {
+  try {
+    const r = await api(`/api/tables/${encodeURIComponent(s.code)}/seat-link`, { token: s.token });
+    localStorage.setItem(linkKey(s.code), r.link);
+    if (s.panel === "seatlink") render(s);
+  } catch (err) { toast(/** @type {Error} */ (err).message); }
+}
+
 /** The next match after this one, at a new table with the same players (in a match of
  * games with a handicap, the loser starts its games on it). @param {State} s */
 async function nextMatch(s) {
@@ -504,6 +560,24 @@ async function nextMatch(s) {
     localStorage.setItem(tokenKey(r.code), r.token);
     location.hash = `#/t/${r.code}`;
   } catch (err) { toast(/** @type {Error} */ (err).message); }
+}
+
+/** A card that may not be played was clicked: say why, in the player's language, and give
+ * the card a small shake (none when the system asks for reduced motion).
+ * @param {State} s @param {HTMLElement} el */
+function explain(s, el) {
+  const v = s.view;
+  if (!v) return;
+  const why = whyNot(v, el.dataset.card || "");
+  if (!why) return;
+  const text = t(why.key, { suit: why.suit ? suitSymbol(why.suit) : "" });
+  toast(text);
+  const status = document.getElementById("status");
+  if (status) status.textContent = text;
+  if (!reduced() && settings.speed > 0 && typeof el.animate === "function") {
+    el.animate([{ transform: "translateX(0)" }, { transform: "translateX(-5px)" }, { transform: "translateX(5px)" }, { transform: "translateX(-3px)" }, { transform: "translateX(0)" }],
+      { duration: 320, easing: "ease-out" });
+  }
 }
 
 /** @param {State} s @param {string} action */
