@@ -451,6 +451,7 @@ class FastPimcBot(CompiledSearchBot):
         from .inference import world_weigher
 
         seat = observation.seat
+        assert seat is not None
         log_weight = world_weigher(observation)
         base: list[float] = []
 
