@@ -2,7 +2,8 @@
 
 Run: ``python benchmarks/fast_instructions.py [--deals N] [--solves K] [--searches M] [--preset NAME]``
 (``--preset haitian --solves 0``: the Haitian deals, jokers included, against classic ones;
-``--search-bot pimc-c-lpv``: another search bot's count, its playouts cut short by the value model).
+``--search-bot pimc-c:prior=learned,playout=learned,learned_explore=0,learned_bar=2/1.5,cut=4/8``: another search's count, its playouts cut short by the value
+model).
 
 The shared machine's timings swing with its load, so this counts instructions with
 ``valgrind --tool=callgrind`` (repeatable to a few parts in a million), collected only inside
@@ -11,7 +12,7 @@ the engine's entry points (``--toggle-collect``, so Python's start-up is left ou
 * ``simulate``: ``bezique.fast.simulate(rules, N)`` of random deals: instructions per deal;
 * ``solve``: ``FastDeal.solve`` from the start of stage 2 of ``K`` random classic deals, one
   callgrind dump per solve (``--dump-after``): the median and the largest per solve;
-* ``search`` (``--searches M``): the ``expert`` level's search (``pimc-c-lp0``, the learned
+* ``search`` (``--searches M``): the ``expert`` level's search (``EXPERT_SEARCH``, the learned
   playouts) at 1,500 rollouts on ``M`` stage-1 positions of classic heuristic self-play, inside
   ``FastDeal.pimc``: instructions a rollout, and a digest of the choices and values, which a
   change meant only to be faster must leave as it was.
@@ -45,6 +46,9 @@ SIMULATE = "search_simulate"
 SOLVE = "search_methods_solve"
 PIMC = "search_methods_pimc"
 SEARCH_ROLLOUTS = 1_500
+
+EXPERT_SEARCH = "pimc-c:prior=learned,playout=learned,learned_explore=0,learned_bar=2/1.5"
+"""The ``expert`` level's search without its budget (the count gives its own)."""
 
 
 def stage2_starts(count: int) -> list[Deal]:
@@ -80,7 +84,7 @@ def search_positions(count: int) -> list[Observation]:
     return out
 
 
-def searches(count: int, bot: str = "pimc-c-lp0") -> tuple[int, str]:
+def searches(count: int, bot: str = EXPERT_SEARCH) -> tuple[int, str]:
     """Run the expert's search (or ``bot``'s) on the positions: the rollouts it made, a digest
     of its answers."""
     answers = []
@@ -125,7 +129,7 @@ def callgrind(
     entry: str,
     dump: bool,
     printed: list[str] | None = None,
-    bot: str = "pimc-c-lp0",
+    bot: str = EXPERT_SEARCH,
 ) -> list[int]:
     """Instructions inside ``entry`` (one figure, or one per call with ``dump``); the child's
     output goes to ``printed`` where given."""
@@ -174,7 +178,7 @@ def main() -> None:
     parser.add_argument("--preset", default="classic")
     parser.add_argument("--searches", type=int, default=0, help="positions for the search count")
     parser.add_argument(
-        "--search-bot", default="pimc-c-lp0", help="the bot of the search count (the expert's)"
+        "--search-bot", default=EXPERT_SEARCH, help="the spec of the search counted (the expert's)"
     )
     parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()

@@ -39,7 +39,9 @@ from pathlib import Path
 
 from bezique.arena import run_arena
 from bezique.arena.distributed import LOCAL, ClusterError, ray_session
-from bezique.bots.levels import EXPERT_NODES
+
+EQUAL_NODES = 20_000
+"""Engine steps a move each for the two reference-core searches compared (``search``)."""
 
 GROUPS: dict[str, list[tuple[str, str]]] = {
     "ladder": [
@@ -70,7 +72,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--variant", default="classic")
     parser.add_argument("--only", nargs="*", choices=sorted(GROUPS), default=sorted(GROUPS))
-    parser.add_argument("--equal-nodes", type=int, default=EXPERT_NODES)
+    parser.add_argument("--equal-nodes", type=int, default=EQUAL_NODES)
     parser.add_argument("--equal-time", type=float, default=0.8)
     parser.add_argument("--out", type=Path, default=Path("strength-results"))
     args = parser.parse_args()

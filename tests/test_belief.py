@@ -156,7 +156,7 @@ def test_a_bad_bias_is_refused() -> None:
 
 @needs_fast
 def test_the_belief_search_deals_its_worlds_by_the_model() -> None:
-    """``pimc-c-bel`` reads only the observation (tests/test_bots_search.py); its worlds, dealt
+    """``pimc-c:...,belief=1`` reads only the observation (tests/test_bots_search.py); its worlds, dealt
     by the belief, change the values it reports against the same search on uniform worlds."""
     deal = heuristic_deal(7, 40)
     seat = deal.to_move
@@ -164,7 +164,11 @@ def test_the_belief_search_deals_its_worlds_by_the_model() -> None:
     obs = deal.observation(seat)
     bias = shipped_belief().bias(obs)
     assert bias is not None and len(set(bias)) > 5
-    plain = make("pimc-c-lp", 3).play(obs, Limit(iterations=400))
-    believed = make("pimc-c-bel", 3).play(obs, Limit(iterations=400))
+    plain = make("pimc-c:prior=learned,playout=learned,learned_bar=2/1.5", 3).play(
+        obs, Limit(iterations=400)
+    )
+    believed = make("pimc-c:prior=learned,playout=learned,learned_bar=2/1.5,belief=1", 3).play(
+        obs, Limit(iterations=400)
+    )
     assert believed.info["scores"] != plain.info["scores"]
     assert str(believed.action) in {str(a) for a in deal.legal_actions()}

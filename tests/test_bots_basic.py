@@ -142,12 +142,12 @@ def test_bots_need_only_the_observation() -> None:
 
 
 def test_make_errors_and_names() -> None:
-    assert names()[:2] == ["random", "simple"]
+    assert names()[:7] == ["beginner", "easy", "medium", "hard", "expert", "random", "simple"]
     assert isinstance(make("random"), RandomBot)
     assert isinstance(make(" Simple ", seed=3), SimpleBot)
-    with pytest.raises(ValueError, match=r"unknown bot 'nobody'.*random, simple"):
+    with pytest.raises(ValueError, match=r"unknown player 'nobody'.*random, simple"):
         make("nobody")
-    with pytest.raises(ValueError, match="unknown bot"):
+    with pytest.raises(ValueError, match="empty name"):
         make("")
     with pytest.raises(ValueError, match="one lowercase word"):
         register("two words", SimpleBot)

@@ -16,15 +16,16 @@ from typer.testing import CliRunner
 from bezique import Action, Deal, Observation, Rules
 from bezique.arena import ORACLES, PlayerSpec, run_arena, seatings
 from bezique.bots import LEVELS, Hint, LevelBot, Limit, hint, levels, make, names
-from bezique.bots.levels import CANDIDATES, FORMER
 from bezique.bots.oracle import OracleBot
 from bezique.bots.playout import playout_action, utility
+from bezique.bots.registry import resolve
 from bezique.bots.search import world_is_known
 from bezique.bots.solver import Endgame, SolverLimit, exact_values, play_action
 from bezique.cli import app
 from bezique.core.cards import CODES
 from bezique.core.notation import split_ref
 
+_LP = "prior=learned,playout=learned,learned_bar=2/1.5"
 HONEST = [
     "random",
     "simple",
@@ -32,23 +33,16 @@ HONEST = [
     "pimc",
     "ismcts",
     "pimc-c",
-    "pimc-c-v1",
-    "pimc-c-smart",
-    "pimc-c-inf",
-    "pimc-c-learned",
-    "pimc-c-lp",
-    "pimc-c-lpn",
-    "pimc-c-bel",
-    "pimc-c-opp",
-    "pimc-c-lp0",
-    "pimc-c-opp0",
-    "pimc-c-lpn0",
-    "pimc-c-lpv",
-    "pimc-c-lpv1",
-    "pimc-c-lpv8",
-    "pimc-c-lpvs",
+    "pimc-c:bar=2/0,futility=off,keep_prior=no",
+    "pimc-c:playout=smart,couple=yes",
+    "pimc-c:inference=1",
+    "pimc-c:prior=learned",
+    f"pimc-c:{_LP}",
+    f"pimc-c:{_LP},belief=1",
+    f"pimc-c:{_LP},opponent=smart",
+    f"pimc-c:{_LP},learned_explore=0",
+    f"pimc-c:{_LP},learned_explore=0,cut=4/8",
     "learned",
-    "learned-net",
     "ismcts-c",
 ]
 TINY = Limit(nodes=300)
@@ -135,9 +129,10 @@ def test_search_bots_depend_on_their_seed() -> None:
         assert len(values) > 1
 
 
-# Every registered bot and level, those of installed extras too.  Only the cheating oracles
-# (bezique.arena.ORACLES) are exempt, and they are no registered bot (tests/test_oracle.py).
-@pytest.mark.parametrize("name", names())
+# Every registered bot and level (those of installed extras too) and the tried settings above.
+# Only the cheating oracles (bezique.arena.ORACLES) are exempt, and they are no registered bot
+# (tests/test_oracle.py).
+@pytest.mark.parametrize("name", list(dict.fromkeys([*names(), *HONEST])))
 def test_bots_cannot_tell_deals_that_look_the_same(name: str) -> None:
     """Two deals a seat cannot tell apart (the hidden cards dealt again) get the same choice."""
     assert name not in ORACLES
@@ -265,7 +260,7 @@ def test_known_stage_two_is_played_exactly() -> None:
     assert world_is_known(obs)
     sol, offset = exact_values(deal, rules.side_of(obs.seat or 0))
     best = max(sol.values.values())
-    for name in ("heuristic", "pimc", "ismcts", "expert", "pimc-c", "expert-c", "ismcts-c"):
+    for name in ("heuristic", "pimc", "ismcts", "expert", "pimc-c", "ismcts-c"):
         result = make(name, 1).play(obs, TINY)
         assert "exact" in result.info.get("reason", "")
         chosen = result.info["scores"][str(result.action)]
@@ -292,41 +287,31 @@ def test_iteration_budgets_are_respected() -> None:
 
 def test_levels() -> None:
     assert levels() == ["beginner", "easy", "medium", "hard", "expert"]
-    assert [LEVELS[n].bot for n in levels()] == [
+    assert [LEVELS[n].spec.split(":")[0] for n in levels()] == [
         "random",
         "careless",
         "heuristic",
         "pimc-c",
-        "pimc-c-lp0",
+        "pimc-c",
     ]
-    hard, expert = LEVELS["hard"].limit, LEVELS["expert"].limit
+    hard, expert = resolve("hard").limit, resolve("expert").limit
+    assert hard is not None and expert is not None
     assert hard.iterations is not None and expert.iterations is not None
     assert hard.time is None and expert.time is None  # reproducible: no clock in the levels
     assert expert.iterations > hard.iterations
     assert set(levels()) <= set(names())
-    # the measurements' names are the levels; the old levels stay playable by name
-    assert CANDIDATES["expert-c"].limit == CANDIDATES["expert-c-lp"].limit == expert
-    assert CANDIDATES["expert-c"].bot == "pimc-c"  # the expert level of 2026-12-02
-    assert CANDIDATES["expert-c-lp"].bot == "pimc-c-lp"  # the expert level until 2026-12-04
-    assert CANDIDATES["expert-c-lp0"].limit == expert
-    assert CANDIDATES["expert-c-lpn"].limit == expert  # on trial at the expert's budget
-    hard_c = CANDIDATES["hard-c"].limit.iterations
-    assert hard_c is not None and hard.iterations < hard_c < expert.iterations
-    assert FORMER["hard-old"].bot == "pimc" and FORMER["expert-old"].bot == "ismcts"
-    assert {"hard-c", "expert-c", "hard-old", "expert-old"} <= set(names())
-    assert make("expert-old", 1).bot.name == "ismcts"  # type: ignore[attr-defined]
     bot = make("hard", seed=3)
-    assert isinstance(bot, LevelBot) and bot.bot.name == "pimc-c"
+    assert isinstance(bot, LevelBot) and bot.name == "hard"
     obs = next(o for _, o in positions(Rules.preset("classic"), 8, 4) if len(o.legal) >= 3)
     # the level's own budget, unless a limit is given
     assert bot.choose(obs) == make("pimc-c", 3).choose(obs, hard)
     assert bot.play(obs).info["visits"] == make("pimc-c", 3).play(obs, hard).info["visits"]
-    assert make("expert-c-lp0", 3).play(obs).info == make("expert", 3).play(obs).info
+    assert make(LEVELS["expert"].spec, 3).play(obs).info == make("expert", 3).play(obs).info
     # a rollout budget: whole worlds of every candidate still in the running, at least one
     visits = make("expert", 3).play(obs, Limit(iterations=9)).info["visits"]
     assert 9 <= visits < 9 + len(obs.legal)
-    old = make("hard-old", seed=3)
-    assert isinstance(old, LevelBot) and old.bot.name == "pimc" and old.level.limit.nodes
+    # a budget in the spec overrides the level's, as a limit given to play does
+    assert make("expert:iterations=9", 3).play(obs).info["visits"] == visits
 
 
 def test_hint_gives_the_choice_and_the_values() -> None:
@@ -411,10 +396,10 @@ def test_arena_seatings_and_matches() -> None:
     result = run_arena("oracle:nodes=200", "random", "classic", decks=1, seed=1)
     assert len(result.plays) == 2 and result.plays[0].a_moves > 0
     assert "oracle" not in names()
-    assert str(PlayerSpec.parse("pimc:nodes=500,time=2")) == "pimc:time=2.0,nodes=500"
+    assert str(PlayerSpec.parse("pimc:time=2.0,nodes=500")) == "pimc:nodes=500,time=2"
     with pytest.raises(ValueError, match="unknown player"):
         PlayerSpec.parse("nobody")
-    with pytest.raises(ValueError, match="bad budget"):
+    with pytest.raises(ValueError, match="no setting 'depth'"):
         PlayerSpec.parse("pimc:depth=3")
 
 

@@ -107,8 +107,9 @@ def test_bad_play_arguments() -> None:
 def test_bots_command_lists_the_bots() -> None:
     code, out = run("bots")
     assert code == 0 and "random" in out and "simple" in out
-    # every name stands apart from its description, however long the name
-    assert "expert-c-ismcts " in out and "hard-old " in out and "expert-old " in out
+    # every name stands apart from its description, and the families show their settings
+    assert "expert " in out and "pimc-c " in out and "ismcts-c " in out
+    assert "prior=heuristic" in out and "[heuristic|learned]" in out
 
 
 # --- play and replay -------------------------------------------------------------------------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import statistics
+from pathlib import Path
 
 import pytest
 
@@ -199,16 +200,19 @@ def test_the_shipped_weights_load_and_beat_the_rules_alone() -> None:
 
 
 def test_the_network_weights_load_and_beat_the_present_ones() -> None:
-    """The weights with a network (``"net"``, on trial) are a full set with a network and win
-    their duel against the present linear weights on fresh decks (docs/learning.md)."""
-    params = learned_params(CLASSIC, "net")
+    """The weights with a network (lab/weights/policy_classic_net.json, on trial) are a full
+    set with a network and win their duel against the shipped linear weights on fresh decks."""
+    net = str(
+        Path(__file__).resolve().parent.parent / "lab" / "weights" / "policy_classic_net.json"
+    )
+    params = learned_params(CLASSIC, net)
     present = learned_params(CLASSIC)
     assert params is not None and present is not None
     assert len(params) == len(SMART_NAMES) + len(LEARNED_NAMES) + len(NET_NAMES)
     assert any(params[-NET_SHAPE[0] :])  # the units' weights in the value
-    assert learned_params(Rules.preset("four"), "net") is None
-    with pytest.raises(ValueError, match="no learned weights named 'old'"):
-        learned_params(CLASSIC, "old")
+    assert learned_params(Rules.preset("four"), net) is None
+    with pytest.raises(ValueError, match="cannot read learned weights"):
+        learned_params(CLASSIC, "no/such/weights.json")
     per_deck = [(a + b) / 2 for a, b in duel(CLASSIC, 4000, 2024, params, present)]
     assert statistics.fmean(per_deck) > 0
 
@@ -244,11 +248,11 @@ def test_the_learned_bot_plays_the_learned_choice_and_the_heuristic_elsewhere() 
 
 
 def test_the_search_may_start_from_the_learned_choice() -> None:
-    """``pimc-c-learned`` keeps the learned policy's choice where the search cannot clear the bar
+    """``pimc-c:prior=learned`` keeps the learned policy's choice where the search cannot clear the bar
     against it (a budget of one world a card: never)."""
     params = learned_params(CLASSIC)
     assert params is not None
-    bot = make("pimc-c-learned", 2)
+    bot = make("pimc-c:prior=learned", 2)
     for n, world in enumerate(stage1_positions(9, 12)):
         deal = world.to_deal()
         seat = deal.to_move
@@ -260,7 +264,7 @@ def test_the_search_may_start_from_the_learned_choice() -> None:
 
 
 def test_the_search_may_play_out_by_the_learned_policy() -> None:
-    """``pimc-c-lp`` values each candidate by playouts of the learned policy: with a budget of
+    """``pimc-c:prior=learned,playout=learned`` values each candidate by playouts of the learned policy: with a budget of
     one world a candidate, its values are the compiled ``pimc``'s with the ``'smart'`` policy,
     the shipped weights and coupled draws, in the world its search deals; and it says whose
     choice it started from."""
@@ -268,7 +272,7 @@ def test_the_search_may_play_out_by_the_learned_policy() -> None:
 
     params = learned_params(CLASSIC)
     assert params is not None
-    bot = make("pimc-c-lp", 3)
+    bot = make("pimc-c:prior=learned,playout=learned,learned_bar=2/1.5", 3)
     inner = getattr(bot, "bot", bot)
     checked = 0
     for world0 in stage1_positions(13, 6):
@@ -290,13 +294,14 @@ def test_the_search_may_play_out_by_the_learned_policy() -> None:
             seed,
             PimcSettings(
                 policy="smart",
-                explore=inner.explore,
-                solver_nodes=inner.solver_nodes,
+                explore=inner.settings.explore,
+                solver_nodes=inner.settings.solver_nodes,
                 couple_draws=True,
                 endgame_stock=0,
                 smart_params=params,
             ),
         )
+        cfg = inner.settings
         plain, _, _ = pimc(
             world,
             seat,
@@ -305,18 +310,20 @@ def test_the_search_may_play_out_by_the_learned_policy() -> None:
             0,
             1,
             seed,
-            PimcSettings(explore=inner.explore, solver_nodes=inner.solver_nodes),
+            PimcSettings(explore=cfg.explore, solver_nodes=cfg.solver_nodes),
         )
         got = [result.info["scores"][str(a)] for a in actions]
         assert got == pytest.approx(want, abs=1e-3)
         checked += got != pytest.approx(plain, abs=1e-3)
         assert "the learned policy's choice" in result.info["reason"]
-        assert inner._bar == inner.learned_bar == (2.0, 1.5)  # the lower bar, with the weights
+        assert (
+            inner._bar == inner.settings.learned_bar == (2.0, 1.5)
+        )  # the lower bar, with the weights
     assert checked  # the learned playouts are not the plain ones
 
 
 def test_without_learned_weights_the_learned_search_is_pimc_c() -> None:
-    """Where the rules have no learned weights (rubicon here), ``pimc-c-lp`` searches exactly as
+    """Where the rules have no learned weights (rubicon here), the learned search (``prior=learned,playout=learned``) searches exactly as
     ``pimc-c``: the same values for every candidate and the same choice."""
     rules = Rules.preset("rubicon")
     assert learned_params(rules) is None
@@ -329,7 +336,7 @@ def test_without_learned_weights_the_learned_search_is_pimc_c() -> None:
         obs = deal.observation(seat)
         if len(obs.legal) > 1:
             asked += 1
-            bot = make("pimc-c-lp", 5)
+            bot = make("pimc-c:prior=learned,playout=learned,learned_bar=2/1.5", 5)
             lp = bot.play(obs, Limit(iterations=200))
             plain = make("pimc-c", 5).play(obs, Limit(iterations=200))
             assert (lp.action, lp.info["scores"]) == (plain.action, plain.info["scores"])

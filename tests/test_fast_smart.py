@@ -1,5 +1,5 @@
 """The weights of the compiled ``'smart'`` policy (:mod:`bezique.fast.smart`), duels between two
-weightings, and the worlds a search may weigh (``bezique.fast.search.pimc_hidden``, ``pimc-c-inf``)."""
+weightings, and the worlds a search may weigh (``bezique.fast.search.pimc_hidden``, ``pimc-c:inference=1``)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import json
 import math
 import random
 import statistics
+from pathlib import Path
 
 import pytest
 
@@ -21,6 +22,10 @@ from bezique.fast.smart import SMART_DEFAULT, SMART_NAMES, SMART_PARAMS, check_p
 pytestmark = pytest.mark.skipif(not fast.available(), reason="the compiled engine is not built")
 
 CLASSIC = Rules.preset("classic")
+
+
+LP = "prior=learned,playout=learned,learned_bar=2/1.5"
+LP0 = "prior=learned,playout=learned,learned_explore=0,learned_bar=2/1.5"
 
 
 def with_weight(name: str, value: float) -> list[float]:
@@ -105,7 +110,7 @@ def test_pimc_takes_the_smart_weights() -> None:
 
 
 def test_pimc_plays_the_other_side_out_by_its_own_weights() -> None:
-    """``other_params``: the opponent's playout moves by other weights (``pimc-c-opp``'s model
+    """``other_params``: the opponent's playout moves by other weights (``pimc-c:...,opponent=smart``'s model
     of an opponent); None plays every side alike."""
     world, args = smart_pimc_call()
     blind = with_weight("meld", 0.0)
@@ -147,14 +152,14 @@ def test_weighted_paired_statistics_reduce_to_the_plain_ones() -> None:
 
 
 def test_the_inference_search_weighs_its_worlds() -> None:
-    """``pimc-c-inf`` reads only the observation (tests/test_bots_search.py) and its worlds'
+    """``pimc-c:inference=1`` reads only the observation (tests/test_bots_search.py) and its worlds'
     weights change the values it reports against the same search unweighted."""
     deal = heuristic_stage1(7, 30)
     seat = deal.to_move
     assert seat is not None
     obs = deal.observation(seat)
     plain = make("pimc-c", 3).play(obs, Limit(iterations=400))
-    weighed = make("pimc-c-inf", 3).play(obs, Limit(iterations=400))
+    weighed = make("pimc-c:inference=1", 3).play(obs, Limit(iterations=400))
     assert weighed.info["scores"] != plain.info["scores"]
     assert str(weighed.action) in {str(a) for a in deal.legal_actions()}
 
@@ -176,24 +181,32 @@ def four_handed_choice(seed: int) -> Observation:
 
 
 def test_the_inference_search_counts_worlds_alike_beyond_two_hands() -> None:
-    """The play model describes two hands: with four, ``pimc-c-inf`` is ``pimc-c``."""
+    """The play model describes two hands: with four, ``pimc-c:inference=1`` is ``pimc-c``."""
     obs = four_handed_choice(4)
     plain = make("pimc-c", 3).play(obs, Limit(iterations=200))
-    weighed = make("pimc-c-inf", 3).play(obs, Limit(iterations=200))
+    weighed = make("pimc-c:inference=1", 3).play(obs, Limit(iterations=200))
     assert (weighed.action, weighed.info["scores"]) == (plain.action, plain.info["scores"])
 
 
 def test_the_opponent_model_and_steady_playouts_change_the_search() -> None:
-    """``pimc-c-opp`` plays the other side out by the heuristic's rules and ``pimc-c-lp0``
-    makes no random playout moves: each reports other values than ``pimc-c-lp`` from the same
-    worlds, both together (``pimc-c-opp0``) other values again, and so do the network weights
-    with (``pimc-c-lpn``) and without (``pimc-c-lpn0``) random playout moves."""
+    """``opponent=smart`` plays the other side out by the heuristic's rules and
+    ``learned_explore=0`` makes no random playout moves: each reports other values than the
+    learned search from the same worlds, both together other values again, and so do the
+    network weights (lab/weights) with and without random playout moves."""
     deal = heuristic_stage1(7, 30)
     seat = deal.to_move
     assert seat is not None
     obs = deal.observation(seat)
     scores = {}
-    names = ("pimc-c-lp", "pimc-c-opp", "pimc-c-lp0", "pimc-c-opp0", "pimc-c-lpn", "pimc-c-lpn0")
+    net = Path(__file__).resolve().parent.parent / "lab" / "weights" / "policy_classic_net.json"
+    names = (
+        f"pimc-c:{LP}",
+        f"pimc-c:{LP},opponent=smart",
+        f"pimc-c:{LP0}",
+        f"pimc-c:{LP0},opponent=smart",
+        f"pimc-c:{LP},weights={net}",
+        f"pimc-c:{LP0},weights={net}",
+    )
     for name in names:
         result = make(name, 3).play(obs, Limit(iterations=400))
         assert str(result.action) in {str(a) for a in deal.legal_actions()}
@@ -202,13 +215,13 @@ def test_the_opponent_model_and_steady_playouts_change_the_search() -> None:
 
 
 def test_steady_playouts_only_where_the_learned_policy_plays_them() -> None:
-    """``pimc-c-lp0`` (the ``expert`` level) drops the random playout moves only where the
-    learned policy plays the playouts: on rules without learned weights (four-handed) it is
-    ``pimc-c-lp``, and so ``pimc-c``, to the value."""
+    """``learned_explore=0`` (the ``expert`` level) drops the random playout moves only where
+    the learned policy plays the playouts: on rules without learned weights (four-handed) the
+    search is the learned search with random moves, and so ``pimc-c``, to the value."""
     obs = four_handed_choice(5)
     found = {
         name: make(name, 3).play(obs, Limit(iterations=200))
-        for name in ("pimc-c", "pimc-c-lp", "pimc-c-lp0")
+        for name in ("pimc-c", f"pimc-c:{LP}", f"pimc-c:{LP0}")
     }
     assert len({(str(r.action), json.dumps(r.info["scores"])) for r in found.values()}) == 1
 

@@ -135,13 +135,17 @@ def test_a_cut_is_refused_where_there_is_no_model() -> None:
 
 
 def test_the_cut_bots_are_the_steady_search_without_a_model() -> None:
-    """On rules without a value model (four-handed) pimc-c-lpv chooses as pimc-c-lp0."""
+    """On rules without a value model (four-handed) the cut search chooses as the uncut one."""
     deal = Deal.new(Rules.preset("four"), seed=3)
     seat = deal.to_move
     assert seat is not None
     obs = deal.observation(seat)
-    a = make("pimc-c-lpv", seed=4).play(obs, Limit(iterations=300))
-    b = make("pimc-c-lp0", seed=4).play(obs, Limit(iterations=300))
+    a = make(
+        "pimc-c:prior=learned,playout=learned,learned_explore=0,learned_bar=2/1.5,cut=4/8", seed=4
+    ).play(obs, Limit(iterations=300))
+    b = make(
+        "pimc-c:prior=learned,playout=learned,learned_explore=0,learned_bar=2/1.5", seed=4
+    ).play(obs, Limit(iterations=300))
     assert a.action == b.action and a.info == b.info
 
 

@@ -13,7 +13,6 @@ import pytest
 
 from bezique import Deal, Rules, fast
 from bezique.bots import Limit, make
-from bezique.bots.fastismcts import FastIsmctsBot
 from bezique.bots.heuristic import HeuristicBot
 from bezique.fast.search import IsmctsSettings, ismcts, pimc
 
@@ -84,16 +83,13 @@ def test_the_heuristic_is_a_prior_not_a_veto() -> None:
 
 
 def test_full_prior_bot_plays_the_heuristic_move() -> None:
-    class Anchored(FastIsmctsBot):
-        prior_weight = 1.0
-
     rules = Rules.preset("classic")
     for seed in range(3):
         deal = decision(rules, seed, stage=1)
         seat = deal.to_move
         assert seat is not None
         obs = deal.observation(seat)
-        bot = Anchored(seed)
+        bot = make("ismcts-c:prior_weight=1", seed)
         assert bot.choose(obs, Limit(iterations=40)) == HeuristicBot(seed).choose(obs)
 
 
@@ -187,7 +183,8 @@ def test_bot_reports_and_reproduces() -> None:
     assert str(result.action) in result.info["scores"]
     again = make("ismcts-c", 3).play(obs, Limit(iterations=120))
     assert again.action == result.action and again.info["scores"] == result.info["scores"]
-    assert make("expert-c-ismcts", 3).bot.name == "ismcts-c"  # type: ignore[attr-defined]
+    budgeted = make("ismcts-c:iterations=120", 3).play(obs)  # the budget in the spec
+    assert budgeted.action == result.action and budgeted.info["scores"] == result.info["scores"]
 
 
 def test_bot_falls_back_where_the_fast_engine_does_not_reach() -> None:

@@ -16,8 +16,10 @@ from bezique import Deal, Rules, fast
 from bezique.bots import Limit, make
 from bezique.bots.base import fallback_limit
 from bezique.bots.fastpimc import FastPimcBot
+from bezique.bots.fastpimc import PimcSettings as PimcCSettings
 from bezique.bots.levels import HARD_ROLLOUTS
 from bezique.bots.playout import utility
+from bezique.bots.registry import resolve
 from bezique.bots.solver import exact_values, play_action
 from bezique.fast.search import PimcSettings, pimc
 
@@ -152,7 +154,7 @@ def test_the_player_reports_its_search_and_falls_back_where_c_cannot_play() -> N
     assert fallback.info["scores"] == reference.info["scores"]
     # the hard level's budget is in rollouts: the reference search gets its own steps instead
     # (and the level's CPU budget, which may stop it sooner)
-    steps = FastPimcBot.fallback_nodes
+    steps = PimcCSettings().fallback_nodes
     level = make("hard", 1).play(obs, Limit(iterations=HARD_ROLLOUTS)).info
     assert steps <= level["nodes"] < 3 * steps and level["visits"] < HARD_ROLLOUTS
     capped = make("hard", 1).play(obs).info
@@ -193,24 +195,27 @@ def test_the_heuristic_is_overruled_only_by_a_clear_and_large_gain() -> None:
     # 25 points ahead on average but 400 points of spread: not clear after 200 worlds
     assert math.isclose(means[3] - means[0], 25.0)
     assert bot._overrule([0, 3], worlds, means, 0) == 0
-    # the first version played the best mean (the heuristic's choice two points ahead)
-    v1 = make("pimc-c-v1", 1)
+    # the best mean (the heuristic's choice two points ahead) overrules on luck
+    v1 = make("pimc-c:bar=2/0,futility=off,keep_prior=no", 1)
     assert v1._overrule([0, 1], worlds, means, 0) == 1  # type: ignore[attr-defined]
     assert v1._overrule([0, 3], worlds, means, 0) == 3  # type: ignore[attr-defined]
 
 
 def test_the_late_bar_is_lower_only_near_the_end_of_the_stock() -> None:
-    """``pimc-c-late`` (and ``pimc-c-model``) keep ``pimc-c``'s bar while more than 12 cards
-    are in the stock, and below it overrule the heuristic on a smaller gain."""
+    """``late_stock=12,late_bar=2/1.5`` keeps the bar while more than 12 cards are in the
+    stock, and below it overrules the heuristic on a smaller gain."""
     from bezique.bots.fastpimc import FastPimcBot
 
     plain = FastPimcBot(1)
-    for name in ("pimc-c-late", "pimc-c-model"):
+    for name in (
+        "pimc-c:playout=smart,couple=yes,late_stock=12,late_bar=2/1.5",
+        "pimc-c:playout=smart,couple=yes,explore=0,late_stock=12,late_bar=2/1.5",
+    ):
         bot = make(name, 1)
         assert bot.bar_for(13) == plain.bar_for(13) == (5.0, 2.5)  # type: ignore[attr-defined]
         assert bot.bar_for(12) == (2.0, 1.5)  # type: ignore[attr-defined]
     assert plain.bar_for(0) == (5.0, 2.5)
-    bot = make("pimc-c-late", 1)
+    bot = make("pimc-c:playout=smart,couple=yes,late_stock=12,late_bar=2/1.5", 1)
     base = noisy(0.0, 40.0, 400, 7)
     ahead = [v + 4.0 + d for v, d in zip(base, noisy(0.0, 10.0, 400, 8), strict=True)]
     worlds = [base, ahead]
@@ -219,7 +224,8 @@ def test_the_late_bar_is_lower_only_near_the_end_of_the_stock() -> None:
     assert bot._overrule([0, 1], worlds, means, 0) == 0  # type: ignore[attr-defined]
     bot._bar = bot.bar_for(8)  # type: ignore[attr-defined]
     assert bot._overrule([0, 1], worlds, means, 0) == 1  # type: ignore[attr-defined]
-    assert make("pimc-c-model", 1).explore == 0.0  # type: ignore[attr-defined]
+    model = resolve("pimc-c:playout=smart,couple=yes,explore=0,late_stock=12,late_bar=2/1.5")
+    assert model.settings.explore == 0.0
 
 
 def test_candidates_that_cannot_clear_the_bar_are_dropped() -> None:
@@ -243,7 +249,7 @@ def test_the_search_stops_early_when_no_candidate_can_overrule() -> None:
     eight deals, not one position (whether one search stops before a given count depends on
     its random numbers): each stops before half its budget, with the heuristic's choice (once
     only that candidate is left), and the median one before 2,000 rollouts, where the search
-    without the early stop (v1) spends its whole budget."""
+    without the early stop (best mean, no bar) spends its whole budget."""
     budget = 20_000
     visits = []
     for seed in range(1, 9):
@@ -256,7 +262,7 @@ def test_the_search_stops_early_when_no_candidate_can_overrule() -> None:
         assert result.action == make("heuristic", 1).choose(obs)
         visits.append(result.info["visits"])
     assert statistics.median(visits) < 2_000
-    full = make("pimc-c-v1", 1).play(obs, Limit(iterations=2_000))
+    full = make("pimc-c:bar=2/0,futility=off,keep_prior=no", 1).play(obs, Limit(iterations=2_000))
     assert full.info["visits"] >= 2_000
 
 
@@ -377,9 +383,10 @@ def test_solver_cap_is_lower_with_more_than_two_hands() -> None:
     """With four hands a stage-2 solve that will not finish is cut off sooner; two hands keep
     the larger cap (the exact endgame decides most two-handed deals)."""
     bot = FastPimcBot(1)
-    assert bot.solver_cap(Rules.preset("classic")) == bot.solver_nodes
-    assert bot.solver_cap(Rules.preset("four")) == bot.solver_nodes_many < bot.solver_nodes
-    assert bot.solver_cap(Rules.preset("three")) == bot.solver_nodes_many
+    cfg = bot.settings
+    assert bot.solver_cap(Rules.preset("classic")) == cfg.solver_nodes
+    assert bot.solver_cap(Rules.preset("four")) == cfg.solver_nodes_many < cfg.solver_nodes
+    assert bot.solver_cap(Rules.preset("three")) == cfg.solver_nodes_many
     # the cap is what the search spends: late in the stock of a four-handed deal, where the
     # playouts reach stage 2, the smaller cap spends fewer nodes on the same worlds
     rules = Rules.preset("four")
@@ -389,18 +396,16 @@ def test_solver_cap_is_lower_with_more_than_two_hands() -> None:
     seat = deal.to_move
     assert seat is not None
     obs = deal.observation(seat)
-    wide = FastPimcBot(1)
-    wide.solver_nodes_many = wide.solver_nodes
+    wide = FastPimcBot(1, PimcCSettings(solver_nodes_many=PimcCSettings().solver_nodes))
     small = FastPimcBot(1).play(obs, Limit(iterations=64)).info
     large = wide.play(obs, Limit(iterations=64)).info
     assert small["nodes"] < large["nodes"]
 
 
 def test_an_overrule_is_checked_again_on_fresh_worlds_when_asked() -> None:
-    plain, second = make("pimc-c-lp0", 4), make("pimc-c-lp0", 4)
-    for bot in (plain, second):  # a low bar, so that the first look often overrules
-        bot.learned_bar = (0.0, 0.5)  # type: ignore[attr-defined]
-    second.verify_worlds = 128  # type: ignore[attr-defined]
+    # a low bar, so that the first look often overrules
+    low = "pimc-c:prior=learned,playout=learned,learned_explore=0,learned_bar=0/0.5"
+    plain, second = make(low, 4), make(low + ",verify=128", 4)
     limit = Limit(iterations=600)
     rules = Rules.preset("classic")
     overruled = kept = 0

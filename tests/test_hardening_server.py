@@ -136,7 +136,7 @@ def test_only_the_five_levels_play_at_the_server(tmp_path: Path) -> None:
     them).  The server seats the five levels only: as the quick game's level, as a seat, and
     as what it offers."""
     with app_client(tmp_path) as c:
-        assert [x["name"] for x in c.get("/api/info").json()["levels"]] == list(tables.LEVELS)
+        assert [x["name"] for x in c.get("/api/info").json()["levels"]] == tables.levels()
         for level in ("pimc", "ismcts", "random", "simple", "expert-c-lp"):
             r = c.post("/api/tables", json={"level": level})
             assert r.status_code == 400 and "unknown level" in r.json()["detail"], level
@@ -144,7 +144,7 @@ def test_only_the_five_levels_play_at_the_server(tmp_path: Path) -> None:
             r = c.post("/api/tables", json={"seats": seats})
             assert r.status_code == 400 and "unknown level" in r.json()["detail"], level
         assert not c.app.state.lobby.tables
-        for level in tables.LEVELS:
+        for level in tables.levels():
             assert new_table(c, level=level)["table"]["seats"][1]["level"] == level
 
 

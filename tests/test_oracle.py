@@ -10,13 +10,7 @@ import pytest
 from bezique import Deal, Rules, fast
 from bezique.arena import ORACLES, PlayerSpec, decide, run_arena
 from bezique.bots import Limit, levels, make, names
-from bezique.bots.fastoracle import (
-    FastOracleBot,
-    HandOracleBot,
-    LateHandOracleBot,
-    LevelHandOracleBot,
-    hands_shown,
-)
+from bezique.bots.fastoracle import FastOracleBot, HandOracleBot, hands_shown
 from bezique.bots.oracle import OracleBot
 from bezique.bots.solver import exact_values
 from bezique.fast.search import pimc
@@ -40,8 +34,8 @@ def test_no_oracle_is_a_bot_a_level_or_a_table_choice() -> None:
         assert name not in names()
         assert name not in levels()
         assert name not in tables.levels()
-        with pytest.raises(ValueError, match="unknown bot"):
-            __import__("bezique.bots", fromlist=["make"]).make(name)
+        with pytest.raises(ValueError, match="only the arena plays it"):
+            make(name)
         assert isinstance(PlayerSpec.parse(name).build(1), OracleBot)  # the arena's only
 
 
@@ -154,7 +148,8 @@ def test_the_hand_oracle_sees_the_other_hands_and_not_the_stock(preset: str, see
 @needs_fast
 def test_the_hand_oracle_is_the_arenas_only_and_plays_the_expert_search() -> None:
     deal = played_into("classic", 9, 12)
-    player = PlayerSpec.parse("oracle-hand").build(1)
+    lp = "prior=learned,playout=learned,learned_bar=2/1.5"
+    player = PlayerSpec.parse(f"oracle-hand:{lp}").build(1)
     assert isinstance(player, HandOracleBot)
     limit = Limit(iterations=64)
     before = deal.position()
@@ -164,7 +159,7 @@ def test_the_hand_oracle_is_the_arenas_only_and_plays_the_expert_search() -> Non
     assert decide(player, fast.FastDeal.from_deal(deal), limit) == action  # either deal, same
     seat = deal.to_move
     assert seat is not None
-    search = make("pimc-c-lp", 1)
+    search = make(f"pimc-c:{lp}", 1)
     assert search.play(hands_shown(deal, seat), limit).action == action
     result = run_arena("oracle-hand:iterations=32", "random", "classic", decks=1, seed=1)
     assert len(result.plays) == 2 and all(p.a_moves > 0 for p in result.plays)
@@ -173,9 +168,10 @@ def test_the_hand_oracle_is_the_arenas_only_and_plays_the_expert_search() -> Non
 @needs_fast
 def test_the_late_hand_oracle_sees_the_hands_only_late_in_the_stock() -> None:
     limit = Limit(iterations=48)
-    late = PlayerSpec.parse("oracle-hand-late").build(1)
-    assert isinstance(late, LateHandOracleBot)
-    search = make("pimc-c-lp", 1)
+    lp = "prior=learned,playout=learned,learned_bar=2/1.5"
+    late = PlayerSpec.parse(f"oracle-hand:{lp},shown=16").build(1)
+    assert isinstance(late, HandOracleBot)
+    search = make(f"pimc-c:{lp}", 1)
     checked = {"early": 0, "late": 0}
     deal = Deal.new(Rules.preset("classic"), seed=12)
     rng = random.Random(12)
@@ -195,11 +191,15 @@ def test_the_late_hand_oracle_sees_the_hands_only_late_in_the_stock() -> None:
 
 
 @needs_fast
-def test_the_level_hand_oracle_plays_the_present_expert_search_shown_the_hands() -> None:
-    assert "oracle-hand-lp0" in ORACLES and "oracle-hand-lp0" not in names()
-    player = PlayerSpec.parse("oracle-hand-lp0").build(3)
-    assert isinstance(player, LevelHandOracleBot)
-    level, older = make("pimc-c-lp0", 3), make("pimc-c-lp", 3)
+def test_the_hand_oracle_plays_the_search_its_settings_name() -> None:
+    """``oracle-hand`` with the expert level's settings plays the level's search shown the
+    hands, and other settings play another search."""
+    lp = "prior=learned,playout=learned,learned_bar=2/1.5"
+    steady = "prior=learned,playout=learned,learned_explore=0,learned_bar=2/1.5"
+    assert "oracle-hand" in ORACLES and "oracle-hand" not in names()
+    player = PlayerSpec.parse(f"oracle-hand:{steady}").build(3)
+    assert isinstance(player, HandOracleBot)
+    level, older = make(f"pimc-c:{steady}", 3), make(f"pimc-c:{lp}", 3)
     limit = Limit(iterations=96)
     differs = 0
     for seed in range(6):
@@ -210,4 +210,4 @@ def test_the_level_hand_oracle_plays_the_present_expert_search_shown_the_hands()
         action = decide(player, deal, limit)
         assert action == level.play(shown, limit).action  # the level's search, hands shown
         differs += action != older.play(shown, limit).action
-    assert differs >= 1  # not the older search (expert-c-lp) that oracle-hand plays
+    assert differs >= 1  # the settings matter: not the search with random playout moves

@@ -414,8 +414,10 @@ def main() -> None:
     """Parse the arguments and run one diagnostic."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("what", choices=["noise", "policy", "deviation", "compare", "seven"])
-    parser.add_argument("--a", default="expert-c", help="compare: bot A (NAME[:budget])")
-    parser.add_argument("--b", default="expert-c-smart", help="compare: bot B")
+    parser.add_argument("--a", default="pimc-c:iterations=4000", help="compare: bot A (a spec)")
+    parser.add_argument(
+        "--b", default="pimc-c:playout=smart,couple=yes,iterations=4000", help="compare: bot B"
+    )
     parser.add_argument(
         "--a-set",
         nargs="*",

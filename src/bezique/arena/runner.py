@@ -18,8 +18,10 @@ then decided by the match rules (:class:`~bezique.core.match.Match`).  This is t
 playing the matches, because no bot looks at the match score; the last, unfinished match of each
 seating is dropped.  In per-deal games every deal is a match.
 
-**The oracles** (``oracle``, ``oracle-c`` in the compiled engine, ``oracle-hand``,
-``oracle-hand-late`` and ``oracle-hand-lp0``) get the real deal through :meth:`OracleBot.play_with_deal
+**The players** are named by spec strings (:mod:`bezique.bots.spec`); the JSON of a run records
+each one's spec with every setting written out (``a_spec``, ``b_spec``), so the run can be
+repeated whatever the defaults become.  **The oracles** (``oracle``, ``oracle-c`` in the
+compiled engine, ``oracle-hand``) get the real deal through :meth:`OracleBot.play_with_deal
 <bezique.bots.oracle.OracleBot.play_with_deal>`: :func:`decide` is the one place that does so.
 """
 
@@ -32,15 +34,11 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
-from ..bots import Bot, Limit, make, names
-from ..bots.fastoracle import (
-    FastOracleBot,
-    HandOracleBot,
-    LateHandOracleBot,
-    LevelHandOracleBot,
-)
+from ..bots import Bot, Limit, names
+from ..bots.fastoracle import FastOracleBot
 from ..bots.oracle import OracleBot
 from ..bots.random_bot import RandomBot
+from ..bots.registry import Resolved, build, resolve
 from ..core.deal import Deal
 from ..core.events import EventKind
 from ..core.match import settle
@@ -58,73 +56,51 @@ ORACLE = "oracle"
 ORACLE_C = "oracle-c"
 """The cheating player in the compiled engine (:mod:`bezique.bots.fastoracle`)."""
 ORACLE_HAND = "oracle-hand"
-"""The ``expert`` level's search shown the other hands but not the stock
-(:class:`bezique.bots.fastoracle.HandOracleBot`)."""
-ORACLE_HAND_LATE = "oracle-hand-late"
-"""``oracle-hand`` shown the other hands over the last 16 cards of the stock only
-(:class:`bezique.bots.fastoracle.LateHandOracleBot`)."""
-ORACLE_HAND_LP0 = "oracle-hand-lp0"
-"""The present ``expert`` level's search (``pimc-c-lp0``) shown the other hands but not the
-stock (:class:`bezique.bots.fastoracle.LevelHandOracleBot`)."""
-ORACLES = (ORACLE, ORACLE_C, ORACLE_HAND, ORACLE_HAND_LATE, ORACLE_HAND_LP0)
+"""A ``pimc-c`` search shown the other hands but not the stock, its settings those of
+``pimc-c`` and ``shown`` (:class:`bezique.bots.fastoracle.HandOracleBot`)."""
+ORACLES = (ORACLE, ORACLE_C, ORACLE_HAND)
 """Every cheating player: the arena's names, never bots (:func:`bezique.bots.make`) or levels."""
 
 
 @dataclass(frozen=True)
 class PlayerSpec:
-    """A player in the arena: a bot name (or ``oracle``) and an optional budget, written
-    ``NAME`` or ``NAME:key=value,...`` with keys ``nodes``, ``iterations`` and ``time``."""
+    """A player in the arena: a spec string read by the registry (:mod:`bezique.bots.spec`),
+    ``NAME`` or ``NAME:key=value,...`` with its settings and budget (``nodes``, ``iterations``,
+    ``time``); the cheating players may be named here."""
 
-    name: str
-    limit: Limit | None = None
+    resolved: Resolved
+
+    @property
+    def name(self) -> str:
+        """The name given: a level, a baseline, a family or an oracle."""
+        return self.resolved.name
+
+    @property
+    def limit(self) -> Limit | None:
+        """The budget given (a level's own where none is)."""
+        return self.resolved.limit
 
     @classmethod
     def parse(cls, text: str) -> PlayerSpec:
-        """Read ``pimc``, ``pimc:nodes=5000`` or ``oracle:iterations=20,time=0.5``."""
-        name, _, rest = text.strip().partition(":")
-        name = name.strip().lower()
+        """Read ``pimc``, ``pimc:nodes=5000``, ``pimc-c:bar=2/1.5`` or
+        ``oracle:iterations=20,time=0.5``; ValueError, one line, says what is wrong."""
+        name = text.strip().partition(":")[0].strip().lower() if isinstance(text, str) else ""
         if name == OPENSPIEL_ISMCTS and name not in names():
             _register_openspiel()
-        if name not in ORACLES and name not in names():
-            raise ValueError(
-                f"unknown player {name!r}; players: {', '.join([*names(), *ORACLES])}"
-                f" ({OPENSPIEL_ISMCTS} too, with bezique[rl] installed)"
-            )
-        if not rest:
-            return cls(name)
-        options: dict[str, Any] = {}
-        for item in rest.split(","):
-            key, eq, value = item.partition("=")
-            key = key.strip()
-            if not eq or key not in ("nodes", "iterations", "time"):
-                raise ValueError(
-                    f"bad budget {item!r} in {text!r}: use nodes=N, iterations=N or time=SECONDS"
-                )
-            try:
-                options[key] = float(value) if key == "time" else int(value)
-            except ValueError:
-                raise ValueError(f"bad number {value!r} in {text!r}") from None
-        return cls(name, Limit(**options))
+        return cls(resolve(text, cheats=True))
 
     def __str__(self) -> str:
-        if self.limit is None:
-            return self.name
-        parts = [f"{k}={v}" for k, v in asdict(self.limit).items() if v is not None]
-        return f"{self.name}:{','.join(parts)}"
+        return str(self.resolved)
+
+    def full(self) -> str:
+        """The spec of what plays with every setting written out (:meth:`Resolved.full
+        <bezique.bots.registry.Resolved.full>`)."""
+        return self.resolved.full()
 
     def build(self, seed: int) -> Bot | OracleBot:
         """A fresh player."""
-        if self.name == ORACLE:
-            return OracleBot(seed)
-        if self.name == ORACLE_C:
-            return FastOracleBot(seed)
-        if self.name == ORACLE_HAND:
-            return HandOracleBot(seed)
-        if self.name == ORACLE_HAND_LATE:
-            return LateHandOracleBot(seed)
-        if self.name == ORACLE_HAND_LP0:
-            return LevelHandOracleBot(seed)
-        return make(self.name, seed)
+        player: Bot | OracleBot = build(self.resolved, seed, cheats=True)
+        return player
 
 
 def decide(player: Bot | OracleBot, deal: Any, limit: Limit | None) -> Action:
@@ -442,6 +418,8 @@ class ArenaResult:
         return {
             "a": str(self.a),
             "b": str(self.b),
+            "a_spec": self.a.full(),
+            "b_spec": self.b.full(),
             "variant": self.variant,
             "rules": str(self.rules),
             "seed": self.seed,

@@ -11,45 +11,30 @@ what the bot has to say about its choice); it sees only the observation of its s
     >>> str(action) in deal.observation(deal.to_move).legal
     True
 
-:func:`make` builds a bot by name and :func:`names` lists the names; :func:`register` adds a
-new kind of bot.
+:func:`make` builds a player from its spec (:mod:`.spec`: ``NAME`` or ``NAME:key=value,...``)
+and :func:`names` lists the names; :func:`register` and :func:`register_family` add players.
 
-=========  ============================================================================
-name       player
-=========  ============================================================================
-random     a uniformly random legal action
-simple     quick rules of thumb (:mod:`.simple`)
-careless   the rules of thumb with a random move one time in three (the easy level)
-heuristic  a club player's heuristic, exact stage 2 when every card is known
-pimc       perfect-information Monte Carlo over sampled worlds (:mod:`.search`)
-ismcts     single-observer information-set MCTS (:mod:`.ismcts`)
-pimc-c     PIMC in the compiled engine, exact stage 2 in every world (:mod:`.fastpimc`)
-pimc-c-v1  the first pimc-c, which played the best mean (kept for comparison)
-pimc-c-lp  pimc-c from the learned policy's choice, played out by it (:mod:`.learned`)
-beginner, easy, medium, hard, expert: the levels for people (:mod:`.levels`)
-expert-c-lp0: the expert level (pimc-c-lp0) under the name measured; expert-c-lp: the expert
-of sessions 11-17 (pimc-c-lp); expert-c: that of sessions 8-10 (pimc-c); hard-c: that at 1,200
-rollouts
-pimc-c-lpn, expert-c-lpn: pimc-c-lp on the learned weights with a network on top (on trial)
-pimc-c-bel, expert-c-bel: pimc-c-lp, its worlds dealt by the belief model (:mod:`.belief`)
-pimc-c-opp, expert-c-opp: pimc-c-lp, the opponent played out by the heuristic's rules
-pimc-c-lp0: pimc-c-lp, its learned playouts without random moves (the expert level)
-pimc-c-lpn0, expert-c-lpn0: pimc-c-lp0 on the network weights (on trial)
-pimc-c-lpv, expert-c-lpv: pimc-c-lp0, playouts cut short and scored by the learned evaluation
-pimc-c-lpv1, pimc-c-lpv8 (and expert-c-...): pimc-c-lpv cut one and eight tricks on (on trial)
-pimc-c-lpvs, expert-c-lpvs: pimc-c-lpv8 scored by a value model of its own playouts (on trial)
-pimc-c-opp0, expert-c-opp0: pimc-c-opp, its playouts without random moves
-hard-old, expert-old: the levels before session 8 (pimc, ismcts), kept for comparison
-pimc-c-smart, expert-c-smart: pimc-c with the heuristic's rules in its playouts (on trial)
-pimc-c-late, expert-c-late: pimc-c-smart with a lower bar late in the stock (on trial)
-pimc-c-model, expert-c-model: pimc-c-late, its playouts without random moves (on trial)
-pimc-c-inf, expert-c-inf: pimc-c, its worlds weighed by the opponent's past plays (on trial)
-ismcts-c, expert-c-ismcts: IS-MCTS in C, the heuristic's move as a PUCT prior (on trial)
-=========  ============================================================================
+=================  ==============================================================================
+name               player
+=================  ==============================================================================
+beginner .. expert the levels for people, each a spec in one table (:mod:`.levels`)
+random             a uniformly random legal action
+simple             quick rules of thumb (:mod:`.simple`)
+careless           the rules of thumb with a random move one time in three (the easy level)
+heuristic          a club player's heuristic, exact stage 2 when every card is known
+learned            the heuristic with corrections learned from the search (:mod:`.learned`)
+pimc               perfect-information Monte Carlo over sampled worlds, in Python (:mod:`.search`)
+ismcts             single-observer information-set MCTS, in Python (:mod:`.ismcts`)
+pimc-c             PIMC in the compiled engine, exact stage 2 in every world (:mod:`.fastpimc`)
+ismcts-c           IS-MCTS in the compiled engine, the heuristic as a PUCT prior
+                   (:mod:`.fastismcts`)
+=================  ==============================================================================
 
-:func:`hint` gives the expert's choice with the value of every legal action.  The ``oracle``
-(:mod:`.oracle`) and ``oracle-c`` (:mod:`.fastoracle`, the compiled search on the true deal)
-cheat and are for measurement in the arena only: they are not in this registry.
+A family's settings are one frozen dataclass (:class:`~.fastpimc.PimcSettings`,
+:class:`~.fastismcts.IsmctsSettings`, ...); ``bezique bots`` lists them with their defaults and
+ranges.  :func:`hint` gives the expert's choice with the value of every legal action.  The
+``oracle`` (:mod:`.oracle`), ``oracle-c`` and ``oracle-hand`` (:mod:`.fastoracle`) cheat and are
+for measurement in the arena only: :func:`make` and :func:`names` do not offer them.
 """
 
 from __future__ import annotations
@@ -60,7 +45,7 @@ from .hint import Hint, hint
 from .ismcts import IsmctsBot
 from .levels import LEVELS, Level, LevelBot
 from .random_bot import RandomBot
-from .registry import BotFactory, about, levels, make, names, register
+from .registry import BotFactory, about, levels, make, names, register, register_family
 from .search import PimcBot
 from .simple import SimpleBot
 
@@ -86,4 +71,5 @@ __all__ = [
     "make",
     "names",
     "register",
+    "register_family",
 ]

@@ -9,7 +9,7 @@ and plays the world out with the ``'smart'`` policy (the heuristic player's stag
 thumb in C), the stage-2 solver finishing each playout from the first trick of stage 2.
 
 Where ``pimc-c`` keeps the heuristic's choice unless another candidate clears a confidence bar
-(a veto), here the heuristic is a *prior*: its action gets :attr:`FastIsmctsBot.prior_weight`
+(a veto), here the heuristic is a *prior*: its action gets ``prior_weight``
 of the prior and the other legal actions share the rest, so the search spends most early
 iterations on it and moves away only as far as the values seen pull it.  Deeper in the tree the
 prior is the playout policy's own choice in each world.  The most visited root action is played
@@ -29,6 +29,7 @@ compiled engine is missing or does not play the rules, the reference-core
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 
 from ..core.notation import Action
 from ..core.observation import Observation
@@ -39,6 +40,7 @@ from .base import Bot, InfoDict, Limit, PlayResult
 from .compiled import compiled_world
 from .fastpimc import CompiledSearchBot
 from .solver import world_is_known
+from .spec import Codec, setting
 
 NODES_PER_ITERATION = 40
 """Engine steps one iteration counts for, to read a ``nodes`` budget."""
@@ -61,42 +63,75 @@ def margin_scale(rules: Rules) -> float:
     return max(1.0, float(spread))
 
 
+DEFAULT_ITERATIONS = 600
+"""Iterations a move when the caller gives no budget."""
+
+
+@dataclass(frozen=True)
+class IsmctsSettings:
+    """The settings of the ``ismcts-c`` family, one field a spec key."""
+
+    prior_weight: float = setting(
+        0.7,
+        Codec("float", 0, 1),
+        "share of the PUCT prior on the heuristic's action (the rest spread over the others)",
+    )
+    c_puct: float = setting(
+        1.5, Codec("float", 0, 100), "PUCT constant, in units of the squashed value"
+    )
+    scale: float | None = setting(
+        None,
+        Codec("float", 1, 100_000, off=True),
+        "points of margin that squash to tanh(1) (off: the spread of a deal's margin under "
+        "the rules, about 200 points in classic)",
+    )
+    fpu: float = setting(
+        0.1, Codec("float", 0, 2), "an untried action is worth its tried siblings' mean less this"
+    )
+    explore: float = setting(0.1, Codec("float", 0, 1), "chance of a uniform playout move")
+    playout: str = setting(
+        "smart",
+        Codec("word", words=("heuristic", "meld", "smart")),
+        "the playout policy in C (see pimc-c)",
+    )
+    solver_nodes: int = setting(
+        20_000,
+        Codec("int", 0, 100_000_000),
+        "most solver nodes for a stage-2 position (beyond: played out)",
+    )
+    max_tree_nodes: int = setting(
+        200_000,
+        Codec("int", 1, 100_000_000),
+        "the tree's node cap (past it the tree stops growing)",
+    )
+    stop_early: bool = setting(
+        True, Codec("flag"), "stop once no root action can catch up with the most visited one"
+    )
+    fallback_nodes: int = setting(
+        6_000,
+        Codec("int", 1, 100_000_000),
+        "engine steps for the reference-core ismcts where the compiled engine cannot play",
+    )
+
+
 class FastIsmctsBot(CompiledSearchBot):
     """Single-observer IS-MCTS in C with a PUCT prior on the heuristic's action (see the module
-    docstring)."""
+    docstring), set by its :class:`IsmctsSettings`."""
 
     name = "ismcts-c"
-    default_iterations = 600
-    """Iterations when :meth:`play` is given no limit."""
-    prior_weight = 0.7
-    """Share of the prior on the heuristic's action (the rest spread evenly over the others)."""
-    c_puct = 1.5
-    """PUCT constant, in units of the squashed value (a won deal is about +1)."""
-    scale: float | None = None
-    """Points of margin that squash to tanh(1) = 0.76 (None: :func:`margin_scale` of the
-    rules, the spread of a deal's margin, so that most margins fall in the near-linear part of
-    tanh whatever the rules score: about 200 points in classic, 700 in rubicon)."""
-    fpu = 0.1
-    """An untried action is taken to be worth the mean of its tried siblings less this."""
-    explore = 0.1
-    """Chance of a uniform move at each step of a playout."""
-    playout_policy = "smart"
-    """The playout policy by name (see :meth:`FastDeal.playout <bezique.fast.FastDeal.playout>`)."""
-    solver_nodes = 20_000
-    """Most solver nodes for one stage-2 position (beyond them the policy plays it out)."""
-    max_tree_nodes = 200_000
-    """The tree's node cap (about 10 MB); past it the tree stops growing."""
-    stop_early = True
-    """Stop once no root action can catch up with the most visited one."""
+
+    def __init__(self, seed: int | None = None, settings: IsmctsSettings | None = None) -> None:
+        self.settings = settings if settings is not None else IsmctsSettings()
+        super().__init__(seed, self.settings.fallback_nodes)
 
     def _iterations(self, limit: Limit | None) -> tuple[int, float]:
         if limit is None:
-            return self.default_iterations, 0.0
+            return DEFAULT_ITERATIONS, 0.0
         n = limit.iterations
         if n is None and limit.nodes is not None:
             n = max(1, limit.nodes // NODES_PER_ITERATION)
         if n is None:
-            n = self.default_iterations if limit.time is None else (1 << 31) - 1
+            n = DEFAULT_ITERATIONS if limit.time is None else (1 << 31) - 1
         return n, limit.time or 0.0
 
     def reference(self, seed: int) -> Bot:
@@ -114,22 +149,23 @@ class FastIsmctsBot(CompiledSearchBot):
             return self._exact(world, observation, actions, index, seed)
         iterations, seconds = self._iterations(limit)
         start = time.perf_counter()
-        found = search.ismcts(
+        cfg = self.settings
+        found = search.ismcts(  # the call into the compiled engine
             world,
             seat,
             index[heuristic],
             iterations,
             seed,
             search.IsmctsSettings(
-                prior_weight=self.prior_weight,
-                c_puct=self.c_puct,
-                scale=self.scale or margin_scale(observation.rules),
-                fpu=self.fpu,
-                explore=self.explore,
-                solver_nodes=self.solver_nodes,
-                policy=self.playout_policy,
-                max_tree_nodes=self.max_tree_nodes,
-                stop_early=self.stop_early,
+                prior_weight=cfg.prior_weight,
+                c_puct=cfg.c_puct,
+                scale=cfg.scale or margin_scale(observation.rules),
+                fpu=cfg.fpu,
+                explore=cfg.explore,
+                solver_nodes=cfg.solver_nodes,
+                policy=cfg.playout,
+                max_tree_nodes=cfg.max_tree_nodes,
+                stop_early=cfg.stop_early,
                 seconds=seconds,
                 cpu_budget=None if limit is None else limit.cpu_budget,
             ),
@@ -176,7 +212,7 @@ class FastIsmctsBot(CompiledSearchBot):
 
         assert isinstance(world, fast.FastDeal) and observation.seat is not None
         side = observation.rules.side_of(observation.seat)
-        values, _, nodes = search.pimc(
+        values, _, nodes = search.pimc(  # one world, solved: the call into the compiled engine
             world,
             observation.seat,
             side,
@@ -184,7 +220,9 @@ class FastIsmctsBot(CompiledSearchBot):
             0,
             1,
             seed,
-            search.PimcSettings(explore=self.explore, solver_nodes=self.solver_nodes),
+            search.PimcSettings(
+                explore=self.settings.explore, solver_nodes=self.settings.solver_nodes
+            ),
         )
         best = max(range(len(actions)), key=lambda i: (values[i], -i))
         info: InfoDict = {

@@ -23,14 +23,17 @@ from __future__ import annotations
 import math
 import time
 import zlib
+from dataclasses import dataclass, fields
 from typing import Any
 
 from .. import fast
 from ..core.deal import Deal
 from ..core.notation import Action
 from ..core.observation import Observation
-from .base import Bot, Limit, PlayResult
+from .base import Limit, PlayResult
+from .fastpimc import FastPimcBot, PimcSettings
 from .oracle import OracleBot
+from .spec import Codec, setting
 
 _MASK = (1 << 64) - 1
 
@@ -160,76 +163,62 @@ def _state_seed(salt: int, world: Any, seat: int) -> int:
     return zlib.crc32(key.encode()) * 0x2545F4914F6CDD1D & _MASK
 
 
+@dataclass(frozen=True)
+class HandOracleSettings(PimcSettings):
+    """The settings of ``oracle-hand``: those of the ``pimc-c`` search it runs, and when the
+    other hands are shown to it."""
+
+    shown: int | None = setting(
+        None,
+        Codec("int", 0, 200, off=True),
+        "show the other hands only once the stock holds at most this many cards (off: always)",
+    )
+
+
+HAND_ORACLE_ROLLOUTS = 4_000
+"""``oracle-hand``'s rollouts a move when the arena gives no budget (the expert level's)."""
+
+
 class HandOracleBot(OracleBot):
-    """``oracle-hand``: the ``expert`` level's search of sessions 11-17 (``pimc-c-lp``), shown
+    """``oracle-hand``: a ``pimc-c`` search (its settings, :class:`HandOracleSettings`) shown
     the other hands.
 
     For measurement only, like the oracles above: it is given the real deal, marks every card
     the other seats hold concealed as known to all, and lets the honest search play from that
-    observation at the expert's budget.  Its worlds then keep the other hands as they are and
-    deal only the stock again, so its margin over the ``expert`` level on the same decks is what
-    knowing the other hands is worth to this search: more than any inference from their play
-    could bring it.  What the full oracle gains beyond it comes from knowing the stock's order.
+    observation (at :data:`HAND_ORACLE_ROLLOUTS` unless told otherwise).  Its worlds then keep
+    the other hands as they are and deal only the stock again, so its margin over the same
+    search played honestly on the same decks is what knowing the other hands is worth to that
+    search: more than any inference from their play could bring it.  What the full oracle gains
+    beyond it comes from knowing the stock's order.  With ``shown=16`` it is shown the other
+    hands over the last 16 cards of the stock only (about the last third of stage 1), which
+    says when in the deal knowing them pays.
     """
 
     name = "oracle-hand"
-    shown_from: int | None = None
-    """Show the other hands only once the stock holds at most this many cards (None: always);
-    before that the search plays from the seat's honest observation."""
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: int | None = None, settings: HandOracleSettings | None = None) -> None:
         super().__init__(seed)
-        self._search = self.search_bot(seed)
-
-    def search_bot(self, seed: int | None) -> Bot:
-        """The honest search that plays from the view with the other hands shown."""
-        from .fastpimc import FastPimcLearnedPlayoutsBot
-
-        return FastPimcLearnedPlayoutsBot(seed)
+        self.settings = settings if settings is not None else HandOracleSettings()
+        search = {f.name: getattr(self.settings, f.name) for f in fields(PimcSettings)}
+        self._search = FastPimcBot(seed, PimcSettings(**search))
 
     def play_with_deal(self, deal: Deal | Any, limit: Limit | None = None) -> PlayResult:
         """Choose for the seat to move of a :class:`Deal` (or a compiled one), seeing every
         hand but not the stock.  The deal is left as it is."""
-        from .levels import EXPERT_ROLLOUTS
-
         real = deal if isinstance(deal, Deal) else deal.to_deal()
         seat = real.to_move
         if seat is None:
             raise ValueError("the deal is over: nobody is to move")
-        budget = Limit(iterations=EXPERT_ROLLOUTS) if limit is None else limit
+        budget = Limit(iterations=HAND_ORACLE_ROLLOUTS) if limit is None else limit
         return self._search.play(self.view(real, seat), budget)
 
     def view(self, deal: Deal, seat: int) -> Observation:
         """What the search is shown: :func:`hands_shown`, or the seat's honest observation
-        while the stock holds more than :attr:`shown_from` cards."""
-        if self.shown_from is not None and deal.stock_size > self.shown_from:
+        while the stock holds more than ``shown`` cards."""
+        shown = self.settings.shown
+        if shown is not None and deal.stock_size > shown:
             return deal.observation(seat)
         return hands_shown(deal, seat)
-
-
-class LateHandOracleBot(HandOracleBot):
-    """``oracle-hand-late``: :class:`HandOracleBot` shown the other hands only over the last 16
-    cards of the stock (about the last third of stage 1), honest before; for measurement only.
-    Set against ``oracle-hand`` and ``expert`` on the same decks it says when in the deal
-    knowing the other hands pays."""
-
-    name = "oracle-hand-late"
-    shown_from = 16
-
-
-class LevelHandOracleBot(HandOracleBot):
-    """``oracle-hand-lp0``: the present ``expert`` level's search (``pimc-c-lp0``, session 18)
-    shown the other hands, as :class:`HandOracleBot` shows them to the search of sessions 11-17;
-    for measurement only.  Set against the level on the same decks it bounds what any inference
-    about the other hand could bring the level itself."""
-
-    name = "oracle-hand-lp0"
-
-    def search_bot(self, seed: int | None) -> Bot:
-        """The ``expert`` level's search, ``pimc-c-lp0``."""
-        from .fastpimc import FastPimcSteadyBot
-
-        return FastPimcSteadyBot(seed)
 
 
 def hands_shown(deal: Deal, seat: int) -> Observation:

@@ -1,48 +1,55 @@
-"""PIMC in the compiled engine: the search behind the ``hard`` and ``expert`` levels.
+"""PIMC in the compiled engine: the ``pimc-c`` family, the search behind ``hard`` and ``expert``.
 
 The player sees only its observation.  It rebuilds one deal from it
 (:meth:`Deal.from_observation <bezique.core.deal.Deal.from_observation>`), copies it into the
 compiled engine (:mod:`bezique.fast`), and from there everything runs in C
-(``bezique.fast.search.pimc``): each *world* deals the cards the seat has not seen again at random
+(:func:`bezique.fast.search.pimc`): each *world* deals the cards the seat has not seen again at random
 (determinization); in each world every candidate action is applied and the deal played on
 with a default policy from the *same* random numbers (common random numbers, so candidates
 are compared on the same luck, world by world); from the first trick of stage 2 the exact
 stage-2 solver finishes each playout (every hand is known inside a world).
 
-``pimc-c-smart`` (:class:`FastPimcSmartBot`) plays out with the ``'smart'`` policy, the
-heuristic player's stage-1 rules of thumb in C (:attr:`FastPimcBot.playout_policy`), and
-*coupled draws* (:attr:`FastPimcBot.couple_draws`): in a world each seat draws from its own
-pile of the stock whoever wins a trick, so that two candidates whose tricks go otherwise still
-draw the same cards.  It is not yet shown stronger than ``pimc-c`` (docs/strength.md), so
-``pimc-c`` keeps the plain policy.  ``pimc-c-late`` (:class:`FastPimcLateBot`) is
-``pimc-c-smart`` with a lower bar late in the stock (:attr:`FastPimcBot.late_stock`), also on
-trial.
+Every choice of the search is a field of :class:`PimcSettings`, written in a spec string
+(:mod:`.spec`): ``pimc-c:prior=learned,playout=learned,learned_bar=2/1.5``.  The main ones:
 
-Near the end of the stock a world's value may be its exact value instead of a playout
-(:attr:`FastPimcBot.endgame_stock`, ``fast/endgame.c``).  It is off in every named bot: against
-the heuristic it did worse than the ``smart`` playouts (docs/strength.md, session 6), which
-play the rest of the deal as the heuristic would, where the exact value assumes an opponent who
-sees every card.
+* ``playout``: the playout policy.  ``smart`` plays stage 1 by the heuristic player's rules of
+  thumb in C (about even with it, where the plain ``heuristic`` policy loses some 50 points a
+  deal to it); ``learned`` plays the learned policy (:mod:`.learned`) with coupled draws where
+  the rules have learned weights.  ``couple``: in a world each seat draws from its own pile of
+  the stock whoever wins a trick, so that two candidates whose tricks go otherwise still draw
+  the same cards.
+* ``prior``: the move the search starts from, the heuristic's or the learned policy's.
+* ``bar``, ``learned_bar``, ``late_stock`` and ``late_bar``: the bar to overrule it (below).
+* ``inference``, ``belief``: worlds weighed by the opponent's past plays
+  (:mod:`.inference`), or dealt by a belief model of the other hand (:mod:`.belief`).
+* ``cut``: playouts stopped a few tricks on and scored by the learned evaluation (:mod:`.value`).
+* ``endgame_stock``: near the end of the stock a world's value may be its exact value instead of
+  a playout (``fast/endgame.c``); it assumes an opponent who sees every card, and is off by
+  default.
 
 Worlds come in batches.  After each batch the candidates whose paired difference with the
-leader is clearly negative (:attr:`FastPimcBot.prune_z` standard errors) are dropped, so the
-rest get the remaining rollouts; the heuristic player's choice is never dropped.
+leader is clearly negative (``prune_z`` standard errors) are dropped, so the rest get the
+remaining rollouts; the move the search started from is never dropped (``keep_prior``).
 
-**Overruling the heuristic.**  In stage 1 the paired difference of two candidates spreads
+**Overruling the starting move.**  In stage 1 the paired difference of two candidates spreads
 150-240 points from one world to the next (the playouts after two different cards soon
 diverge: other tricks, other draws, other melds), so a few hundred worlds leave a standard error
 of 10-15 points, about the size of the real differences.  Picking the best mean then picks the
-luckiest candidate, and the first version (``pimc-c-v1``, which did just that with a 2-point
-prior) lost to the heuristic.  The player therefore plays the heuristic's choice unless another
-candidate beats it, world by world, by more than :attr:`FastPimcBot.overrule_points` *and* by
-:attr:`FastPimcBot.overrule_z` standard errors of the paired difference: a margin the search
-must clear, not a veto (late in stage 1, in the declarations and in stage 2 the differences are
-large and clear, and the search decides).
+luckiest candidate (``bar=2/0,keep_prior=no,futility=off`` does that, with a 2-point head start
+for the heuristic's choice, and loses to the heuristic).  The player therefore plays the move it
+started from unless another candidate beats it, world by world, by more than the ``bar``'s
+points *and* its standard errors of the paired difference: a margin the search must clear, not a
+veto (late in stage 1, in the declarations and in stage 2 the differences are large and clear,
+and the search decides).
 
 Budgets count rollouts (one candidate played out in one world): ``Limit(iterations=N)``;
 ``Limit(nodes=N)`` is read as ``N // NODES_PER_ROLLOUT`` rollouts, and ``Limit(time=s)`` stops
-after the batch that passes ``s`` seconds.  Where the compiled engine is missing or does not
-play the rules (more cards than it holds), the reference-core :class:`~.search.PimcBot` plays instead.
+after the batch that passes ``s`` seconds; ``Limit(cpu_budget=s)`` stops the search when the
+thread has spent ``s`` seconds of CPU and plays the best so far; with no budget,
+:data:`DEFAULT_ROLLOUTS`.  Where the
+compiled engine is missing or does not play the rules (more cards than it holds), the
+reference-core :class:`~.search.PimcBot` plays instead.  The calls into the engine are in one
+place, :func:`_playouts_in_c`.
 """
 
 from __future__ import annotations
@@ -50,6 +57,8 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from ..core.notation import Action
@@ -68,6 +77,7 @@ from .base import (
 )
 from .compiled import compiled_world, heuristic_choice
 from .solver import world_is_known
+from .spec import Codec, setting
 
 NODES_PER_ROLLOUT = 40
 """Engine steps one rollout counts for, to read a ``nodes`` budget."""
@@ -79,13 +89,12 @@ class CompiledSearchBot(Bot):
     engine cannot (:meth:`reference`, given :attr:`fallback_nodes` engine steps unless the
     limit is in nodes or seconds)."""
 
-    fallback_nodes = 6_000
-    """The reference-core search's budget where the compiled engine cannot play (unless the
-    limit given is in nodes or seconds)."""
-
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: int | None = None, fallback_nodes: int = 6_000) -> None:
         super().__init__(seed)
         self._salt = salt_for(seed)
+        self.fallback_nodes = fallback_nodes
+        """The reference-core search's budget where the compiled engine cannot play (unless
+        the limit given is in nodes or seconds)."""
 
     def play(self, observation: Observation, limit: Limit | None = None) -> PlayResult:
         actions = legal_actions(observation)
@@ -108,146 +117,165 @@ class CompiledSearchBot(Bot):
         raise NotImplementedError
 
 
+DEFAULT_ROLLOUTS = 1_500
+"""Rollouts a move when the caller gives no budget."""
+
+_POINTS = Codec("float", 0, 1000)
+_Z = Codec("float", 0, 10)
+_BAR = Codec("pair", 0, 1000)
+_SHARE = Codec("float", 0, 1)
+_POWER = Codec("float", 0, 10)
+
+
+@dataclass(frozen=True)
+class PimcSettings:
+    """The settings of the ``pimc-c`` family, one field a spec key (see the module docstring)."""
+
+    prior: str = setting(
+        "heuristic",
+        Codec("word", words=("heuristic", "learned")),
+        "the move the search starts from and must beat: the heuristic's, or the learned "
+        "policy's where the rules have learned weights",
+    )
+    playout: str = setting(
+        "heuristic",
+        Codec("word", words=("heuristic", "meld", "smart", "learned")),
+        "the playout policy in C: heuristic; meld (a trick worth the declaration it opens); "
+        "smart (the heuristic player's rules of thumb); learned (smart with the learned "
+        "weights and coupled draws where the rules have them, else heuristic)",
+    )
+    couple: bool = setting(
+        False,
+        Codec("flag"),
+        "each seat draws from its own pile of a world's stock, whoever wins a trick, so the "
+        "candidates of a world draw the same cards",
+    )
+    explore: float = setting(0.1, _SHARE, "chance of a uniform move at each playout step")
+    learned_explore: float | None = setting(
+        None,
+        Codec("float", 0, 1, off=True),
+        "the chance of a uniform move where the playouts follow the learned policy (off: explore)",
+    )
+    bar: tuple[float, float] = setting(
+        (5.0, 2.5),
+        _BAR,
+        "points and standard errors of the paired difference by which a candidate must beat "
+        "the move the search starts from",
+    )
+    learned_bar: tuple[float, float] | None = setting(
+        None,
+        Codec("pair", 0, 1000, off=True),
+        "the bar where the playouts follow the learned policy (off: bar)",
+    )
+    late_stock: int | None = setting(
+        None,
+        Codec("int", 0, 200, off=True),
+        "at or below this many cards in the stock the bar is late_bar (off: never)",
+    )
+    late_bar: tuple[float, float] = setting((5.0, 2.5), _BAR, "the bar late in the stock")
+    futility: float | None = setting(
+        1.0,
+        Codec("float", 0, 10, off=True),
+        "drop a candidate that cannot clear the bar, even this many standard errors up, with "
+        "the worlds left (off: never)",
+    )
+    keep_prior: bool = setting(
+        True,
+        Codec("flag"),
+        "the starting move stays a candidate to the end (no: the best mean is played, the "
+        "starting move given bar's points as a head start)",
+    )
+    inference: float = setting(
+        0.0,
+        _POWER,
+        "worlds count by how likely the opponent's past plays make them, the play model's "
+        "likelihood to this power (two hands; 0: alike)",
+    )
+    belief: float = setting(
+        0.0,
+        _POWER,
+        "worlds dealt by the belief model of the other hand at this strength (two hands, "
+        "stage 1; 0: uniform)",
+    )
+    opponent: str = setting(
+        "same",
+        Codec("word", words=("same", "smart")),
+        "where the playouts follow the learned policy, the other side's moves: the same, or "
+        "the heuristic player's rules of thumb (smart)",
+    )
+    weights: str | None = setting(
+        None,
+        Codec("path", off=True),
+        "the learned policy's weights, a JSON file fit on the classic rules (off: the shipped "
+        "ones)",
+    )
+    cut: tuple[int, int] | None = setting(
+        None,
+        Codec("int-pair", 0, 200, off=True),
+        "tricks/stock: playouts stop that many tricks on while the stock holds more cards, "
+        "scored by the value model (two sides, rules with one; off: played to the end)",
+    )
+    value: str | None = setting(
+        None,
+        Codec("path", off=True),
+        "the value model that scores cut playouts, a JSON file (off: the shipped one)",
+    )
+    verify: int = setting(
+        0,
+        Codec("int", 0, 100_000),
+        "a move that clears the bar is played only if it clears it again on this many fresh "
+        "worlds (0: no second look)",
+    )
+    endgame_stock: int = setting(
+        0,
+        Codec("int", 0, 100),
+        "where a candidate leaves at most this many cards in the stock, a world's exact value "
+        "instead of a playout (two hands; 0: never)",
+    )
+    endgame_worlds: int = setting(
+        32, Codec("int", 1, 100_000), "most worlds a move where the end of the stock is solved"
+    )
+    batch: int = setting(8, Codec("int", 1, 10_000), "worlds per call into C, between prunings")
+    min_worlds: int = setting(
+        16, Codec("int", 1, 100_000), "worlds every candidate sees before any is dropped"
+    )
+    prune_z: float = setting(
+        2.5, _Z, "a candidate this many standard errors below the leader is dropped"
+    )
+    solver_nodes: int = setting(
+        20_000,
+        Codec("int", 0, 100_000_000),
+        "most solver nodes for a stage-2 position of two hands (beyond: played out)",
+    )
+    solver_nodes_many: int = setting(
+        4_000, Codec("int", 0, 100_000_000), "most solver nodes with more than two hands"
+    )
+    fallback_nodes: int = setting(
+        6_000,
+        Codec("int", 1, 100_000_000),
+        "engine steps for the reference-core pimc where the compiled engine cannot play",
+    )
+
+
 class FastPimcBot(CompiledSearchBot):
-    """Perfect-information Monte Carlo over worlds and playouts in C: see the module docstring."""
+    """Perfect-information Monte Carlo over worlds and playouts in C: see the module docstring.
+    Every choice it makes is set by its :class:`PimcSettings`."""
 
     name = "pimc-c"
-    default_rollouts = 1_500
-    """Rollouts when :meth:`play` is given no limit."""
-    batch = 8
-    """Worlds per call into C, between prunings."""
-    min_worlds = 16
-    """Worlds in which every candidate is tried before any is dropped."""
-    prune_z = 2.5
-    """A candidate this many standard errors below the leader (paired) is dropped."""
-    overrule_points = 5.0
-    """Points a candidate must gain over the heuristic's choice, on average, to be played."""
-    overrule_z = 2.5
-    """Standard errors of the paired difference by which it must clear those points (about
-    one chance in 20 that one of seven equal candidates clears it by luck)."""
-    late_stock = -1
-    """At or below this many cards in the stock the bar is :attr:`late_points` and
-    :attr:`late_z` instead (-1: never): near the end of the stock the playouts are short, the
-    paired spread small and the departures pay."""
-    late_points = 5.0
-    """:attr:`overrule_points` late in the stock (see :attr:`late_stock`)."""
-    late_z = 2.5
-    """:attr:`overrule_z` late in the stock (see :attr:`late_stock`)."""
-    futility_z: float | None = 1.0
-    """A candidate is dropped when even this many standard errors above its paired gain over
-    the heuristic's choice stay below the bar it could clear with every world the budget
-    has left (None: never): most moves early in stage 1 stop well before the budget."""
-    keep_prior = True
-    """Whether the heuristic's choice stays a candidate to the end (the paired comparison
-    with it needs it)."""
-    explore = 0.1
-    """Chance of a uniform move at each step of a playout (as the default policy in C)."""
-    meld_aware = False
-    """Whether the playouts use the ``'meld'`` policy (a stage-1 trick worth the declaration it
-    opens, see :meth:`FastDeal.playout <bezique.fast.FastDeal.playout>`) instead of the plain
-    one (read only where :attr:`playout_policy` is None)."""
-    playout_policy: str | None = None
-    """The playout policy by name (``'heuristic'``, ``'meld'``, ``'smart'``; None: by
-    :attr:`meld_aware`).  ``'smart'`` plays stage 1 by the heuristic player's rules of thumb
-    (about even with it, where the plain policy loses some 50 points a deal to it), so the
-    playouts are less biased; a rollout costs about 1.7 times as much."""
-    couple_draws = False
-    """Whether each seat draws from its own pile of a world's stock whoever wins a trick
-    (:func:`bezique.fast.search.pimc`): the candidates of a world then draw
-    the same cards, and the paired difference spreads less (median 114 points a world instead
-    of 150 over 45 stage-1 positions), each rollout's value unchanged in expectation."""
-    endgame_stock = 0
-    """Where a candidate leaves at most this many cards in the stock (two hands), its value in
-    a world is that world's exact value (``bezique.fast.search.pimc(..., endgame_stock=...)``: alpha-beta
-    over the rest of stage 1, the stage-2 solver at the leaves) instead of a playout; 0: never."""
-    endgame_worlds = 32
-    """Most worlds a move where the end of the stock is solved (each solve costs some 1-5 ms
-    where a playout costs 0.2-0.4 ms)."""
-    solver_nodes = 20_000
-    """Most solver nodes for one stage-2 position of two hands (beyond them the policy plays it
-    out)."""
-    solver_nodes_many = 4_000
-    """:attr:`solver_nodes` with more than two hands.  With four hands about 45% of the stage-2
-    positions took more than 20,000 nodes, all of them spent before the policy took over: the
-    expert level's p95 reached 4-5 s a move.  At 4,000 the same bot chose alike in 181 of 184
-    four-handed decisions and took 0.061 s a move median, 0.72 s p95, instead of 0.147 s and
-    1.52 s (two deals, docs/strength.md)."""
 
-    inference_power = 0.0
-    """Where above 0 (two hands, no wild card), each world counts in proportion to how likely
-    the opponent's past plays and passes are with the cards the world deals it
-    (:func:`bezique.bots.inference.world_log_weight`, the likelihood raised to this power:
-    1 is the play model as fit, below 1 trusts it less); 0: every world counts alike."""
-
-    belief_power = 0.0
-    """Where above 0 (two hands, no wild card, stage 1), the worlds are dealt by the belief
-    model (:mod:`.belief`): the opponent's unseen cards drawn with chance proportional to
-    ``exp(belief_power * score)`` of their kind, so the likely hands come up more often and
-    every world still counts alike; 0: uniform worlds."""
-
-    opponent_rules = False
-    """With :attr:`learned_playouts` where the rules have learned weights: the other side's
-    playout moves by the heuristic player's rules of thumb (the ``'smart'`` policy without the
-    learned terms, a model of an opponent that plays by them) while this side's follow the
-    learned policy; False: both sides by the learned policy."""
-
-    learned_prior = False
-    """Whether the choice the search starts from (and must be beaten by the bar) is the learned
-    policy's (:mod:`.learned`) where it has weights for the rules and chooses, instead of the
-    heuristic's."""
-
-    learned_playouts = False
-    """Whether the playouts use the ``'smart'`` policy with the learned weights (:mod:`.learned`)
-    and coupled draws where the rules have such weights (elsewhere :attr:`playout_policy` and
-    :attr:`couple_draws` as they are): the playouts then play stage 1 as the learned policy
-    does, some 8 points a deal better than the heuristic's rules in C duels."""
-
-    learned_version: str | None = None
-    """Which shipped learned weights the search reads (:func:`.learned.learned_params`): None the
-    present ones, ``"net"`` those with a network on top (on trial)."""
-
-    learned_explore: float | None = None
-    """With :attr:`learned_playouts` where the rules have learned weights, the chance of a
-    uniform playout move in place of :attr:`explore` (None: :attr:`explore`); elsewhere the
-    playouts keep :attr:`explore`, so rules without learned weights play as before."""
-
-    learned_bar: tuple[float, float] | None = None
-    """With :attr:`learned_playouts`, the bar to overrule the choice the search starts from
-    (points and standard errors) where the rules have learned weights, in place of
-    :attr:`overrule_points` and :attr:`overrule_z` (None: those).  Playouts by the learned
-    policy are less biased, so smaller gains can be trusted."""
-
-    value_cut: tuple[int, int] | None = None
-    """``(tricks, stock)``: where the rules have a shipped value model (:mod:`.value`) and two
-    sides, each playout stops at the first trick led once ``tricks`` more tricks are complete,
-    while the stock holds more than ``stock`` cards, and the model scores it from the leader's
-    view (``bezique.fast.search.pimc(..., cut=...)``); the end of the stock is still played out and stage 2
-    solved.  None: playouts run to the end."""
-
-    value_version: str | None = None
-    """Which shipped value model scores the cut playouts (:func:`.value.shipped_model`): None
-    the one :func:`.value.evaluate` uses, ``"search"`` the one fit to this search's own
-    playouts (on trial)."""
-
-    verify_worlds = 0
-    """Where above 0, a candidate that clears the bar is played only if it clears it again
-    against the choice the search started from on this many fresh worlds, not seen while the
-    candidates were pruned and compared: the best of several noisy challengers looks better
-    than it is (the winner's curse), and fresh worlds measure it without that bias; 0: no
-    second look."""
-
-    def __init__(self, seed: int | None = None) -> None:
-        super().__init__(seed)
-        self._bar = (self.overrule_points, self.overrule_z)
+    def __init__(self, seed: int | None = None, settings: PimcSettings | None = None) -> None:
+        self.settings = settings if settings is not None else PimcSettings()
+        super().__init__(seed, self.settings.fallback_nodes)
+        self._bar = self.settings.bar
 
     def _rollouts(self, limit: Limit | None) -> tuple[int, float | None]:
         if limit is None:
-            return self.default_rollouts, None
+            return DEFAULT_ROLLOUTS, None
         n = limit.iterations
         if n is None and limit.nodes is not None:
             n = max(1, limit.nodes // NODES_PER_ROLLOUT)
         if n is None:
-            n = self.default_rollouts if limit.time is None else 1 << 30
+            n = DEFAULT_ROLLOUTS if limit.time is None else 1 << 30
         return n, limit.time
 
     def reference(self, seed: int) -> Bot:
@@ -259,6 +287,7 @@ class FastPimcBot(CompiledSearchBot):
         self, observation: Observation, actions: list[Action], limit: Limit | None
     ) -> PlayResult:
         assert observation.seat is not None
+        cfg = self.settings
         seat = observation.seat
         side = observation.rules.side_of(seat)
         start = time.perf_counter()
@@ -268,80 +297,51 @@ class FastPimcBot(CompiledSearchBot):
             """True once the move's CPU budget is spent."""
             return deadline is not None and time.thread_time() >= deadline
 
+        learned_prior = cfg.prior == "learned"
         world, index, prior, seed = compiled_world(
-            observation, actions, self._salt, heuristic=not self.learned_prior
+            observation, actions, self._salt, heuristic=not learned_prior
         )
         whose = "the heuristic's"
         params = None
-        if self.learned_prior or self.learned_playouts:
-            from .learned import learned_choice, learned_params
+        if learned_prior or cfg.playout == "learned":
+            from .learned import learned_params
 
-            params = learned_params(observation.rules, self.learned_version)
-        if self.learned_prior:  # the heuristic only where the learned policy does not choose
+            params = learned_params(observation.rules, cfg.weights)
+        if learned_prior:  # the heuristic only where the learned policy does not choose
+            from .learned import learned_choice
+
             pick = None if params is None else learned_choice(world, params)
             if pick is None:
                 prior = heuristic_choice(observation, actions, self._salt)
             else:
                 prior, whose = index.index(pick), "the learned policy's"
-        policy, couple, playout_params = self.playout_policy, self.couple_draws, None
-        other_params = None
-        explore = self.explore
-        if self.learned_playouts and params is not None:
-            policy, couple, playout_params = "smart", True, params
-            if self.learned_explore is not None:
-                explore = self.learned_explore
-            if self.opponent_rules:
-                from ..fast.smart import SMART_DEFAULT
-
-                other_params = SMART_DEFAULT
-        cut = None
-        if self.value_cut is not None and observation.rules.sides == 2:
-            from .value import has_model, shipped_model
-
-            if has_model(observation.rules, self.value_version):
-                packed = shipped_model(str(observation.rules), self.value_version).packed
-                cut = (*self.value_cut, packed)
+        plan = self._plan(observation, params)
         budget, seconds = self._rollouts(limit)
-        if self.endgame_stock and world.stock_size <= self.endgame_stock + 1:
-            budget = min(budget, self.endgame_worlds * len(actions))
+        if cfg.endgame_stock and world.stock_size <= cfg.endgame_stock + 1:
+            budget = min(budget, cfg.endgame_worlds * len(actions))
         self._bar = self.bar_for(observation.stock_size)
-        if playout_params is not None and self.learned_bar is not None:
-            self._bar = self.learned_bar
+        if plan.learned and cfg.learned_bar is not None:
+            self._bar = cfg.learned_bar
         n = len(actions)
         per_world: list[list[float]] = [[] for _ in range(n)]
         active = list(range(n))
         known = world_is_known(observation)  # every world is this one: one suffices
-        solver_nodes = self.solver_cap(observation.rules)
         bias = None
-        if self.belief_power > 0 and not known:
+        if cfg.belief > 0 and not known:
             from .belief import shipped_belief
 
-            bias = shipped_belief().bias(observation, self.belief_power)
+            bias = shipped_belief().bias(observation, cfg.belief)
         weigh = self._weigher(observation, world, seed, bias) if not known else None
         weights: list[float] | None = [] if weigh else None
-        settings = search.PimcSettings(
-            explore=explore,
-            solver_nodes=solver_nodes,
-            policy=policy or ("meld" if self.meld_aware else "heuristic"),
-            couple_draws=couple,
-            endgame_stock=self.endgame_stock,
-            smart_params=playout_params,
-            bias=bias,
-            other_params=other_params,
-            cut=cut,
-        )
 
         def playouts(candidates: list[int], first: int, count: int) -> tuple[list[float], int, int]:
-            """Each candidate (an index into the world's legal actions) played out in the worlds
-            ``first`` to ``first + count - 1``: their values world by world, the playouts the
-            solver finished and its nodes."""
-            return search.pimc(
-                world, seat, side, candidates, first, count, seed, settings, deadline=deadline
+            return _playouts_in_c(
+                world, seat, side, candidates, first, count, seed, plan, bias, deadline
             )
 
         first = rollouts = solved = nodes = 0
         while True:
-            count = 1 if known else max(1, min(self.batch, (budget - rollouts) // len(active)))
+            count = 1 if known else max(1, min(cfg.batch, (budget - rollouts) // len(active)))
             values, done, used = playouts([index[i] for i in active], first, count)
             short = len(values) < count * len(active)  # the CPU budget ran out
             count = len(values) // len(active)
@@ -359,9 +359,9 @@ class FastPimcBot(CompiledSearchBot):
                 break
             if seconds is not None and time.perf_counter() - start >= seconds:
                 break
-            if first >= self.min_worlds and len(active) > 1:
+            if first >= cfg.min_worlds and len(active) > 1:
                 active = self._prune(active, per_world, first, prior, weights)
-                if self.keep_prior and self.futility_z is not None:
+                if cfg.keep_prior and cfg.futility is not None:
                     left = (budget - rollouts) // len(active)
                     active = self._futile(active, per_world, prior, first + left, weights)
                 if len(active) == 1:
@@ -373,10 +373,10 @@ class FastPimcBot(CompiledSearchBot):
         else:
             best = self._overrule(active, per_world, means, prior, weights)
         unconfirmed = False
-        if best != prior and not known and self.verify_worlds > 0 and spent():
+        if best != prior and not known and cfg.verify > 0 and spent():
             best, unconfirmed = prior, True  # no budget left to confirm it
-        elif best != prior and not known and self.verify_worlds > 0:
-            count = self.verify_worlds  # worlds first.. onwards: no candidate has seen them
+        elif best != prior and not known and cfg.verify > 0:
+            count = cfg.verify  # worlds first.. onwards: no candidate has seen them
             values, done, used = playouts([index[prior], index[best]], first, count)
             count = len(values) // 2  # fewer where the CPU budget ran out
             fresh = weigh(first, count) if weigh else None
@@ -395,12 +395,45 @@ class FastPimcBot(CompiledSearchBot):
             "pv": [str(actions[best])],
             "reason": self._reason(known, whose, first, solved, rollouts, best, prior, actions)
             + (
-                f"; a better-looking move not confirmed on {self.verify_worlds} fresh worlds"
+                f"; a better-looking move not confirmed on {cfg.verify} fresh worlds"
                 if unconfirmed
                 else ""
             ),
         }
         return PlayResult(actions[best], info)
+
+    def _plan(self, observation: Observation, params: tuple[float, ...] | None) -> _Plan:
+        """How the playouts of this search run under these rules (see :class:`_Plan`)."""
+        cfg = self.settings
+        rules = observation.rules
+        policy = "heuristic" if cfg.playout == "learned" else cfg.playout
+        couple, explore = cfg.couple, cfg.explore
+        playout_params = other_params = None
+        learned = cfg.playout == "learned" and params is not None
+        if learned:
+            policy, couple, playout_params = "smart", True, params
+            if cfg.learned_explore is not None:
+                explore = cfg.learned_explore
+            if cfg.opponent == "smart":
+                from ..fast.smart import SMART_DEFAULT
+
+                other_params = SMART_DEFAULT
+        cut = None
+        if cfg.cut is not None and rules.sides == 2:
+            model = _value_model(rules, cfg.value)
+            if model is not None:
+                cut = (*cfg.cut, model.packed)
+        return _Plan(
+            policy=policy,
+            couple=couple,
+            explore=explore,
+            solver_nodes=self.solver_cap(rules),
+            endgame_stock=cfg.endgame_stock,
+            params=playout_params,
+            other_params=other_params,
+            cut=cut,
+            learned=learned,
+        )
 
     def _weigher(
         self,
@@ -410,9 +443,10 @@ class FastPimcBot(CompiledSearchBot):
         bias: list[float] | None = None,
     ) -> Callable[[int, int], list[float]] | None:
         """What gives the worlds ``first`` .. ``first + count - 1`` of this search their weights
-        (see :attr:`inference_power`), or None where every world counts alike."""
+        (see the ``inference`` setting), or None where every world counts alike."""
         rules = observation.rules
-        if self.inference_power <= 0 or rules.players != 2 or rules.wild_cards:
+        power = self.settings.inference
+        if power <= 0 or rules.players != 2 or rules.wild_cards:
             return None
         from .inference import world_weigher
 
@@ -427,23 +461,24 @@ class FastPimcBot(CompiledSearchBot):
                 log = log_weight(hidden)
                 if not base:
                     base.append(log)  # weights are relative: the first world's is 1
-                out.append(math.exp(max(-50.0, min(50.0, self.inference_power * (log - base[0])))))
+                out.append(math.exp(max(-50.0, min(50.0, power * (log - base[0])))))
             return out
 
         return weigh
 
     def solver_cap(self, rules: Rules) -> int:
-        """Most solver nodes for one stage-2 position under these rules (:attr:`solver_nodes`
-        with two hands, :attr:`solver_nodes_many` with more)."""
-        return self.solver_nodes if rules.players == 2 else self.solver_nodes_many
+        """Most solver nodes for one stage-2 position under these rules (``solver_nodes``
+        with two hands, ``solver_nodes_many`` with more)."""
+        cfg = self.settings
+        return cfg.solver_nodes if rules.players == 2 else cfg.solver_nodes_many
 
     def bar_for(self, stock_size: int) -> tuple[float, float]:
         """The bar to overrule the heuristic with this many cards in the stock: points and
-        standard errors (:attr:`late_points` and :attr:`late_z` at or below
-        :attr:`late_stock`)."""
-        if stock_size <= self.late_stock:
-            return self.late_points, self.late_z
-        return self.overrule_points, self.overrule_z
+        standard errors (``late_bar`` at or below ``late_stock`` cards, else ``bar``)."""
+        cfg = self.settings
+        if cfg.late_stock is not None and stock_size <= cfg.late_stock:
+            return cfg.late_bar
+        return cfg.bar
 
     def _prune(
         self,
@@ -455,8 +490,9 @@ class FastPimcBot(CompiledSearchBot):
     ) -> list[int]:
         """The candidates not clearly worse than the leader, compared on the worlds both saw
         (the latest ``worlds`` of each: every active candidate saw every world so far)."""
-        # v1 (keep_prior off) gave the heuristic's choice its head start here too
-        head = 0.0 if self.keep_prior else self.overrule_points
+        # with keep_prior off the starting move has the bar's points as a head start here too
+        keep_prior = self.settings.keep_prior
+        head = 0.0 if keep_prior else self.settings.bar[0]
         leader = max(
             active,
             key=lambda i: (_mean(per_world[i], weights) + (head if i == prior else 0.0), -i),
@@ -469,7 +505,7 @@ class FastPimcBot(CompiledSearchBot):
             mu, var, m = _paired(per_world[i], per_world[leader], weights)
             if i == prior:
                 mu += head
-            if (i == prior and self.keep_prior) or mu + self.prune_z * math.sqrt(var / m) >= 0:
+            if (i == prior and keep_prior) or mu + self.settings.prune_z * math.sqrt(var / m) >= 0:
                 keep.append(i)
         return keep
 
@@ -483,7 +519,8 @@ class FastPimcBot(CompiledSearchBot):
     ) -> list[int]:
         """The candidates that may still clear the overrule bar within ``most_worlds`` worlds
         (the heuristic's choice always stays)."""
-        if self.futility_z is None:
+        futility = self.settings.futility
+        if futility is None:
             return active
         keep = []
         for i in active:
@@ -492,7 +529,7 @@ class FastPimcBot(CompiledSearchBot):
                 sd = math.sqrt(var)
                 points, z = self._bar
                 bar = points + z * sd / math.sqrt(max(m, most_worlds))
-                if mu + self.futility_z * sd / math.sqrt(m) < bar:
+                if mu + futility * sd / math.sqrt(m) < bar:
                     continue
             keep.append(i)
         return keep
@@ -506,9 +543,8 @@ class FastPimcBot(CompiledSearchBot):
         weights: list[float] | None = None,
     ) -> int:
         """The heuristic's choice, or the candidate with the best mean among those that beat it
-        world by world by more than :attr:`overrule_points` and :attr:`overrule_z` standard
-        errors (with ``overrule_z`` 0: the best mean, the heuristic's choice given a head start
-        of :attr:`overrule_points`)."""
+        world by world by more than the bar's points and standard errors (with 0 standard
+        errors: the best mean, the starting move given the bar's points as a head start)."""
         if prior not in active:  # only where keep_prior is off: the best of the rest
             return max(active, key=lambda i: (means[i], -i))
         base = per_world[prior]
@@ -575,152 +611,74 @@ def _paired(
     return mu, var, sw * sw / sw2
 
 
-class FastPimcSmartBot(FastPimcBot):
-    """``pimc-c`` with the ``'smart'`` playout policy and coupled draws (see the module
-    docstring): less biased, less noisy playouts, not yet shown to play better."""
+@dataclass(frozen=True)
+class _Plan:
+    """How one search's playouts run under the rules at hand: the settings resolved against
+    what the rules offer (learned weights, a value model)."""
 
-    name = "pimc-c-smart"
-    playout_policy = "smart"
-    couple_draws = True
-
-
-class FastPimcLateBot(FastPimcSmartBot):
-    """``pimc-c-smart`` with a lower bar near the end of the stock (12 cards or fewer: 2 points
-    and 1.5 standard errors), where its departures from the heuristic were found to pay (on
-    trial, docs/strength.md)."""
-
-    name = "pimc-c-late"
-    late_stock = 12
-    late_points = 2.0
-    late_z = 1.5
-
-
-class FastPimcModelBot(FastPimcLateBot):
-    """``pimc-c-late`` whose playouts make no uniform moves (:attr:`FastPimcBot.explore` 0):
-    each playout plays the rest of stage 1 as the heuristic player's rules of thumb would, a
-    model of the opponent and of the player's own later moves (on trial, docs/strength.md)."""
-
-    name = "pimc-c-model"
-    explore = 0.0
+    policy: str
+    """The playout policy in C: ``'heuristic'``, ``'meld'`` or ``'smart'``."""
+    couple: bool
+    explore: float
+    solver_nodes: int
+    endgame_stock: int
+    params: tuple[float, ...] | None
+    """The ``'smart'`` policy's weights (None: the heuristic player's)."""
+    other_params: tuple[float, ...] | None
+    """The weights the other sides' playout moves follow (None: :attr:`params`)."""
+    cut: tuple[int, int, bytes] | None
+    learned: bool
+    """Whether the playouts follow the learned policy (so ``learned_bar`` applies)."""
 
 
-class FastPimcInferenceBot(FastPimcBot):
-    """``pimc-c`` whose worlds count by how likely the opponent's past plays and passes make
-    them (:attr:`FastPimcBot.inference_power` 1: the play model of :mod:`.inference`, fit to the
-    heuristic's self-play), on trial."""
-
-    name = "pimc-c-inf"
-    inference_power = 1.0
+# --- the calls into the compiled engine -------------------------------------------------------
 
 
-class FastPimcLearnedBot(FastPimcBot):
-    """``pimc-c`` starting from the learned policy's choice (:mod:`.learned`) instead of the
-    heuristic's where it has weights, on trial."""
-
-    name = "pimc-c-learned"
-    learned_prior = True
-
-
-class FastPimcLearnedPlayoutsBot(FastPimcLearnedBot):
-    """``pimc-c-learned`` whose playouts play the learned policy too, with coupled draws: the
-    search starts from the learned choice, values each candidate by playing on as the learned
-    policy would, and overrules that choice at a lower bar (2 points and 1.5 standard errors
-    instead of 5 and 2.5).  Where the rules have no learned weights it is ``pimc-c``."""
-
-    name = "pimc-c-lp"
-    learned_playouts = True
-    learned_bar = (2.0, 1.5)
-
-
-class FastPimcLearnedNetBot(FastPimcLearnedPlayoutsBot):
-    """``pimc-c-lp`` on the learned weights with a network on top (``"net"``), on trial."""
-
-    name = "pimc-c-lpn"
-    learned_version = "net"
-
-
-class FastPimcBeliefBot(FastPimcLearnedPlayoutsBot):
-    """``pimc-c-lp`` whose worlds are dealt by the belief model (:mod:`.belief`, fit to the
-    heuristic's self-play): the opponent's likely cards come up in more of them, on trial."""
-
-    name = "pimc-c-bel"
-    belief_power = 1.0
+def _playouts_in_c(
+    world: Any,
+    seat: int,
+    side: int,
+    candidates: list[int],
+    first: int,
+    count: int,
+    seed: int,
+    plan: _Plan,
+    bias: list[float] | None,
+    deadline: float | None,
+) -> tuple[list[float], int, int]:
+    """Each candidate (an index into the world's legal actions) played out in the worlds
+    ``first`` to ``first + count - 1``: their values world by world, the playouts the solver
+    finished and its nodes (:func:`bezique.fast.search.pimc`; fewer worlds where the thread's
+    CPU passes ``deadline``)."""
+    settings = search.PimcSettings(
+        explore=plan.explore,
+        solver_nodes=plan.solver_nodes,
+        policy=plan.policy,
+        couple_draws=plan.couple,
+        endgame_stock=plan.endgame_stock,
+        smart_params=plan.params,
+        bias=bias,
+        other_params=plan.other_params,
+        cut=plan.cut,
+    )
+    return search.pimc(
+        world, seat, side, candidates, first, count, seed, settings, deadline=deadline
+    )
 
 
-class FastPimcOpponentBot(FastPimcLearnedPlayoutsBot):
-    """``pimc-c-lp`` whose playouts play the other side by the heuristic's rules of thumb
-    (:attr:`FastPimcBot.opponent_rules`), its own side by the learned policy, on trial."""
+@cache
+def _read_value_model(path: str) -> Any:
+    from .value import ValueModel
 
-    name = "pimc-c-opp"
-    opponent_rules = True
-
-
-class FastPimcSteadyBot(FastPimcLearnedPlayoutsBot):
-    """``pimc-c-lp`` whose playouts make no uniform moves where they follow the learned policy
-    (:attr:`FastPimcBot.learned_explore` 0): each plays stage 1 as that policy would; the
-    ``expert`` level since session 18.  Where the rules have no learned weights it is
-    ``pimc-c``, random playout moves included, as ``pimc-c-lp`` is."""
-
-    name = "pimc-c-lp0"
-    learned_explore = 0.0
+    return ValueModel.load(path)
 
 
-class FastPimcNetSteadyBot(FastPimcSteadyBot):
-    """``pimc-c-lp0`` on the learned weights with a network on top (``"net"``, as
-    ``pimc-c-lpn``): steady playouts by the stronger policy, on trial."""
+def _value_model(rules: Rules, path: str | None) -> Any:
+    """The value model that scores cut playouts under these rules: the shipped one, or the one
+    in the file ``path`` where it was fit on these rules; None where there is none."""
+    from .value import has_model, shipped_model
 
-    name = "pimc-c-lpn0"
-    learned_version = "net"
-
-
-class FastPimcSteadyOpponentBot(FastPimcOpponentBot):
-    """``pimc-c-opp`` whose playouts make no uniform moves: the opponent played out by the
-    heuristic's rules, this side by the learned policy, neither at random, on trial."""
-
-    name = "pimc-c-opp0"
-    learned_explore = 0.0
-
-
-class FastPimcValueBot(FastPimcSteadyBot):
-    """``pimc-c-lp0`` whose playouts stop four tricks after the move while the stock holds
-    more than 8 cards, scored by the learned evaluation (:attr:`FastPimcBot.value_cut`), on
-    trial.  Where the rules have no value model it is ``pimc-c-lp0``."""
-
-    name = "pimc-c-lpv"
-    value_cut = (4, 8)
-
-
-class FastPimcValueShortBot(FastPimcSteadyBot):
-    """``pimc-c-lpv`` cut one trick after the move: a one-trick look ahead scored by the
-    learned evaluation while the stock holds more than 8 cards, on trial."""
-
-    name = "pimc-c-lpv1"
-    value_cut = (1, 8)
-
-
-class FastPimcValueLongBot(FastPimcSteadyBot):
-    """``pimc-c-lpv`` cut eight tricks after the move (while the stock holds more than 8
-    cards): most of a playout's noise in the early stock gone, less of the model's bias, on
-    trial."""
-
-    name = "pimc-c-lpv8"
-    value_cut = (8, 8)
-
-
-class FastPimcSearchValueBot(FastPimcValueLongBot):
-    """``pimc-c-lpv8`` scored by the value model fit to the search's own playouts from the
-    seat's worlds (:data:`.value.VERSIONS` ``"search"``), on trial."""
-
-    name = "pimc-c-lpvs"
-    value_version = "search"
-
-
-class FastPimcV1Bot(FastPimcBot):
-    """The first ``pimc-c``, kept for comparison: it plays the candidate with the best mean, the
-    heuristic's choice given a 2-point head start, and may drop the heuristic's choice."""
-
-    name = "pimc-c-v1"
-    overrule_points = 2.0
-    overrule_z = 0.0
-    futility_z = None
-    keep_prior = False
+    if path is None:
+        return shipped_model(str(rules)) if has_model(rules) else None
+    model = _read_value_model(path)
+    return model if model.rules == str(rules) else None

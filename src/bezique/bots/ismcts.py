@@ -18,13 +18,15 @@ from __future__ import annotations
 
 import math
 import random
+from dataclasses import dataclass
 
 from ..core.deal import Deal
 from ..core.notation import Action
 from ..core.observation import Observation
 from .base import Limit, PlayResult
 from .playout import Budget, margins, playout, side_values
-from .search import SearchBot
+from .search import SearchBot, SearchSettings
+from .spec import Codec, setting
 
 
 class _Node:
@@ -40,13 +42,24 @@ class _Node:
         self.avail = 1
 
 
+@dataclass(frozen=True)
+class IsmctsPySettings(SearchSettings):
+    """The settings of the ``ismcts`` family (the reference-core IS-MCTS)."""
+
+    exploration: float = setting(
+        0.7, Codec("float", 0, 100), "UCB1 constant, in standard deviations of the margins"
+    )
+
+
 class IsmctsBot(SearchBot):
     """SO-ISMCTS with UCB1 and availability counts (see the module docstring)."""
 
     name = "ismcts"
     default_limit = Limit(nodes=20_000)
-    exploration = 0.7
-    """UCB1 constant, in units of the standard deviation of the margins."""
+    settings: IsmctsPySettings
+
+    def default_settings(self) -> IsmctsPySettings:
+        return IsmctsPySettings()
 
     def search(
         self, observation: Observation, actions: list[Action], rng: random.Random, budget: Budget
@@ -92,7 +105,7 @@ class IsmctsBot(SearchBot):
                     break
                 done = max(iterations, 1)
                 spread = math.sqrt(max(s2 / done - (s1 / done) ** 2, 1.0))
-                c = self.exploration * spread
+                c = self.settings.exploration * spread
                 best_j, best_child, best_score = 0, None, -math.inf
                 for j, a in enumerate(legal):
                     child = children[a]
@@ -120,11 +133,11 @@ class IsmctsBot(SearchBot):
         means = [0.0 if n is None or not n.visits else n.total / n.visits for n in stats]
         best = max(range(len(actions)), key=lambda i: (visits[i], means[i], -i))
         why = f"most visited ({visits[best]} visits, mean margin {means[best]:.1f})"
-        if self.anchored and best != anchor:
+        if self.settings.anchored and best != anchor:
             gain, se = _gain(stats[best], stats[anchor])
             if (
-                min(visits[best], visits[anchor]) >= self.override_min
-                and gain >= self.override_margin
+                min(visits[best], visits[anchor]) >= self.settings.override_min
+                and gain >= self.settings.override_margin
                 and gain >= self.override_threshold(len(actions) - 1) * se
             ):
                 why = f"searched better than the heuristic's choice by {gain:.1f} (± {se:.1f})"
@@ -133,7 +146,7 @@ class IsmctsBot(SearchBot):
                 why = (
                     f"{anchor_why}; the most visited alternative searched {gain:+.1f} (± {se:.1f})"
                 )
-        elif self.anchored:
+        elif self.settings.anchored:
             why = f"the heuristic's choice, also the most visited ({visits[best]} visits)"
         spent = budget.elapsed()
         return PlayResult(

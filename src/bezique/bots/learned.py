@@ -8,34 +8,47 @@ value a weighted sum of features of the card as the seat to move sees it; the we
 
 :class:`LearnedBot` plays that policy where its rules choose (a stage-1 card with two hands) and
 the heuristic elsewhere (declarations, stage 2 solved exactly).  The compiled searches may take it
-as the choice they start from (:attr:`bezique.bots.fastpimc.FastPimcBot.learned_prior`).
+as the choice they start from (``pimc-c:prior=learned``, :mod:`.fastpimc`).
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from ..core.observation import Observation
 from ..core.rules import Rules
 from .base import Bot, Limit, PlayResult, legal_actions, only_action, salt_for
+from .spec import Codec, setting
 
-_FILES = {"classic": "policy_classic.json"}
-"""The shipped weights, by the preset they were fit on."""
+SHIPPED = "policy_classic.json"
+"""The shipped weights, fit on the classic preset."""
 
-_VERSIONS = {"net": "policy_classic_net.json"}
-"""Other shipped weights for the classic rules, on trial beside the present ones: ``net`` the
-learned terms with a network on top (session 13, docs/learning.md)."""
+
+def _check(data: Any, where: str) -> tuple[float, ...]:
+    from ..fast.smart import check_params
+
+    if not isinstance(data, dict) or "params" not in data:
+        raise ValueError(f"{where}: not learned weights (no params)")
+    return check_params(data["params"])
 
 
 @cache
-def _shipped(name: str) -> tuple[float, ...]:
-    from ..fast.smart import check_params
+def _shipped() -> tuple[float, ...]:
+    return _check(json.loads(resources.files(__package__).joinpath(SHIPPED).read_text()), SHIPPED)
 
-    data = json.loads(resources.files(__package__).joinpath(name).read_text())
-    return check_params(data["params"])
+
+@cache
+def _from_file(path: str) -> tuple[float, ...]:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as e:
+        raise ValueError(f"cannot read learned weights {path!r}: {e.strerror}") from None
+    return _check(json.loads(text), path)
 
 
 @cache
@@ -43,15 +56,14 @@ def _classic() -> Rules:
     return Rules.preset("classic")
 
 
-def learned_params(rules: Rules, version: str | None = None) -> tuple[float, ...] | None:
-    """The shipped learned weights for these rules, or None where none were fit: they were fit
-    on the classic preset and serve it alone (any other option changes what a card is worth).
-    ``version`` names other weights on trial (``"net"``); None: the present ones."""
-    if version is not None and version not in _VERSIONS:
-        raise ValueError(f"no learned weights named {version!r}: {', '.join(sorted(_VERSIONS))}")
+def learned_params(rules: Rules, weights: str | None = None) -> tuple[float, ...] | None:
+    """The learned weights for these rules, or None where none were fit: they are fit on the
+    classic preset and serve it alone (any other option changes what a card is worth).
+    ``weights``: a JSON file of other weights fit on the classic preset (``params``, as
+    ``scripts/train_policy.py`` writes them); None: the shipped ones."""
     if rules != _classic():
         return None
-    return _shipped(_FILES["classic"] if version is None else _VERSIONS[version])
+    return _shipped() if weights is None else _from_file(weights)
 
 
 def learned_choice(world: Any, params: tuple[float, ...]) -> int | None:
@@ -65,19 +77,29 @@ def learned_choice(world: Any, params: tuple[float, ...]) -> int | None:
     return max(range(len(values)), key=lambda i: (values[i], -i))
 
 
+@dataclass(frozen=True)
+class LearnedSettings:
+    """The settings of the ``learned`` player."""
+
+    weights: str | None = setting(
+        None,
+        Codec("path", off=True),
+        "the weights it plays, a JSON file fit on the classic rules (off: the shipped ones)",
+    )
+
+
 class LearnedBot(Bot):
     """The learned policy where it chooses, the heuristic elsewhere (see the module docstring).
     Where the rules have no learned weights, or the compiled engine is not built, it is the
     heuristic."""
 
     name = "learned"
-    version: str | None = None
-    """Which shipped weights it plays (:func:`learned_params`); None: the present ones."""
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: int | None = None, settings: LearnedSettings | None = None) -> None:
         super().__init__(seed)
         from .heuristic import HeuristicBot
 
+        self.settings = settings if settings is not None else LearnedSettings()
         self._salt = salt_for(seed)
         self._heuristic = HeuristicBot(seed)
 
@@ -87,7 +109,7 @@ class LearnedBot(Bot):
             return only_action(actions[0])
         from .. import fast
 
-        params = learned_params(observation.rules, self.version)
+        params = learned_params(observation.rules, self.settings.weights)
         if params is not None and fast.available() and observation.stage == 1:
             from .compiled import compiled_world
 
@@ -99,10 +121,3 @@ class LearnedBot(Bot):
                     action, {"reason": "the heuristic's rules of thumb, learned corrections"}
                 )
         return self._heuristic.play(observation, limit)
-
-
-class LearnedNetBot(LearnedBot):
-    """The learned policy with a network on top (the ``"net"`` weights), on trial."""
-
-    name = "learned-net"
-    version = "net"

@@ -13,11 +13,11 @@ hand) the stage-2 solver plays perfectly (:mod:`.solver`).
 hundreds of points from one sampled world to the next, and a few hundred playouts rarely tell two
 reasonable cards apart.  So a search player starts from the heuristic player's choice (the
 *anchor*, :mod:`.heuristic`) and plays another action only when its search finds that action
-better by a clear margin: at least :attr:`SearchBot.override_margin` points and
+better by a clear margin: at least ``override_margin`` points and
 :meth:`SearchBot.override_threshold` standard errors (the bar rises with the number of
 alternatives, since the best of several noisy estimates looks better than it is).  Where
 playouts are short (the end of the stock, declarations) the search overrules the heuristic
-often; early in the deal, seldom.  ``anchored = False`` gives the plain search.
+often; early in the deal, seldom.  ``anchored=no`` gives the plain search.
 
 :class:`PimcBot` samples worlds; in each it tries every action still in the running and plays
 the deal out with the default policy (:mod:`.playout`), with the same random numbers for every
@@ -32,6 +32,7 @@ from __future__ import annotations
 import math
 import random
 from abc import abstractmethod
+from dataclasses import dataclass
 
 from ..core.deal import Deal
 from ..core.ids import play_ids
@@ -49,9 +50,39 @@ from .base import (
 )
 from .playout import Budget, BudgetSpent, action_kind, playout, utility
 from .solver import SolverLimit, exact_values, world_is_known
+from .spec import Codec, setting
 
 SOLVER_NODE_COST = 0.25
 """What one solver node counts for against a ``nodes`` budget (an engine step is 1)."""
+
+
+@dataclass(frozen=True)
+class SearchSettings:
+    """The settings the reference-core search players share, one field a spec key."""
+
+    anchored: bool = setting(
+        True,
+        Codec("flag"),
+        "start from the heuristic's choice and play another only when the search finds it "
+        "better with confidence (no: the plain search)",
+    )
+    override_z: float = setting(
+        2.0,
+        Codec("float", 0, 10),
+        "standard errors by which an action must search better than the anchor (more with "
+        "more alternatives)",
+    )
+    override_margin: float = setting(
+        2.0, Codec("float", 0, 1000), "and points by which it must, at least"
+    )
+    override_min: int = setting(
+        8, Codec("int", 1, 1_000_000), "and samples (worlds, or visits of both) it needs"
+    )
+    solver_nodes: int = setting(
+        20_000,
+        Codec("int", 1, 100_000_000),
+        "most solver nodes for one world (beyond them, playouts decide)",
+    )
 
 
 class SearchBot(Bot):
@@ -59,38 +90,31 @@ class SearchBot(Bot):
 
     default_limit: Limit = Limit(nodes=20_000)
     """The budget when :meth:`play` is given no limit."""
-    solver_nodes: int = 20_000
-    """Most solver nodes for one world (beyond them, playouts decide)."""
+    settings: SearchSettings
 
-    anchored: bool = True
-    """Start from the heuristic's choice, and play another action only when the search finds it
-    better with confidence (see :meth:`anchor`)."""
-    override_z: float = 2.0
-    """How many standard errors better than the anchor an action must search to replace it
-    (more with more alternatives, see :meth:`override_threshold`)."""
-    override_margin: float = 2.0
-    """And by how many points at least."""
-    override_min: int = 8
-    """And in how many samples at least (worlds, or visits of both)."""
-
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: int | None = None, settings: SearchSettings | None = None) -> None:
         super().__init__(seed)
+        self.settings = settings if settings is not None else self.default_settings()
         self._salt = salt_for(seed)
+
+    def default_settings(self) -> SearchSettings:
+        """The settings a bot of this kind is built with when none are given."""
+        return SearchSettings()
 
     def override_threshold(self, alternatives: int) -> float:
         """The standard errors needed to overrule the anchor when the best of ``alternatives``
         other actions is the challenger: the best of several noisy estimates looks better than
         it is, so the bar rises with their number."""
-        return self.override_z + 0.3 * math.log(max(1, alternatives))
+        return self.settings.override_z + 0.3 * math.log(max(1, alternatives))
 
     def anchor(self, observation: Observation, actions: list[Action]) -> tuple[int, str]:
         """The index of the action the search starts from, and why: the heuristic player's
-        choice (when :attr:`anchored`), else the first legal action.
+        choice (when ``anchored``), else the first legal action.
 
         Monte Carlo estimates of a bezique deal are noisy: a few hundred playouts rarely tell
         two reasonable cards apart.  So the search does not replace a good heuristic's judgement
         by its noise; it overrules it where it finds a clearly better action."""
-        if not self.anchored:
+        if not self.settings.anchored:
             return 0, "no anchor"
         from .heuristic import HeuristicBot  # (it builds on this module)
 
@@ -125,7 +149,7 @@ class SearchBot(Bot):
         world = Deal.from_observation(obs, rng)
         assert obs.seat is not None
         side = obs.rules.side_of(obs.seat)
-        limit = self.solver_nodes * 5
+        limit = self.settings.solver_nodes * 5
         try:
             sol, offset = exact_values(world, side, max_nodes=limit)
         except SolverLimit:
@@ -160,6 +184,20 @@ def _code(k: int) -> str:
     return CODES[k]
 
 
+@dataclass(frozen=True)
+class PimcPySettings(SearchSettings):
+    """The settings of the ``pimc`` family (the reference-core PIMC)."""
+
+    explore_worlds: int = setting(
+        6,
+        Codec("int", 1, 1_000_000),
+        "worlds in which every action is tried before the clearly worse ones are dropped",
+    )
+    prune_z: float = setting(
+        2.0, Codec("float", 0, 10), "an action this many standard errors worse is dropped"
+    )
+
+
 class PimcBot(SearchBot):
     """Perfect-information Monte Carlo: see the module docstring.
 
@@ -167,10 +205,10 @@ class PimcBot(SearchBot):
 
     name = "pimc"
     default_limit = Limit(nodes=20_000)
-    explore_worlds = 6
-    """Worlds in which every action is tried before the clearly worse ones are dropped."""
-    prune_z = 2.0
-    """An action this many standard errors worse than the anchor is dropped."""
+    settings: PimcPySettings
+
+    def default_settings(self) -> PimcPySettings:
+        return PimcPySettings()
 
     def search(
         self, observation: Observation, actions: list[Action], rng: random.Random, budget: Budget
@@ -211,13 +249,13 @@ class PimcBot(SearchBot):
                 diff2[i] += d * d
             worlds += 1
             budget.spend(iterations=1)
-            if worlds >= self.explore_worlds and len(active) > 2:
+            if worlds >= self.settings.explore_worlds and len(active) > 2:
                 # drop the actions clearly worse than the anchor
                 active = [
                     i
                     for i in active
                     if i == anchor
-                    or diff[i] / worlds + self.prune_z * _se(diff, diff2, i, worlds) >= 0
+                    or diff[i] / worlds + self.settings.prune_z * _se(diff, diff2, i, worlds) >= 0
                 ]
         means = [t / c if c else -math.inf for t, c in zip(totals, counts, strict=True)]
         best, why = anchor, anchor_why
@@ -226,8 +264,8 @@ class PimcBot(SearchBot):
             gain = diff[challenger] / counts[challenger]
             se = _se(diff, diff2, challenger, counts[challenger])
             if (
-                counts[challenger] >= self.override_min
-                and gain >= self.override_margin
+                counts[challenger] >= self.settings.override_min
+                and gain >= self.settings.override_margin
                 and gain >= self.override_threshold(n - 1) * se
             ):
                 best = challenger
@@ -265,11 +303,11 @@ class PimcBot(SearchBot):
         """The value of every action (given by id) in one world, and whether it was solved
         exactly (in stage 2, where affordable) rather than played out."""
         if use_solver and world.stage == 2 and world.phase == "play":
-            limit = self.solver_nodes
+            limit = self.settings.solver_nodes
             try:
                 sol, offset = exact_values(world, side, max_nodes=limit)
             except SolverLimit:
-                budget.spend(nodes=int(self.solver_nodes * SOLVER_NODE_COST))
+                budget.spend(nodes=int(self.settings.solver_nodes * SOLVER_NODE_COST))
             else:
                 budget.spend(nodes=int(sol.nodes * SOLVER_NODE_COST) + 1)
                 play_kind = play_ids(world.rules).play_kind

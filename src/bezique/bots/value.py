@@ -332,27 +332,21 @@ class ValueModel:
 SHIPPED = {"classic": "value_classic.json"}
 """The rule sets with shipped weights, and their files in this package."""
 
-VERSIONS = {("classic", "search"): "value_classic_search.json"}
-"""Other shipped models by rule set and version: ``"search"`` is fit to the ``expert`` search's
-own playouts from the seat's worlds (``scripts/train_value.py --target search``), on trial."""
-
 
 @cache
-def shipped_model(rules: str = "classic", version: str | None = None) -> ValueModel:
-    """The shipped model for a rule set (``version``: one of :data:`VERSIONS`; None: the
-    model :func:`evaluate` uses); ``ValueError`` naming the ones there are."""
-    name = SHIPPED.get(rules) if version is None else VERSIONS.get((rules, version))
+def shipped_model(rules: str = "classic") -> ValueModel:
+    """The shipped model for a rule set, the one :func:`evaluate` uses; ``ValueError`` naming
+    the rule sets there are models for.  (Other models are read with :meth:`ValueModel.load`.)"""
+    name = SHIPPED.get(rules)
     if name is None:
-        there = sorted(SHIPPED) + [f"{r} {v}" for r, v in VERSIONS]
-        raise ValueError(f"no shipped value model for {rules!r} {version or ''}: there are {there}")
+        raise ValueError(f"no shipped value model for {rules!r}: there are {sorted(SHIPPED)}")
     text = resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
     return ValueModel.from_json(json.loads(text))
 
 
-def has_model(rules: Rules, version: str | None = None) -> bool:
-    """True when a shipped model (of ``version``, see :func:`shipped_model`) evaluates these
-    rules."""
-    return str(rules) in SHIPPED if version is None else (str(rules), version) in VERSIONS
+def has_model(rules: Rules) -> bool:
+    """True when a shipped model evaluates these rules."""
+    return str(rules) in SHIPPED
 
 
 def evaluate(observation: Observation, seat: int | None = None) -> float:
@@ -371,7 +365,6 @@ __all__ = [
     "FEATURE_NAMES",
     "PLACES",
     "SHIPPED",
-    "VERSIONS",
     "ValueModel",
     "evaluate",
     "features",

@@ -74,8 +74,8 @@ def play(
         str | None,
         typer.Option(
             "--opponent",
-            help="Computer player: a level (beginner, easy, medium, hard, expert) or a bot "
-            "(`bezique bots`; default simple, or the resumed game's).",
+            help="Computer player: a level (beginner, easy, medium, hard, expert), a baseline or "
+            "a family with settings (`bezique bots`; default simple, or the resumed game's).",
         ),
     ] = None,
     seed: Annotated[
@@ -111,12 +111,15 @@ def play(
     """Play a match against the computer in the terminal."""
     import datetime
 
-    from ..bots import names as bot_names
+    from ..bots.registry import resolve
     from ..tui.game import TerminalGame
 
-    if opponent is not None and opponent.strip().lower() not in bot_names():
-        fail(f"unknown opponent {opponent!r}; choose one of: {', '.join(bot_names())}")
-    chosen = None if opponent is None else opponent.strip().lower()
+    chosen = None
+    if opponent is not None:
+        try:
+            chosen = str(resolve(opponent))
+        except ValueError as e:
+            fail(str(e))
     if resume is not None:
         given = [
             flag
@@ -226,13 +229,36 @@ def rules(
 
 @app.command("bots")
 def list_bots() -> None:
-    """List the computer players."""
-    from ..bots import about, names
+    """List the computer players: the levels, the baselines and the search families with their
+    settings (a player is named by a spec: NAME or NAME:key=value,...)."""
+    from ..bots.levels import LEVELS
+    from ..bots.registry import entries
+    from ..bots.spec import describe_settings
 
     console = _console()
-    width = max(map(len, names())) + 2  # the longest name still leaves a gap before its text
-    for n in names():
-        console.print(Text.assemble((f"{n:<{width}}", "bold"), about(n)))
+    shown = entries()
+    width = max(len(e.name) for e in shown) + 2  # the longest name still leaves a gap
+    heads = {"level": "Levels", "baseline": "Baselines", "family": "Search families"}
+    for kind, head in heads.items():
+        console.print(Text(head, style="bold underline"))
+        for e in (e for e in shown if e.kind == kind):
+            budget = f" (budget: {e.budget})" if e.budget else ""
+            console.print(Text.assemble(("  " + f"{e.name:<{width}}", "bold"), e.about + budget))
+            if kind == "level":
+                console.print(Text("      " + LEVELS[e.name].spec, style="cyan"))
+            for key, default, allowed, doc in describe_settings(e.settings):
+                console.print(
+                    Text.assemble(
+                        ("      " + f"{key}={default}", "cyan"), f"  [{allowed}]  ", (doc, "dim")
+                    )
+                )
+    console.print(
+        Text(
+            "A player is named NAME or NAME:key=value,... (any of them takes a budget: "
+            "iterations=N, nodes=N or time=SECONDS), e.g. pimc-c:prior=learned,bar=2/1.5.",
+            style="dim",
+        )
+    )
 
 
 @app.command()

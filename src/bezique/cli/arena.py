@@ -52,8 +52,9 @@ def arena_command(
     a: Annotated[
         str,
         typer.Argument(
-            help="Player A: a bot or level name (`bezique bots`), or oracle, oracle-c, oracle-hand, oracle-hand-late or oracle-hand-lp0 (they cheat); a budget may follow, "
-            "e.g. pimc:nodes=5000."
+            help="Player A: a spec, NAME or NAME:key=value,... (`bezique bots`: a level, a "
+            "baseline or a family with settings and a budget, e.g. pimc-c:bar=2/1.5,"
+            "iterations=4000), or oracle, oracle-c or oracle-hand (they cheat)."
         ),
     ],
     b: Annotated[str, typer.Argument(help="Player B, written as A is.")],
@@ -154,8 +155,7 @@ def selfplay_command(
     bot: Annotated[
         str,
         typer.Argument(
-            help="The bot in every seat: a bot or level name, a budget may follow "
-            "(pimc:nodes=2000)."
+            help="The bot in every seat: a spec (`bezique bots`), e.g. pimc:nodes=2000."
         ),
     ],
     address: AddressArgument = None,

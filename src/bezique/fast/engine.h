@@ -151,9 +151,8 @@ typedef struct {
 } Move;
 
 /* The random source of simulations, playouts, determinization and the search players:
-   wyrand (a 64-bit counter, one 64x64->128-bit multiply a number), seeded by splitmix64.  It
-   replaced xoshiro256** in session 8 (a third of the instructions a number; the seeded results
-   changed with it). */
+   wyrand (a 64-bit counter, one 64x64->128-bit multiply a number), seeded by splitmix64: a third
+   of the instructions a number of xoshiro256**, the engine's earlier source. */
 typedef struct {
     uint64_t s;
 } Rng;

@@ -46,8 +46,8 @@ typedef struct {
 
 static uint64_t zob[MAXP + 1][NK][MAXH];
 
-/* The keys: xoshiro256** seeded by splitmix64 from 0x5eed (the engine's random source before
-   session 8), kept so that the table places positions, and the searches count nodes, as before. */
+/* The keys: xoshiro256** seeded by splitmix64 from 0x5eed (the engine's earlier random source),
+   kept so that the table places positions, and the searches count nodes, as they always have. */
 void solver_setup(void) {
     uint64_t x = 0x5eed, r[4];
     for (int i = 0; i < 4; i++) {

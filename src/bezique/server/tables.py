@@ -77,13 +77,9 @@ def new_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
 
-LEVELS = ("beginner", "easy", "medium", "hard", "expert")
-
-
 def levels() -> list[str]:
-    """The computer players on offer, and the only ones the server seats: the five levels."""
-    names = bots.names()
-    return [n for n in LEVELS if n in names]
+    """The computer players on offer, and the only ones the server seats: the levels (:data:`bezique.bots.levels.LEVELS`)."""
+    return bots.levels()
 
 
 def default_level() -> str:
