@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -128,6 +128,16 @@ def _builder(spec: str) -> Callable[[int], Any]:
     return lambda seed: make(spec, seed)
 
 
+def uncapped(spec: str) -> Limit | None:
+    """The budget of ``spec`` without its CPU cap: its rollouts alone, so a recorded choice
+    does not depend on how busy the machine is (a cap on CPU seconds stops the search wherever
+    the clock says, and under load that can be before the rollouts end)."""
+    from bezique.bots.registry import resolve
+
+    limit = resolve(spec).limit
+    return None if limit is None else replace(limit, cpu_budget=None)
+
+
 def write_levels() -> None:
     """Record every level at every fixed position."""
     from bezique.bots import levels
@@ -136,7 +146,7 @@ def write_levels() -> None:
     data = {
         "positions": [p.to_json() for p in chosen],
         "seed": BOT_SEED,
-        "choices": {lv: record(_builder(lv), chosen, None) for lv in levels()},
+        "choices": {lv: record(_builder(lv), chosen, uncapped(lv)) for lv in levels()},
     }
     LEVEL_FILE.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
 

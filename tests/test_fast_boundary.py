@@ -26,6 +26,7 @@ from bezique.bots import Limit, make
 from bezique.bots.base import salt_for
 from bezique.bots.heuristic import HeuristicBot
 from bezique.bots.levels import EXPERT_CPU, HARD_CPU, HARD_ROLLOUTS, LEVELS
+from bezique.bots.registry import resolve
 from bezique.fast import DealLike
 from bezique.fast._fields import CONFIG_FIELDS
 from bezique.fast.search import IsmctsSettings, PimcSettings, ismcts, pimc
@@ -220,9 +221,10 @@ def test_big_rules_stop_short_of_the_rollout_count() -> None:
 
 
 def test_the_levels_carry_a_cpu_budget() -> None:
-    assert LEVELS["hard"].limit.cpu_budget == HARD_CPU
-    assert LEVELS["expert"].limit.cpu_budget == EXPERT_CPU
-    assert LEVELS["hard"].limit.iterations == HARD_ROLLOUTS
+    hard, expert = resolve(LEVELS["hard"].spec).limit, resolve(LEVELS["expert"].spec).limit
+    assert hard is not None and expert is not None
+    assert hard.cpu_budget == HARD_CPU and expert.cpu_budget == EXPERT_CPU
+    assert hard.iterations == HARD_ROLLOUTS
 
 
 # --- one surface for both engines -------------------------------------------------------------

@@ -49,13 +49,6 @@ class Level:
     spec: str
     about: str
 
-    @property
-    def limit(self) -> Limit | None:
-        """The budget the level's spec gives."""
-        from .registry import resolve
-
-        return resolve(self.spec).limit
-
 
 def _by_name(*levels: Level) -> dict[str, Level]:
     return {lv.name: lv for lv in levels}

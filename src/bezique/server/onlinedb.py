@@ -46,7 +46,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Engine
 
-from .storage import seats_t, tables_t
+from .storage import create_schema, seats_t, tables_t
 
 metadata = MetaData()
 
@@ -188,7 +188,7 @@ class OnlineStore:
         self.engine = engine
         self.postgres = engine.dialect.name == "postgresql"
         self._lock = threading.Lock()  # SQLite: one process, one writer of these at a time
-        metadata.create_all(engine)
+        create_schema(engine, metadata)
 
     @contextmanager
     def _locked(self) -> Iterator[Connection]:

@@ -109,6 +109,17 @@ SCHEMA_LOCK = 0x62657A69
 ``CREATE TABLE IF NOT EXISTS`` is not safe against a second one at the same moment)."""
 
 
+def create_schema(engine: Engine, tables: MetaData) -> None:
+    """Make ``tables`` where they are missing; on PostgreSQL under :data:`SCHEMA_LOCK`, so
+    nodes starting together do not make one table twice."""
+    if engine.dialect.name == "postgresql":
+        with engine.begin() as c:
+            c.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": SCHEMA_LOCK})
+            tables.create_all(c)
+    else:
+        tables.create_all(engine)
+
+
 class LeaseLost(Exception):
     """A write for a table this node does not (or no longer) hold: refused, nothing written."""
 
@@ -192,12 +203,7 @@ class Store:
         self.fence: Fence | None = None
         """Set on a node of several (``lease.py``): every write for a table checks, in its own
         transaction, that this node still holds the table's lease."""
-        if self.engine.dialect.name == "postgresql":
-            with self.engine.begin() as c:
-                c.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": SCHEMA_LOCK})
-                metadata.create_all(c)
-        else:
-            metadata.create_all(self.engine)
+        create_schema(self.engine, metadata)
 
     @property
     def shared(self) -> bool:
