@@ -340,6 +340,8 @@ def test_a_table_is_loaded_off_the_event_loop(
                 p.recv()
             p.act()
             p.until(lambda m: m["type"] == "update" and m["seat"] == p.seat)
+        while not p.my_turn():  # the computer has answered: nothing moves while the seat is away
+            p.recv()
         p.close()
         lobby = c.app.state.lobby
         table = lobby.tables[made["code"]]

@@ -169,15 +169,18 @@ def test_declaring_hides_nothing_and_the_turn_up_shows(
 def to_a_blocked_card(page: Any) -> None:
     """Play on until a card of the hand may not be played (stage 2, following)."""
     for _ in range(1200):
-        page.wait_for_selector("#hand .playable, #declare .decl, #next-deal", state="visible")
+        ready = "#next-deal:not([disabled])"  # disabled once clicked, until the deal comes
+        page.wait_for_selector(f"#hand .playable, #declare .decl, {ready}", state="visible")
         if page.locator("#hand .blocked").count():
             return
-        if page.locator("#next-deal").count():  # every card was legal each time: another deal
-            page.click("#next-deal")
+        if page.locator(ready).count():  # every card was legal each time: another deal
+            page.evaluate(f"() => document.querySelector('{ready}')?.click()")
+            page.wait_for_timeout(20)
             continue
+        # the computer may have moved since the wait: click only what is still there
         page.evaluate(
             "() => (document.querySelector('#declare .decl.pass') ||"
-            " document.querySelector('#hand .playable')).click()"
+            " document.querySelector('#hand .playable'))?.click()"
         )
         page.wait_for_timeout(20)
     raise AssertionError("no card was ever barred")
