@@ -16,14 +16,21 @@ A deal is built in layers, one module each, every one a subclass of the one befo
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .dealtables import DealTables
-from .events import ScoreEvent
-from .notation import Action
-from .rules import Rules
+if TYPE_CHECKING:  # types only: the modules below may import this one
+    from .dealtables import DealTables
+    from .events import ScoreEvent
+    from .notation import Action
+    from .rules import Rules
 
 PLAY, DECLARE, OVER = "play", "declare", "over"
+
+PART_MELDS, PART_TRICKS, PART_LAST, PART_BONUS = 0, 1, 2, 3
+"""The parts of a side's points in a deal, the indices of ``_pts[side]`` (the C engine's
+``PART_*``): declarations (sevens of trumps, carte blanche and the exchange included), the
+tricks (brisques, card points or per-trick points), the last trick's bonus, the turn-up
+bonuses (:class:`~bezique.core.state.SideResult` holds them by name)."""
 
 # A concrete move: a card id to play | ('meld', meld id, card ids) | ('exchange', card id) | ('pass',)
 Move = int | tuple[Any, ...]
@@ -95,6 +102,8 @@ class DealBase:
     """The actions applied so far, in notation."""
     _instances: list[tuple[int, int, tuple[int, ...]]]
     _pts: list[list[int]]
+    """Per side, its points in the four parts ``PART_MELDS``, ``PART_TRICKS``, ``PART_LAST``
+    and ``PART_BONUS``."""
     _leader: int
     _to_move: int | None
     _phase: str

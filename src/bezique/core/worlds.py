@@ -13,7 +13,7 @@ from functools import partial
 from itertools import repeat, starmap
 from typing import TYPE_CHECKING, Self
 
-from .base import OVER, RngLike, ShufflePlan, as_rng
+from .base import OVER, PART_TRICKS, RngLike, ShufflePlan, as_rng
 from .cards import (
     ALL_KINDS,
     CODES,
@@ -249,7 +249,7 @@ class Worlds(DealIds):
             d._pts[rules.side_of(e.seat)][e.part] += e.points
         K = d._kinds
         for _, cs, w in d._tricks:
-            d._pts[rules.side_of(w)][1] += trick_points(rules, [K[c] for c in cs])
+            d._pts[rules.side_of(w)][PART_TRICKS] += trick_points(rules, [K[c] for c in cs])
         if d._phase == OVER:
             d._settle_tricks()
         return d
