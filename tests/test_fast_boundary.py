@@ -28,7 +28,7 @@ from bezique.bots.base import salt_for
 from bezique.bots.heuristic import HeuristicBot
 from bezique.bots.levels import EXPERT_CPU, HARD_CPU, HARD_ROLLOUTS, LEVELS
 from bezique.bots.registry import resolve
-from bezique.core.base import PART_BONUS, PART_LAST, PART_MELDS, PART_TRICKS
+from bezique.core.slots import PART_BONUS, PART_LAST, PART_MELDS, PART_TRICKS
 from bezique.fast import DealLike
 from bezique.fast._fields import CONFIG_FIELDS
 from bezique.fast.search import IsmctsSettings, PimcSettings, ismcts, pimc

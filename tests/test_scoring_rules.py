@@ -10,7 +10,6 @@ from __future__ import annotations
 import pytest
 
 from bezique import Rules
-from bezique.core.base import PART_LAST
 from bezique.core.cards import WILD, parse_card
 from bezique.core.events import EventKind, ScoreEvent
 from bezique.core.melds import (
@@ -31,6 +30,7 @@ from bezique.core.scoring import (
     trump_run_bonus,
     turn_up_bonus,
 )
+from bezique.core.slots import PART_LAST
 from bezique.core.tricks import beats, follow_duty, trick_winner
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import NamedTuple
 
-from .base import PART_BONUS, PART_LAST, PART_MELDS
+from .slots import PART_BONUS, PART_LAST, PART_MELDS
 
 
 class EventKind(StrEnum):

@@ -13,14 +13,13 @@ from functools import partial
 from itertools import repeat, starmap
 from typing import TYPE_CHECKING, Self
 
-from .base import OVER, PART_TRICKS, RngLike, ShufflePlan, as_rng
+from .applying import DealIds
 from .cards import (
     ALL_KINDS,
     CODES,
     SUITS,
     parse_card,
 )
-from .dealids import DealIds
 from .dealing import card_counts, check_carry, kinds_of, offsets
 from .events import ScoreEvent
 from .melds import (
@@ -29,6 +28,7 @@ from .melds import (
 )
 from .notation import Action, split_ref
 from .scoring import trick_points
+from .slots import OVER, PART_TRICKS, RngLike, ShufflePlan, as_rng
 
 if TYPE_CHECKING:
     from .observation import Observation

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.base import PART_BONUS, PART_LAST, PART_MELDS, PART_TRICKS
 from ..core.brisques import majority_adjustments
 from ..core.cards import SUITS, parse_card
 from ..core.events import EventKind, ScoreEvent
 from ..core.melds import MELD_BY_NAME, profile_mask
 from ..core.rules import Rules
 from ..core.scoring import kind_values, trick_values
+from ..core.slots import PART_BONUS, PART_LAST, PART_MELDS, PART_TRICKS
 
 _PHASES = {"play": 0, "declare": 1, "over": 2}
 _DOUBLING = ("royal-marriage", "bezique", "trump-sequence")  # repeat_doubles, in C's order

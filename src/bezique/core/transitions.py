@@ -7,7 +7,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Self
 
-from .base import DECLARE, OVER, PART_BONUS, PART_LAST, PART_MELDS, PART_TRICKS, PLAY, Move
 from .brisques import majority_adjustments
 from .cards import (
     CODES,
@@ -23,8 +22,8 @@ from .cards import (
     kind as make_kind,
 )
 from .dealing import active_order, check_carry, kinds_of, shuffled, stacked
-from .dealtables import deal_tables
 from .events import EventKind, ScoreEvent
+from .idtables import deal_tables
 from .melds import (
     GHOST,
     MELDS,
@@ -35,6 +34,7 @@ from .melds import (
 from .resolve import Resolver
 from .rules import Rules
 from .scoring import meld_points, trick_sevens, turn_up_bonus
+from .slots import DECLARE, OVER, PART_BONUS, PART_LAST, PART_MELDS, PART_TRICKS, PLAY, Move
 
 _PLAY_TEXTS = tuple("play " + c for c in CODES)
 """The notation of playing a concealed card, by card kind."""
