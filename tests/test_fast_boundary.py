@@ -12,6 +12,7 @@ import importlib
 import importlib.util
 import os
 import random
+import re
 import subprocess
 import sys
 import time
@@ -27,6 +28,7 @@ from bezique.bots.base import salt_for
 from bezique.bots.heuristic import HeuristicBot
 from bezique.bots.levels import EXPERT_CPU, HARD_CPU, HARD_ROLLOUTS, LEVELS
 from bezique.bots.registry import resolve
+from bezique.core.slots import PART_BONUS, PART_LAST, PART_MELDS, PART_TRICKS
 from bezique.fast import DealLike
 from bezique.fast._fields import CONFIG_FIELDS
 from bezique.fast.search import IsmctsSettings, PimcSettings, ismcts, pimc
@@ -119,6 +121,19 @@ def test_an_array_field_of_the_wrong_length_is_named() -> None:
     values["rank_points"] = (1, 2, 3)
     with pytest.raises(ValueError, match="config field rank_points: expected 8 numbers"):
         _compile(values, rules)
+
+
+def test_the_score_parts_are_the_engines() -> None:
+    """A side's points in a deal come in parts, indexed alike on both sides (a position
+    crosses to the engine with its points by part: ``_convert.py``)."""
+    header = (Path(fast.__file__).parent / "engine.h").read_text()
+    parts = {name: int(i) for name, i in re.findall(r"\b(PART_[A-Z]+) = (\d+)", header)}
+    assert parts == {
+        "PART_MELDS": PART_MELDS,
+        "PART_TRICKS": PART_TRICKS,
+        "PART_LAST": PART_LAST,
+        "PART_BONUS": PART_BONUS,
+    }
 
 
 @needs_engine

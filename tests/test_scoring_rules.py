@@ -30,6 +30,7 @@ from bezique.core.scoring import (
     trump_run_bonus,
     turn_up_bonus,
 )
+from bezique.core.slots import PART_LAST
 from bezique.core.tricks import beats, follow_duty, trick_winner
 
 
@@ -152,6 +153,6 @@ def test_scoring_events_are_typed_and_keep_their_text() -> None:
             if e.kind is EventKind.MELD:
                 assert e.meld and e.cards and e.what == f"meld {e.meld} {' '.join(e.cards)}"
     e = ScoreEvent(24, 1, "last trick", 10)
-    assert (e.kind, e.part, e.cards) == (EventKind.LAST_TRICK, 2, ())
+    assert (e.kind, e.part, e.cards) == (EventKind.LAST_TRICK, PART_LAST, ())
     with pytest.raises(ValueError):
         ScoreEvent.parse("3:0:bonus for nothing:10")

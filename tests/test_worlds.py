@@ -111,7 +111,7 @@ def test_copies_set_every_slot_and_share_no_list() -> None:
     """``clone`` and ``resample`` (which builds its copy apart, with the new hands and stock)
     write every slot of the state, and the copy owns its lists: playing on in it changes
     nothing in the deal."""
-    from bezique.core.base import DealBase
+    from bezique.core.slots import DealBase
 
     deal = _played("four", 6, 14)
     seat = deal.to_move

@@ -1,7 +1,7 @@
 """One hand of bezique as a state machine: deal, stage 1 with declarations, stage 2, scoring.
 
 :class:`Deal` is the public face; its behaviour comes in layers, one module each (see
-:mod:`bezique.core.base`).  This last layer gives the views of a deal: a seat's
+:mod:`bezique.core.slots`).  This last layer gives the views of a deal: a seat's
 :class:`~bezique.core.observation.Observation` and the full position string.
 """
 
@@ -11,7 +11,6 @@ import random
 from collections.abc import Iterable
 from typing import Any
 
-from .base import DECLARE, OVER, PLAY, DealBase
 from .cards import (
     CODES,
     parse_card,
@@ -22,7 +21,8 @@ from .melds import (
     profile_names,
 )
 from .observation import Observation, decode_fields, encode, observation_from_fields
-from .state import SideResult
+from .slots import DECLARE, OVER, PLAY, DealBase
+from .transitions import SideResult
 from .worlds import Worlds
 
 

@@ -20,6 +20,8 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import NamedTuple
 
+from .slots import PART_BONUS, PART_LAST, PART_MELDS
+
 
 class EventKind(StrEnum):
     """The kinds of scoring event (their values name them in words)."""
@@ -102,11 +104,12 @@ class ScoreEvent(NamedTuple):
 
     @property
     def part(self) -> int:
-        """Which part of a side's deal score it adds to: 3 the turn-up, 2 the last trick, 0
-        declarations and every other bonus (1, the tricks, has no events)."""
+        """Which part of a side's deal score it adds to (an index of ``Deal._pts[side]``):
+        ``PART_BONUS`` the turn-up, ``PART_LAST`` the last trick, ``PART_MELDS`` declarations
+        and every other bonus (``PART_TRICKS``, the tricks, has no events)."""
         if self.what == "last trick":
-            return 2
-        return 3 if self.what.startswith("turn-up ") else 0
+            return PART_LAST
+        return PART_BONUS if self.what.startswith("turn-up ") else PART_MELDS
 
     def text(self) -> str:
         """The event in a position string: ``trick:seat:what:points``."""

@@ -11,7 +11,6 @@ from itertools import product
 from operator import itemgetter
 from typing import Any
 
-from .base import DECLARE, PLAY, DealBase, Move
 from .cards import (
     CODES,
     KING,
@@ -38,6 +37,7 @@ from .melds import (
 from .notation import PARTNER, PASS, Action
 from .percache import per_rules
 from .rules import Rules
+from .slots import DECLARE, PLAY, DealBase, Move
 from .tricks import follow_duty
 
 _PlanItem = tuple[int, str, int, list[Slot]]

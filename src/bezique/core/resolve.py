@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from .base import DECLARE, PLAY, Move
 from .cards import (
     CODES,
     SEVEN,
@@ -12,6 +11,7 @@ from .cards import (
 )
 from .movegen import MoveGen
 from .notation import Action, IllegalAction, split_ref
+from .slots import DECLARE, PLAY, Move
 
 
 class Resolver(MoveGen):

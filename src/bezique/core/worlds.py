@@ -13,14 +13,13 @@ from functools import partial
 from itertools import repeat, starmap
 from typing import TYPE_CHECKING, Self
 
-from .base import OVER, RngLike, ShufflePlan, as_rng
+from .applying import DealIds
 from .cards import (
     ALL_KINDS,
     CODES,
     SUITS,
     parse_card,
 )
-from .dealids import DealIds
 from .dealing import card_counts, check_carry, kinds_of, offsets
 from .events import ScoreEvent
 from .melds import (
@@ -29,6 +28,7 @@ from .melds import (
 )
 from .notation import Action, split_ref
 from .scoring import trick_points
+from .slots import OVER, PART_TRICKS, RngLike, ShufflePlan, as_rng
 
 if TYPE_CHECKING:
     from .observation import Observation
@@ -249,7 +249,7 @@ class Worlds(DealIds):
             d._pts[rules.side_of(e.seat)][e.part] += e.points
         K = d._kinds
         for _, cs, w in d._tricks:
-            d._pts[rules.side_of(w)][1] += trick_points(rules, [K[c] for c in cs])
+            d._pts[rules.side_of(w)][PART_TRICKS] += trick_points(rules, [K[c] for c in cs])
         if d._phase == OVER:
             d._settle_tricks()
         return d

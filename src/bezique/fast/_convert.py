@@ -17,6 +17,7 @@ from ..core.events import EventKind, ScoreEvent
 from ..core.melds import MELD_BY_NAME, profile_mask
 from ..core.rules import Rules
 from ..core.scoring import kind_values, trick_values
+from ..core.slots import PART_BONUS, PART_LAST, PART_MELDS, PART_TRICKS
 
 _PHASES = {"play": 0, "declare": 1, "over": 2}
 _DOUBLING = ("royal-marriage", "bezique", "trump-sequence")  # repeat_doubles, in C's order
@@ -53,12 +54,15 @@ def settle_tricks(
         rules.brisque_timing == "immediate" or rules.trick_scoring == "greek-per-trick"
     ):
         for p in points:
-            p[1] = 0
+            p[PART_TRICKS] = 0
     elif rules.trick_scoring == "brisque-majority":
-        scores = [c + m + lt + b for c, (m, _, lt, b) in zip(carry, points, strict=True)]
-        adjust = majority_adjustments(rules, [p[1] for p in points], scores)
+        scores = [
+            c + p[PART_MELDS] + p[PART_LAST] + p[PART_BONUS]
+            for c, p in zip(carry, points, strict=True)
+        ]
+        adjust = majority_adjustments(rules, [p[PART_TRICKS] for p in points], scores)
         for p, a in zip(points, adjust, strict=True):
-            p[1] = a
+            p[PART_TRICKS] = a
 
 
 def load_args(
@@ -103,7 +107,7 @@ def load_args(
         trick.append((int(s), take(parse_card(card))))
     per_kind, per_trick = kind_values(rules), trick_values(rules)[1]  # a wild card worth 0
     sides = rules.sides
-    points = [[0, 0, 0, 0] for _ in range(sides)]
+    points = [[0, 0, 0, 0] for _ in range(sides)]  # by PART_MELDS, ..., PART_BONUS
     won = [0] * n
     played = [0] * 33
     last_winner = last_leader = -1
@@ -119,7 +123,7 @@ def load_args(
         won[winner] += 1
         last_winner = winner
         last_leader = int(item.split(":")[0])
-        points[rules.side_of(winner)][1] += value
+        points[rules.side_of(winner)][PART_TRICKS] += value
     turn_up = -1 if f["up"] == "-" else take(parse_card(f["up"]))
     for seat, part in enumerate(f["hands"].split("/")):
         hands[seat].extend(take(k) for k in _cards(part))

@@ -1,5 +1,5 @@
 /* Starting a deal (Deal.new, Deal.from_cards), its random source, and carte blanche: the
- * parts of bezique.core.state the engine runs outside the play of a trick (see engine.c). */
+ * parts of bezique.core.transitions the engine runs outside the play of a trick (see engine.c). */
 #include <stddef.h>
 #include <string.h>
 

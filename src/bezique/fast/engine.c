@@ -353,7 +353,8 @@ static void drop_insts(State *st, int cid) {
 
 /* A concealed card cid leaves seat's hidden cards (played, shown, exchanged).  If it was not
    known but a like copy in the hand was, the others cannot tell which went, so that copy stops
-   being known (as core.state's _forget_like_copy; the meld's other cards keep their marks). */
+   being known (as _forget_like_copy in core.transitions; the meld's other cards keep their
+   marks). */
 static void forget_like_copy(State *st, const Config *cfg, int seat, int cid, const Move *mv) {
     if (!st->views || st->known[cid]) return;
     int k = KIND(cfg, cid);

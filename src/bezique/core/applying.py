@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import operator
 
-from .base import OVER, PLAY, Move
 from .ids import action_ids
 from .notation import Action, IllegalAction
-from .state import _PLAY_TEXTS, DealState
+from .slots import OVER, PLAY, Move
+from .transitions import _PLAY_TEXTS, DealState
 
 _NO_KEY = -(1 << 40)
 """A key no legal move has (melds' provisional keys are small negative numbers)."""

@@ -7,23 +7,33 @@ in (0 while concealed), ``_known[id]`` whether all players know where it is whil
 A deal is built in layers, one module each, every one a subclass of the one before:
 :class:`DealBase` (the slots), :class:`~bezique.core.movegen.MoveGen` (legal moves),
 :class:`~bezique.core.resolve.Resolver` (text to a legal move, and why an action is illegal),
-:class:`~bezique.core.state.DealState` (dealing and the transitions),
-:class:`~bezique.core.dealids.DealIds` (integer action ids),
+:class:`~bezique.core.transitions.DealState` (dealing and the transitions),
+:class:`~bezique.core.applying.DealIds` (applying an action, by notation or integer id),
 :class:`~bezique.core.worlds.Worlds` (determinization) and
-:class:`~bezique.core.deal.Deal` (observations and position strings).
+:class:`~bezique.core.deal.Deal` (observations and position strings).  Beside them, two
+modules hold no layer: :mod:`bezique.core.dealing` (card ids and how the cards are dealt) and
+:mod:`bezique.core.idtables` (the rules' play-id tables and the answers of their options that
+the transitions read).
 """
 
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .dealtables import DealTables
-from .events import ScoreEvent
-from .notation import Action
-from .rules import Rules
+if TYPE_CHECKING:  # for the annotations only: events.py imports this module (PART_*)
+    from .events import ScoreEvent
+    from .idtables import DealTables
+    from .notation import Action
+    from .rules import Rules
 
 PLAY, DECLARE, OVER = "play", "declare", "over"
+
+PART_MELDS, PART_TRICKS, PART_LAST, PART_BONUS = 0, 1, 2, 3
+"""The parts of a side's points in a deal, the indices of ``_pts[side]`` (the C engine's
+``PART_*``): declarations (sevens of trumps, carte blanche and the exchange included), the
+tricks (brisques, card points or per-trick points), the last trick's bonus, the turn-up
+bonuses (:class:`~bezique.core.transitions.SideResult` holds them by name)."""
 
 # A concrete move: a card id to play | ('meld', meld id, card ids) | ('exchange', card id) | ('pass',)
 Move = int | tuple[Any, ...]
@@ -95,6 +105,8 @@ class DealBase:
     """The actions applied so far, in notation."""
     _instances: list[tuple[int, int, tuple[int, ...]]]
     _pts: list[list[int]]
+    """Per side, its points in the four parts ``PART_MELDS``, ``PART_TRICKS``, ``PART_LAST``
+    and ``PART_BONUS``."""
     _leader: int
     _to_move: int | None
     _phase: str
@@ -112,7 +124,7 @@ class DealBase:
     ``legal_actions`` lists its values)."""
     _idt: DealTables
     """The rules' play-id tables and the answers of their options that transitions read
-    (:func:`~bezique.core.dealtables.deal_tables`)."""
+    (:func:`~bezique.core.idtables.deal_tables`)."""
     _shuffle_plan: ShufflePlan | None
     """What :meth:`~bezique.core.worlds.Worlds.reshuffle` worked out for a seat at this point
     (kept until the next action; a copy starts without it)."""

@@ -7,7 +7,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Self
 
-from .base import DECLARE, OVER, PLAY, Move
 from .brisques import majority_adjustments
 from .cards import (
     CODES,
@@ -23,8 +22,8 @@ from .cards import (
     kind as make_kind,
 )
 from .dealing import active_order, check_carry, kinds_of, shuffled, stacked
-from .dealtables import deal_tables
 from .events import EventKind, ScoreEvent
+from .idtables import deal_tables
 from .melds import (
     GHOST,
     MELDS,
@@ -35,6 +34,7 @@ from .melds import (
 from .resolve import Resolver
 from .rules import Rules
 from .scoring import meld_points, trick_sevens, turn_up_bonus
+from .slots import DECLARE, OVER, PART_BONUS, PART_LAST, PART_MELDS, PART_TRICKS, PLAY, Move
 
 _PLAY_TEXTS = tuple("play " + c for c in CODES)
 """The notation of playing a concealed card, by card kind."""
@@ -124,7 +124,7 @@ class DealState(Resolver):
         d._events = []
         d._history = []
         d._instances = []
-        d._pts = [[0, 0, 0, 0] for _ in range(rules.sides)]  # melds, tricks, last, bonuses
+        d._pts = [[0, 0, 0, 0] for _ in range(rules.sides)]  # by PART_MELDS, ..., PART_BONUS
         d._decl_count = 0
         d._exchanged = False
         d._legal = None
@@ -175,7 +175,7 @@ class DealState(Resolver):
     def _turn_up_bonus(self, k: int) -> None:
         what = f"turn-up {code(k)}"
         for seat, points in turn_up_bonus(self.rules, k, self.dealer):
-            self._score(seat, 3, points, what)
+            self._score(seat, PART_BONUS, points, what)
 
     @property
     def to_move(self) -> int | None:
@@ -254,18 +254,29 @@ class DealState(Resolver):
     def points(self) -> list[int]:
         """Points per side so far; brisques counted at the end of the hand are added then."""
         if self.rules.brisques_only_to_settle:  # the match uses them to settle the game
-            return [m + lt + b for m, _, lt, b in self._pts]
+            return [p[PART_MELDS] + p[PART_LAST] + p[PART_BONUS] for p in self._pts]
         count_tricks = self._phase == OVER or self._tricks_immediate()
-        return [m + lt + b + (t if count_tricks else 0) for m, t, lt, b in self._pts]
+        return [
+            p[PART_MELDS] + p[PART_LAST] + p[PART_BONUS] + (p[PART_TRICKS] if count_tricks else 0)
+            for p in self._pts
+        ]
 
     @property
     def result(self) -> list[SideResult] | None:
         """Per side, the breakdown of the points; None until the deal is over."""
         if self._phase != OVER:
             return None
-        if self.rules.brisques_only_to_settle:
-            return [SideResult(m, 0, lt, b, t) for m, t, lt, b in self._pts]
-        return [SideResult(m, t, lt, b) for m, t, lt, b in self._pts]
+        apart = self.rules.brisques_only_to_settle  # the brisques only settle the game
+        return [
+            SideResult(
+                melds=p[PART_MELDS],
+                tricks=0 if apart else p[PART_TRICKS],
+                last_trick=p[PART_LAST],
+                bonuses=p[PART_BONUS],
+                brisques=p[PART_TRICKS] if apart else 0,
+            )
+            for p in self._pts
+        ]
 
     @property
     def last_trick_winner(self) -> int | None:
@@ -379,7 +390,7 @@ class DealState(Resolver):
             for c in self._hands[seat]:
                 if not self._mask[c]:
                     self._known[c] = True
-            self._score(seat, 0, rules.carte_blanche, "carte blanche")
+            self._score(seat, PART_MELDS, rules.carte_blanche, "carte blanche")
 
         # called after every draw: the events' words are compared with the two kinds' own
         # (whole-word kinds), which costs less than working out every event's kind
@@ -404,7 +415,7 @@ class DealState(Resolver):
                     self._events.append(ScoreEvent.of(len(self._tricks), seat, ends, 0))
                 else:
                     self._known[c] = True
-                    self._score(seat, 0, rules.carte_blanche, "carte blanche")
+                    self._score(seat, PART_MELDS, rules.carte_blanche, "carte blanche")
 
     def _forget_like_copy(self, seat: int, cid: int, leaving: tuple[int, ...]) -> None:
         """A concealed card ``cid`` leaves ``seat``'s hidden cards (played, shown in a meld,
@@ -447,7 +458,7 @@ class DealState(Resolver):
                 and K[cid] == make_kind(self._trump, SEVEN)
             ):
                 seven = CODES[K[cid]]
-                self._score(seat, 0, rules.seven_of_trumps, f"seven played {seven}")
+                self._score(seat, PART_MELDS, rules.seven_of_trumps, f"seven played {seven}")
         else:
             if rules.meld_reforming:
                 self._break_melds(cid)
@@ -479,7 +490,7 @@ class DealState(Resolver):
             and trump is not None
             and best == make_kind(trump, SEVEN)
         ):
-            self._score(win_seat, 0, rules.seven_of_trumps, f"seven won {CODES[best]}")
+            self._score(win_seat, PART_MELDS, rules.seven_of_trumps, f"seven won {CODES[best]}")
         if t.seven_any and trump is not None:
             self._score_sevens(trick, win_seat)
         per_kind = t.kind_value  # a wild card is worth nothing
@@ -487,7 +498,7 @@ class DealState(Resolver):
         for _, c in trick:
             value += per_kind[K[c]]
         if value:
-            self._pts[t.side[win_seat]][1] += value
+            self._pts[t.side[win_seat]][PART_TRICKS] += value
         led_by = self._leader
         self._leader = win_seat
         self._to_move = win_seat
@@ -509,7 +520,7 @@ class DealState(Resolver):
             self._draw()
         elif not self._hands[win_seat]:
             if rules.last_trick_bonus:
-                self._score(win_seat, 2, rules.last_trick_bonus, "last trick")
+                self._score(win_seat, PART_LAST, rules.last_trick_bonus, "last trick")
             self._finish()
 
     def _score_sevens(self, trick: list[tuple[int, int]], win_seat: int) -> None:
@@ -519,7 +530,9 @@ class DealState(Resolver):
         seven = CODES[make_kind(self._trump, SEVEN)]
         kinds = [(s, self._kinds[c]) for s, c in trick]
         for seat, points, captured in trick_sevens(self.rules, self._trump, kinds, win_seat):
-            self._score(seat, 0, points, f"seven {'captured' if captured else 'played'} {seven}")
+            self._score(
+                seat, PART_MELDS, points, f"seven {'captured' if captured else 'played'} {seven}"
+            )
 
     def _target_reached(self) -> bool:
         """With ``target_check=immediate``: a side whose game score reaches the target ends
@@ -549,12 +562,15 @@ class DealState(Resolver):
         rules, pts = self.rules, self._pts
         if self.ended_early and not self._tricks_immediate():
             for p in pts:
-                p[1] = 0
+                p[PART_TRICKS] = 0
         elif rules.trick_scoring == "brisque-majority":
-            scores = [c + m + lt + b for c, (m, _, lt, b) in zip(self._carry, pts, strict=True)]
-            adjust = majority_adjustments(rules, [p[1] for p in pts], scores)
+            scores = [
+                c + p[PART_MELDS] + p[PART_LAST] + p[PART_BONUS]
+                for c, p in zip(self._carry, pts, strict=True)
+            ]
+            adjust = majority_adjustments(rules, [p[PART_TRICKS] for p in pts], scores)
             for p, a in zip(pts, adjust, strict=True):
-                p[1] = a
+                p[PART_TRICKS] = a
 
     def _break_melds(self, cid: int) -> None:
         """Re-forming (Rubicon): a meld one of whose cards is played no longer holds its other
@@ -604,7 +620,7 @@ class DealState(Resolver):
         if rules.meld_reforming or (meld == ROYAL_MARRIAGE and rules.sequence_needs_marriage):
             self._instances.append((seat, meld, ids))
         cards = " ".join(CODES[self._kinds[c]] for c in ids)
-        self._score(seat, 0, points, f"meld {MELDS[meld].name} {cards}")
+        self._score(seat, PART_MELDS, points, f"meld {MELDS[meld].name} {cards}")
         self._decl_count += 1
         if meld == TRIPLE_BEZIQUE and rules.triple_bezique_wins_game:
             self._events.append(ScoreEvent.of(len(self._tricks), seat, EventKind.WINS_GAME, 0))
@@ -634,7 +650,7 @@ class DealState(Resolver):
         if rules.seven_exchange_counts_as_meld:
             self._decl_count += 1
         points = rules.seven_of_trumps if self._kinds[cid] & 7 == SEVEN else 0
-        self._score(seat, 0, points, f"exchange {CODES[self._kinds[cid]]}")
+        self._score(seat, PART_MELDS, points, f"exchange {CODES[self._kinds[cid]]}")
         self._continue_declaring()
 
     def _continue_declaring(self) -> None:
@@ -679,7 +695,7 @@ class DealState(Resolver):
         if not stock and self._turn_up is None and not self.rules.play_out_hand:
             # the hand ends when the stock is drawn (decision 11)
             if self.rules.last_trick_bonus:
-                self._score(winner, 2, self.rules.last_trick_bonus, "last trick")
+                self._score(winner, PART_LAST, self.rules.last_trick_bonus, "last trick")
             self._finish()
         elif not stock and self._turn_up is None:
             # stage 2: declared cards go back into the hands, still known to everyone
