@@ -695,7 +695,7 @@ def test_a_real_server_closes_on_text_that_is_not_utf8(tmp_path: Path) -> None:
     """A WebSocket text frame that is not UTF-8 never reaches the application: uvicorn fails
     that connection (1007, as RFC 6455 requires), logs one line, no traceback, and the server
     goes on."""
-    from test_server_restart import free_port, post, start
+    from helpers import free_port, post, start
 
     port = free_port()
     proc = start(port, tmp_path)

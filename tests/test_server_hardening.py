@@ -15,13 +15,10 @@ import time
 import urllib.request
 import warnings
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
-import uvicorn
-from typer.testing import CliRunner
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
@@ -30,9 +27,7 @@ with warnings.catch_warnings():  # starlette's note about its httpx transport
     from fastapi.testclient import TestClient
 
 from bezique import Action, Deal, Rules
-from bezique.cli import app as cli_app
 from bezique.core.events import EventKind
-from bezique.core.match import Match
 from bezique.core.melds import MELD_BY_NAME, meld_score
 from bezique.core.records import record_match
 from bezique.server import advice, connection, create_app, protocol, serving, tables
@@ -40,26 +35,24 @@ from bezique.server import replay as replay_module
 from bezique.server.connection import Connection
 from bezique.server.room import Lobby
 from bezique.server.storage import Store, default_url
-from server_helpers import Player, app_client, close_all, friends_table, new_table, play_people
-from test_server_restart import free_port, post
+from helpers import run_cli
+from server_helpers import (
+    Player,
+    app_client,
+    friends_table,
+    make,
+    new_table,
+    play_people,
+    played,
+    real_server,
+    ws_url,
+)
 
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
     with app_client(tmp_path) as c:
         yield c
-
-
-def played(rules: str, seed: int = 5) -> Match:
-    """A whole match between random players."""
-    match = Match(Rules.from_string(rules), seed=seed)
-    rng = random.Random(seed)
-    while match.winner is None:
-        if match.deal.is_over:
-            match.next_deal()
-        else:
-            match.deal.apply(rng.choice(match.deal.legal_actions()))
-    return match
 
 
 # --- 1: rule options out of range ------------------------------------------------------------------
@@ -160,58 +153,6 @@ def test_rules_pages_and_replays_are_rate_limited(tmp_path: Path) -> None:
         assert r.status_code == 429 and "Retry-After" in r.headers
         assert c.get("/api/tables/abcdefgh/replay").status_code == 429
         assert c.get("/api/info").status_code == 200  # other reading is not limited
-
-
-# --- a real server on 127.0.0.1, in this process (so a test can slow the computer down) ---------
-@contextmanager
-def real_server(
-    tmp_path: Path,
-    head_seconds: float = 10.0,
-    forwarded: list[str] | None = None,
-    **options: Any,
-) -> Iterator[Any]:
-    """``create_app`` under uvicorn with the settings ``bezique serve`` uses, listening on
-    127.0.0.1 in a thread of this process; yields the app (``app.state.port``: its port).
-    ``forwarded``: the proxies whose ``X-Forwarded-For`` is believed."""
-    settings: dict[str, Any] = {
-        "bot_delay": 0,
-        "takeover_seconds": 600,
-        "rate": 1000,
-        "burst": 1000,
-        "http_rate": 1000,
-        "http_burst": 1000,
-        "hint_level": "medium",
-        "review_level": "medium",
-        **options,
-    }
-    app = create_app(tmp_path, **settings)
-    port = free_port()
-    server = uvicorn.Server(
-        serving.config(
-            app, "127.0.0.1", port, head_seconds=head_seconds, forwarded_allow_ips=forwarded
-        )
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
-        time.sleep(0.02)
-    app.state.port = port
-    try:
-        yield app
-    finally:
-        close_all()
-        server.should_exit = True
-        thread.join(20)
-
-
-def ws_url(app: Any, code: str) -> str:
-    return f"ws://127.0.0.1:{app.state.port}/ws/{code}"
-
-
-def make(app: Any, path: str, body: dict[str, Any]) -> dict[str, Any]:
-    return post(app.state.port, path, body)
 
 
 def player(app: Any, made: dict[str, Any]) -> Player:
@@ -431,11 +372,6 @@ def test_a_table_with_someone_connected_stays(client: TestClient) -> None:
     assert made["code"] in lobby.tables
     p.close()
     wait_for(lambda: made["code"] not in lobby.tables)
-
-
-def run_cli(*args: str) -> tuple[int, str]:
-    result = CliRunner().invoke(cli_app, list(args), env={"COLUMNS": "200"})
-    return result.exit_code, result.output
 
 
 def wait_for(done: Any, seconds: float = 10.0) -> None:
