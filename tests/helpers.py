@@ -6,9 +6,11 @@ through typer's test runner (:func:`run_cli`), and the browser client's translat
 The other helper modules: ``server_helpers.py`` (protocol players, schema checks, the app under
 a test client or under uvicorn in a thread, a cluster of nodes), ``browser_helpers.py``
 (Debian's chromium through Playwright), ``classic_kit.py`` and ``variant_kit.py`` (stacked
-deals), ``choices.py`` (fixed positions and the choices made there) and ``conformance.py`` (the
-deal engine's conformance suite).  Shared fixtures are in ``conftest.py``, which imports this
-module in every run: nothing heavier than the package itself is imported here at the top."""
+deals), ``fast_kit.py`` (rule tests mirrored in the compiled engine), ``choices.py`` (fixed
+positions and the choices made there), ``conformance.py`` (the deal engine's conformance
+suite) and ``import_graph.py`` (the package's imports, read from its source).  Shared fixtures
+are in ``conftest.py``, which imports this module in every run: nothing heavier than the
+package itself is imported here at the top."""
 
 from __future__ import annotations
 

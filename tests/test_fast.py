@@ -21,6 +21,7 @@ import pytest
 from bezique import Deal, IllegalAction, Rules, fast
 from bezique.fast.differential import PRESETS, compare, deals, lockstep, random_rules
 from classic_kit import build  # the stacked-deal helper of the classic rule tests
+from fast_kit import ZeroRandom
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -96,45 +97,6 @@ def test_lockstep_seed_001_options(preset: str) -> None:
         rules = Rules.preset(preset, **options)
         for deal, greedy in deals(rules, 6, seed=3):
             lockstep(deal, rng, greedy=greedy)
-
-
-def test_seed_option_rule_tests_mirrored_in_the_compiled_engine(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    # the stacked deals of tests/test_rules_seed_options.py, each action mirrored in C
-    import test_rules_seed_options as seed_tests
-    from test_fast_haitian import Twins
-
-    twins = Twins()
-    monkeypatch.setattr(Deal, "apply", twins.patched())
-    for name in (
-        "draw_order_leader_first_seed_001",
-        "draw_order_leader_first_three_players",
-        "draw_order_leader_first_plays_whole_deals",
-        "exchange_before_min_tricks_seed_001",
-        "exchange_before_min_tricks_melds_after_enough_tricks",
-    ):
-        getattr(seed_tests, "test_" + name)()
-    assert twins.steps > 100
-
-
-def _old_russian_tests() -> list[Any]:
-    import test_rules_old_russian
-    from test_fast_haitian import rule_tests
-
-    return list(rule_tests(test_rules_old_russian, "test_o"))
-
-
-@pytest.mark.parametrize(("rule", "kwargs"), _old_russian_tests())
-def test_old_russian_rule_tests_mirrored_in_the_compiled_engine(
-    rule: Any, kwargs: dict[str, Any], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # O01-O13 (RULES.md 2.8): the stacked deals of tests/test_rules_old_russian.py, each
-    # action mirrored in C and compared: the wild card, the sets of trump cards paying card
-    # by card (trump_set_scoring=cumulative), the dealer sitting out
-    from test_fast_haitian import mirror
-
-    mirror(rule, kwargs, monkeypatch)
 
 
 def _midgame(rules: Rules, seed: int, steps: int) -> Deal:
@@ -331,13 +293,6 @@ def test_playout_leaves_the_state_alone() -> None:
     assert f.position() == before
 
 
-class _Zero(random.Random):
-    """A random source that always says 0: the Python policy without its random tie-breaks."""
-
-    def random(self) -> float:
-        return 0.0
-
-
 @pytest.mark.parametrize("preset", PRESETS)
 def test_heuristic_policy_is_the_python_default_policy(preset: str) -> None:
     # the compiled "heuristic" playout policy is bezique.bots.playout.playout_action, ported:
@@ -351,7 +306,7 @@ def test_heuristic_policy_is_the_python_default_policy(preset: str) -> None:
         f = fast.FastDeal.from_deal(deal)
         rng = random.Random(seed)
         while not deal.is_over:
-            want = playout_action(deal, _Zero(), explore=0.0)
+            want = playout_action(deal, ZeroRandom(), explore=0.0)
             got = f.legal_actions()[f._c.policy_pick("heuristic-exact", 0)]
             assert got == want, deal.position()
             action = rng.choice(deal.legal_actions()) if rng.random() < 0.3 else want

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Any
 
 import pytest
 
-from bezique import Deal, IllegalAction, Match, Rules
+from bezique import Deal, IllegalAction, Match, Rules, fast
 from bezique.core.brisques import majority_adjustments
 from bezique.core.games import add_points, count_game, game_winner, match_winner, next_handicap
+from fast_kit import mirror, rule_tests
 from variant_kit import (
     assert_illegal,
     last_event,
@@ -880,3 +882,26 @@ def test_the_score_keeper_keeps_the_haitian_options() -> None:
     k.new_deal(turn_up="9H")
     k.declare("Ann", "bezique QS JD")
     assert k.deal is None and k.deals[-1].ended_early and k.winner == 0
+
+
+# --- the rule facts in the compiled engine ----------------------------------------------------
+NO_DEAL = {
+    "test_h01_pack_of_132_with_four_jokers",
+    "test_h02_nine_cards_in_threes_no_turn_up",  # the deal as dealt: no action
+    "test_h22_tie_gives_each_the_bonus",
+    "test_h23_majority_scores_and_minority_loses",
+    "test_h24_under_200_neither_gains_nor_loses",
+    "test_h27_en_bas_table_counts_double",
+    "test_h29_scores_never_below_zero",
+}
+"""The rule facts checked on the scoring functions alone, with no deal played."""
+
+
+@pytest.mark.skipif(not fast.available(), reason="compiled engine not built")
+@pytest.mark.parametrize(("fact", "kwargs"), list(rule_tests(globals(), "test_h")))
+def test_rule_facts_in_the_compiled_engine(
+    fact: Any, kwargs: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the stacked deals of the rule facts H01-H32 above, each action mirrored in the compiled
+    # engine and compared (tests/fast_kit.py)
+    assert mirror(fact, kwargs, monkeypatch) > 0 or fact.__name__ in NO_DEAL

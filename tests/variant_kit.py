@@ -2,7 +2,7 @@
 the pack with the least useful cards first), :func:`to_stage2` (a stage 1 of junk that seat 0
 wins, so stage 2 starts with the hands a test chooses) and short ways to play and check a deal.
 Shared by the rule tests of the variants, the Haitian and old Russian games and the seed
-options."""
+options, and by test_fast_haitian.py."""
 
 from __future__ import annotations
 
