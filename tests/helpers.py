@@ -1,7 +1,7 @@
-"""Helpers that test modules share: a free port on 127.0.0.1, ``bezique serve`` started as a
-process of its own and asked over HTTP (:func:`start`, :func:`post`), the ``bezique`` command
-through typer's test runner (:func:`run_cli`), and the browser client's translations
-(:func:`strings`).
+"""Helpers that test modules share (a test module imports no other test module:
+tests/test_structure.py): a free port on 127.0.0.1, ``bezique serve`` started as a process of
+its own and asked over HTTP (:func:`start`, :func:`post`), the ``bezique`` command through
+typer's test runner (:func:`run_cli`), and the browser client's translations (:func:`strings`).
 
 The other helper modules: ``server_helpers.py`` (protocol players, schema checks, the app under
 a test client or under uvicorn in a thread, a cluster of nodes), ``browser_helpers.py``

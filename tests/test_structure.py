@@ -1,7 +1,8 @@
 """The shape of the source tree (DESIGN.md "The house"): no import circle, lazy imports
 included, not even between packages; the core imports nothing of the project outside it; no
 module over 800 lines; tables worked out per rule set kept one way; the laboratory outside the
-package.
+package; and no test module importing another (what tests share is in helper modules, listed in
+tests/helpers.py, and shared fixtures in tests/conftest.py).
 
 The package's imports are read statically (tests/import_graph.py): at the top, inside functions
 (lazy imports) and anywhere else, but not under ``if TYPE_CHECKING:`` (those are never run).
@@ -11,10 +12,13 @@ from __future__ import annotations
 
 import ast
 import tomllib
+from pathlib import Path
 
 from import_graph import GRAPH, MODULES, SRC, imports_in, package_graph
 
 MOST_LINES = 800
+TESTS = Path(__file__).resolve().parent
+ROOT = TESTS.parent
 
 
 def cycles() -> list[list[str]]:
@@ -141,3 +145,65 @@ def test_the_laboratory_stays_outside_the_package() -> None:
     config = tomllib.loads((SRC.parent / "pyproject.toml").read_text())
     assert config["tool"]["setuptools"]["packages"]["find"]["where"] == ["src"]
     assert not (SRC / "lab").exists()
+
+
+def imported_test_modules(path: Path) -> list[tuple[int, str]]:
+    """The test modules (``test_*``) a file imports, with the line of each import: at the top,
+    inside functions or anywhere else, by an import statement or by ``importlib.import_module``
+    or ``__import__`` with a constant name."""
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            names = [node.module or ""] if node.level == 0 else []
+        elif (
+            isinstance(node, ast.Call)
+            and ast.unparse(node.func) in ("importlib.import_module", "import_module", "__import__")
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+        ):
+            names = [node.args[0].value]
+        else:
+            continue
+        found += [(node.lineno, n) for n in names if n.split(".")[0].startswith("test_")]
+    return found
+
+
+def test_the_test_import_reader_sees_every_kind_of_import(tmp_path: Path) -> None:
+    """The reader finds top-level, lazy and dynamic imports of test modules, and nothing else."""
+    path = tmp_path / "sample.py"
+    path.write_text(
+        "import importlib\n"
+        "import test_a as facts\n"
+        "from test_b import x\n"
+        "from helpers import free_port\n"
+        "def f():\n"
+        "    from test_c.sub import y\n"
+        "    import test_d\n"
+        "    return importlib.import_module('test_e'), __import__('latest')\n"
+    )
+    assert [n for _, n in imported_test_modules(path)] == [
+        "test_a",
+        "test_b",
+        "test_c.sub",
+        "test_d",
+        "test_e",
+    ]
+
+
+def test_no_test_module_imports_another() -> None:
+    """A test module is run by pytest, never imported: what several test modules share lives in
+    a helper module (tests/helpers.py lists them), and shared fixtures in tests/conftest.py.  A
+    module that imports a test module takes in its fixtures, and any test imported by name, which
+    then run a second time under another name.  The benchmarks, which borrow the tests' helpers,
+    import no test module either."""
+    files = [*sorted(TESTS.glob("*.py")), *sorted((ROOT / "benchmarks").glob("*.py"))]
+    assert len(files) > 50  # the reader looks where the tests are
+    found = [
+        f"{path.relative_to(ROOT)}:{line} imports {name}"
+        for path in files
+        for line, name in imported_test_modules(path)
+    ]
+    assert not found, "\n".join(found)
