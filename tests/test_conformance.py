@@ -1,8 +1,8 @@
 """The conformance suite (tests/conformance.py) over every preset and some classic variations.
 
 Every name in ``Rules.presets()`` is picked up automatically.  The number of deals per preset
-is ``BEZIQUE_CONFORMANCE_DEALS`` (default 50; each variation gets an eighth of it); for many
-thousands, use ``python scripts/conformance.py --deals 20000``.
+is ``BEZIQUE_CONFORMANCE_DEALS`` (default 30; each variation gets an eighth of it, at least
+2); for many thousands, use ``python scripts/conformance.py --deals 20000``.
 """
 
 from __future__ import annotations

@@ -1,7 +1,9 @@
 """The lobby, quick match and ratings in the browser (Playwright, Debian's chromium, a real
-``bezique serve`` on 127.0.0.1): two browsers meet through quick match and play a deal; a public
-table shows in a third browser's lobby within two seconds and leaves it when full; a rated deal
-moves both players' ratings on the leaderboard."""
+``bezique serve`` on 127.0.0.1): two browsers meet through quick match and play a deal; a player
+waiting for a match may take the computer instead; a public table shows in a third browser's
+lobby within two seconds and leaves it when full; a rated deal moves both players' ratings on
+the leaderboard; a player's identity is carried to another browser by its link, and a bad link
+is refused."""
 
 from __future__ import annotations
 

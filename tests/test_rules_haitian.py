@@ -1,9 +1,10 @@
 """Rule facts H01-H32 of HAITIAN.md section 9: Haitian Bésigue (preset ``haitian``).
 
-Every test names its rule fact.  Deals are stacked with the helpers of ``test_rules_variants``
+Every test names its rule fact.  Deals are stacked with the kit in ``variant_kit.py``
 (:func:`stack` fills the rest of the 132-card pack with the least useful cards first).  In this
 game no card is turned up: trump is fixed by the first marriage declared, so most tests begin
-by winning a trick and declaring one.
+by winning a trick and declaring one.  The last test plays every rule fact again with each
+action mirrored in the compiled engine and compared (``fast_kit.py``).
 """
 
 from __future__ import annotations

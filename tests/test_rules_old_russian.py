@@ -1,9 +1,10 @@
 """Rule facts O01-O13 of RULES.md section 5.7: the old Russian 18-card game with nines and the
 wild card (preset ``old-russian``, experimental), as settled by decision 11.
 
-Deals are stacked with the helpers of ``test_rules_variants``.  In this game only a
-player who beat a card played before his may declare, so a test that declares twice for one
-player alternates: he beats the leader, then leads a card his opponent beats, and so on.
+Deals are stacked with the kit in ``variant_kit.py``.  In this game only a player who beat a
+card played before his may declare, so a test that declares twice for one player alternates: he
+beats the leader, then leads a card his opponent beats, and so on.  The last test plays the
+tests again with each action mirrored in the compiled engine and compared (``fast_kit.py``).
 """
 
 from __future__ import annotations

@@ -1,7 +1,9 @@
 """Rule options the seeds name that the engine lacked, each cited to its seed
 line: the Russian draw order, the seven exchanged before declaring is allowed, the Russian
 extra-card penalty of 60, the "no further points" penalty of 000-C, and the Greek second seven
-scoring when it wins a trick (RULES.md 2.1.2, 2.1.4, 2.9, section 3 D7, D8, D23, D26)."""
+scoring when it wins a trick (RULES.md 2.1.2, 2.1.4, 2.9, section 3 D7, D8, D23, D26).  The
+compiled engine plays these options too: the last test plays the draw-order and exchange tests
+again with each action mirrored in it (``fast_kit.py``)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,10 @@
 """The browser client, driven by Playwright in headless Debian chromium against a real
 ``bezique serve`` on 127.0.0.1: a deal against the computer by clicking and by keyboard, a
-declaration, a reload in the middle of the deal, a table between two browsers, languages."""
+declaration, a reload in the middle of the deal, a table between two browsers, languages, the
+replay of a record file, the table fitting one screen at each size (screenshots to
+``BEZIQUE_TEST_OUTPUT``, else ``test-output/``), a table that does not exist, the computer
+taking over, card movement and reduced motion, the review, sound, a whole Haitian match, the
+Haitian rules page and jokers drawn as cards."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Learn to play, in headless Debian chromium: the guided first deal, started from the home
-screen, played through to its end at a phone's and a laptop's size in two languages, every
-note in the chosen language; skipping it stops the notes, and it starts again from the home
-screen."""
+screen, played through to its end at a phone's size in French and at a laptop's in Russian and
+in English, every note in the chosen language; skipping it stops the notes, and it starts again
+from the home screen."""
 
 from __future__ import annotations
 
