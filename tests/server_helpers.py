@@ -22,7 +22,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
@@ -118,7 +118,7 @@ class Player:
         self.cm = _Real(url) if url is not None else client.websocket_connect(f"/ws/{code}")
         self.closed = False
         OPEN.append(self)
-        self.ws = self.cm.__enter__()
+        self.ws: Any = self.cm.__enter__()
         self.token = token
         self.received: list[Message] = []
         self.types: set[Any] = set()
@@ -267,6 +267,7 @@ def play_vs_computer(player: Player, hints_every: int = 0, deals: int = 1000) ->
         if msg.get("view") is not None and msg is player.latest:
             view = msg["view"]
             if view["phase"] == "over":
+                assert match is not None
                 if match["deal"] not in player.readied:
                     player.readied.add(match["deal"])
                     player.send(type="ready", deal=match["deal"])
@@ -281,7 +282,7 @@ def play_vs_computer(player: Player, hints_every: int = 0, deals: int = 1000) ->
 
 def play_people(
     players: list[Player],
-    watchers: list[Player] = (),  # type: ignore[assignment]
+    watchers: Sequence[Player] = (),
     stop_after: int | None = None,
 ) -> list[str]:
     """Play a match between connected people, in lockstep: whoever is to move acts, then
@@ -293,7 +294,8 @@ def play_people(
         ref = players[0]
         if stop_after is not None and ref.move >= stop_after:
             return sent
-        match = ref.latest["match"]  # type: ignore[index]
+        assert ref.latest is not None
+        match = ref.latest["match"]
         view = ref.view
         if view["phase"] == "over":
             if match["winner"] is not None:
@@ -301,19 +303,24 @@ def play_people(
             deal = match["deal"]
             for p in players:
                 p.send(type="ready", deal=deal)
-            for p in everyone:
-                p.until(
-                    lambda m, d=deal: (
-                        m["type"] == "state"
-                        and (m["match"]["deal"] > d or m["match"]["winner"] is not None)
-                    )
+
+            def next_deal_or_end(m: Message, d: int = deal) -> bool:
+                return m["type"] == "state" and (
+                    m["match"]["deal"] > d or m["match"]["winner"] is not None
                 )
+
+            for p in everyone:
+                p.until(next_deal_or_end)
             continue
         mover = next(p for p in players if p.seat == view["to_move"])
         sent.append(mover.act())
         index = ref.move
+
+        def update_of(m: Message, i: int = index) -> bool:
+            return bool(m["type"] == "update" and m["index"] == i)
+
         for p in everyone:
-            p.until(lambda m, i=index: m["type"] == "update" and m["index"] == i)
+            p.until(update_of)
 
 
 def played(rules: str, seed: int = 5) -> Match:

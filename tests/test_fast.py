@@ -14,7 +14,6 @@ import random
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -165,23 +164,26 @@ def test_lockstep_played_by_bots_reaches_long_declarations() -> None:
     texts grow past 511 characters, which the compiled engine once cut short.  Random play
     seldom gets there."""
     from bezique.bots import registry
+    from bezique.bots.base import Bot, Limit, PlayResult
+    from bezique.core.observation import Observation
 
     rules = Rules.preset("eight-pack")
     deal = Deal.new(rules, seed=1, dealer=1)
     players = [registry.make(name, seed=7 + s) for s, name in enumerate(["learned", "heuristic"])]
     longest = 0
 
-    class Watch:
+    class Watch(Bot):
         """A player that notes how long its chosen actions' texts are."""
 
-        def __init__(self, bot: Any) -> None:
+        def __init__(self, bot: Bot) -> None:
+            super().__init__(bot.seed)
             self.bot = bot
 
-        def choose(self, observation: Any) -> Any:
+        def play(self, observation: Observation, limit: Limit | None = None) -> PlayResult:
             nonlocal longest
-            action = self.bot.choose(observation)
-            longest = max(longest, len(str(action)))
-            return action
+            result = self.bot.play(observation, limit)
+            longest = max(longest, len(str(result.action)))
+            return result
 
     steps = lockstep(deal, random.Random(1), players=[Watch(p) for p in players])
     assert steps > 200 and longest > 511

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import Any
 
 import pytest
 
@@ -216,7 +217,7 @@ def test_simulate_playouts_and_resample(players: int, partners: bool) -> None:
         {"second_seven_scores": "capture", "wild_card_lead_wins": False},
     ],
 )
-def test_stage2_solver_and_policy_with_jokers(changes: dict[str, object]) -> None:
+def test_stage2_solver_and_policy_with_jokers(changes: dict[str, Any]) -> None:
     # the compiled solver and default policy against the Python ones, jokers in the last
     # tricks (H20, HD13): a led joker, the duty to trump it, the joker played last
     from bezique.bots.playout import playout_action

@@ -56,7 +56,7 @@ def stage2(
     finals: Sequence[Sequence[str]],
     marriage: str,
     carry: tuple[int, int] = (0, 0),
-    **options: object,
+    **options: Any,
 ) -> Deal:
     """A two-player deal played through stage 1 so that each seat holds ``finals[s]`` when
     stage 2 begins, seat 0 to lead.  Seat 0 wins every stage-1 trick and declares
@@ -580,6 +580,7 @@ def test_h25_reaching_the_target_ends_the_deal_at_once() -> None:
     """H25: reaching 1000 by a declaration ends the deal at once: no last trick, no brisques."""
     seat0 = ["KH", "QH", "AS", "TS", "9C"]
     deal = stack(rules(), [seat0, ["8C", "AC", "TC"]])
+    assert deal.initial is not None
     deal = Deal.from_cards(
         rules(), [deal.hand(0), deal.hand(1)], None, deal.initial[2], dealer=1, carry=(960, 0)
     )
@@ -599,6 +600,7 @@ def test_h25_a_seven_reaching_the_target_ends_the_deal() -> None:
     """H25: a seven of trumps that brings its player to the target ends the deal too."""
     seat0 = ["KH", "QH", "9S", "7H"]
     deal = stack(rules(), [seat0, ["8S", "8D"]])
+    assert deal.initial is not None
     deal = Deal.from_cards(
         rules(), [deal.hand(0), deal.hand(1)], None, deal.initial[2], dealer=1, carry=(950, 0)
     )
@@ -683,7 +685,7 @@ def test_h28_cent_points_match() -> None:
     assert match.winner is not None
     assert match.match_counts[match.winner] >= 4
     assert match.match_counts[1 - match.winner] == 0
-    prev = (0, 0)
+    prev: tuple[int, ...] = (0, 0)
     for game in match.games:
         want, _ = count_game(r, prev, game.winner, game.scores)
         assert game.counts == want

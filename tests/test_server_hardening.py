@@ -47,6 +47,7 @@ from server_helpers import (
     real_server,
     ws_url,
 )
+from server_helpers import lobby as lobby_of
 
 
 @pytest.fixture
@@ -67,7 +68,7 @@ def test_rules_out_of_range_are_refused_by_every_request(client: TestClient) -> 
     assert options["meld_reuse"]["range"] is None
     r = client.post("/api/tables", json={"rules": "classic(packs=30000)", "level": "easy"})
     assert r.status_code == 400 and "packs must be 1 to 12" in r.json()["detail"]
-    assert not client.app.state.lobby.tables
+    assert not lobby_of(client).tables
 
 
 # --- 2: replays ------------------------------------------------------------------------------------
@@ -351,7 +352,7 @@ def test_serve_offers_uvicorns_own_limits() -> None:
 
 # --- 5: tables leave memory ------------------------------------------------------------------------
 def test_tables_made_or_looked_at_but_never_connected_to_are_freed(client: TestClient) -> None:
-    lobby = client.app.state.lobby
+    lobby = lobby_of(client)
     lobby.idle_seconds = 0.2
     made = new_table(client, level="easy")
     assert made["code"] in lobby.tables
@@ -364,7 +365,7 @@ def test_tables_made_or_looked_at_but_never_connected_to_are_freed(client: TestC
 
 
 def test_a_table_with_someone_connected_stays(client: TestClient) -> None:
-    lobby = client.app.state.lobby
+    lobby = lobby_of(client)
     lobby.idle_seconds = 0.1
     made = new_table(client, level="easy")
     p = Player(client, made["code"], made["token"])
@@ -514,7 +515,7 @@ def test_rate_refusals_count_in_a_window(monkeypatch: pytest.MonkeyPatch) -> Non
     """A connection was closed after 300 refusals over its whole life, however far apart; now
     only a flood (over 300 within a minute) closes it."""
     now = [0.0]
-    monkeypatch.setattr(connection.time, "monotonic", lambda: now[0])
+    monkeypatch.setattr("bezique.server.connection.time.monotonic", lambda: now[0])
     conn = Connection(rate=1.0, burst=1.0)
     for _minute in range(5):  # 250 refusals a minute, for five minutes
         for _ in range(250):
@@ -532,7 +533,7 @@ def test_tables_of_one_rule_set_share_it(client: TestClient) -> None:
     """The engine works out tables once per rule set (action ids: some 40 ms); a rule set per
     table made every new table cost that on the event loop.  Tables with equal rules share one
     rule set value, loaded again from the store too."""
-    lobby = client.app.state.lobby
+    lobby = lobby_of(client)
     a = new_table(client, rules="classic(target=300)", level="easy")
     b = new_table(client, rules="classic(target=300)", level="easy")
     c = new_table(client, rules="rubicon", level="easy")

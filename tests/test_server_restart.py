@@ -60,6 +60,7 @@ def test_kill_and_restart_loses_nothing(
         server.kill()
         server.wait(10)
     # the same actions, played without a break
+    assert record.seed is not None
     match = replayed("classic(target=300)", record.seed, sent)
     plain = record_match(match, players=["Ann", "Bob"], meta=record.meta)
     assert record == plain.validate()
