@@ -22,8 +22,8 @@ from pathlib import Path
 from playwright import sync_api
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from test_server_browser import ARGS, CHROMIUM  # the flags the tests use
-from test_server_restart import free_port, start
+from browser_helpers import launch  # the chromium and flags the tests use
+from helpers import free_port, start
 
 GOAL_MS = 1000.0
 MARK = "() => performance.getEntriesByName('bezique:table').map(e => e.startTime)[0] ?? null"
@@ -38,7 +38,7 @@ def main() -> None:
     proc = start(port, Path(tempfile.mkdtemp()), bot_delay="0.4")
     try:
         with sync_api.sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+            browser = launch(p)
             page = browser.new_page(viewport={"width": 1366, "height": 768})
             page.goto(f"http://127.0.0.1:{port}/")
             page.click("#play-computer")

@@ -49,6 +49,7 @@ def scan(rules: Rules, deals: int, seed: int = 0, bots: list[str] | None = None)
             with_alternates += alts > 0
             most = max(most, alts)
             if players:
+                assert deal.to_move is not None
                 deal.apply(players[deal.to_move].choose(obs))
                 continue
             melds = [a for a in actions if a.verb == "meld"]

@@ -152,7 +152,7 @@ def places(deal: Deal) -> dict[str, list[int]]:
 def hidden_ids(deal: Deal, seat: int | None) -> list[int]:
     """Card ids ``seat`` has not seen: other seats' concealed cards not known to all, and the
     stock (``seat=None``: every seat's)."""
-    out = []
+    out: list[int] = []
     for s, hand in enumerate(deal._hands):
         if s != seat:
             out.extend(c for c in hand if not deal._mask[c] and not deal._known[c])

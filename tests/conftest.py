@@ -1,6 +1,12 @@
 """Shared fixtures, and the marks that let `make check` leave out the tests that need a service.
 
-A temporary PostgreSQL cluster of the tests' own, for the server's storage:
+For the browser tests (tests/browser_helpers.py), one per module: ``browser``, Debian's chromium
+through Playwright, and ``server``, a ``bezique serve`` of the module's own on a free port of
+127.0.0.1 whose computer players wait 0.02 s (its address; a module may define a ``server`` of
+its own instead).
+
+A temporary PostgreSQL cluster of the tests' own, for the server's storage (``postgres``, and
+``pg_url`` for a new empty database in it):
 
 The cluster is made with ``initdb`` in a temporary folder, listens on 127.0.0.1 (a free port)
 and on a socket in that folder only, and is stopped and removed after the session.  PostgreSQL
@@ -23,14 +29,17 @@ import itertools
 import os
 import secrets
 import shutil
-import socket
 import subprocess
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
+
+from browser_helpers import launch
+from helpers import free_port, start
 
 PG_USER = "bezique"
 """The cluster's superuser (not an operating-system user)."""
@@ -47,12 +56,6 @@ def _pg_bin() -> Path | None:
         return max(versions, key=lambda b: int(b.parent.name) if b.parent.name.isdigit() else 0)
     which = shutil.which("initdb")
     return Path(which).parent if which else None
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @dataclass
@@ -112,7 +115,7 @@ def postgres() -> Iterator[Cluster]:
     if owner is not None:
         os.chown(root / "pw", *owner)
     os.chmod(root / "pw", 0o600)
-    port = _free_port()
+    port = free_port()
 
     def run(*cmd: str) -> None:
         done = subprocess.run([*as_user, *cmd], capture_output=True, text=True, timeout=120)
@@ -159,6 +162,32 @@ def postgres() -> Iterator[Cluster]:
 def pg_url(postgres: Cluster) -> str:
     """The SQLAlchemy URL of a new empty database in the session's PostgreSQL."""
     return postgres.new_database()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's chromium, headless, for the tests of one module (browser_helpers.launch)."""
+    from playwright import sync_api  # the dev extra installs it; a missing one fails
+
+    with sync_api.sync_playwright() as p:
+        b = launch(p)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``bezique serve`` for the tests of one module, on a free port of 127.0.0.1, its computer
+    players waiting 0.02 s before each move; its address (``http://127.0.0.1:PORT``)."""
+    port = free_port()
+    proc = start(port, tmp_path_factory.mktemp("web"), bot_delay="0.02")
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        proc.kill()
+        proc.wait(10)
 
 
 SLOW: tuple[str, ...] = (

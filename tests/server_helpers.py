@@ -1,22 +1,43 @@
-"""Helpers for the server tests: a player speaking the protocol through the ASGI test client,
-and a check of every server message against the published JSON Schema."""
+"""Helpers for the server tests: a player speaking the protocol through the ASGI test client
+or a real WebSocket (:class:`Player`), a check of every server message against the published
+JSON Schema, tables made and matches played through the API, matches played or replayed
+without a server (:func:`played`, :func:`replayed`), the app under a test client
+(:func:`app_client`) and under uvicorn on 127.0.0.1 in a thread of this process
+(:func:`real_server`, so that a test can reach into it), and ``bezique serve --nodes N``, a
+cluster of nodes with HAProxy and a PostgreSQL of its own, started as a process
+(:func:`launched`).
+
+``bezique serve`` as a single process of its own (:func:`helpers.start`) is in helpers.py."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import random
-from collections.abc import Callable, Iterator
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import jsonschema
+import pytest
+import uvicorn
 
 import bezique.server
 from bezique import Rules
 from bezique.core.match import Match
-from bezique.server import create_app
+from bezique.server import create_app, serving
+from helpers import free_port, post
 
 SCHEMA_PATH = Path(bezique.server.__file__).parent / "protocol.schema.json"
 Message = dict[str, Any]
@@ -97,7 +118,7 @@ class Player:
         self.cm = _Real(url) if url is not None else client.websocket_connect(f"/ws/{code}")
         self.closed = False
         OPEN.append(self)
-        self.ws = self.cm.__enter__()
+        self.ws: Any = self.cm.__enter__()
         self.token = token
         self.received: list[Message] = []
         self.types: set[Any] = set()
@@ -246,6 +267,7 @@ def play_vs_computer(player: Player, hints_every: int = 0, deals: int = 1000) ->
         if msg.get("view") is not None and msg is player.latest:
             view = msg["view"]
             if view["phase"] == "over":
+                assert match is not None
                 if match["deal"] not in player.readied:
                     player.readied.add(match["deal"])
                     player.send(type="ready", deal=match["deal"])
@@ -260,7 +282,7 @@ def play_vs_computer(player: Player, hints_every: int = 0, deals: int = 1000) ->
 
 def play_people(
     players: list[Player],
-    watchers: list[Player] = (),  # type: ignore[assignment]
+    watchers: Sequence[Player] = (),
     stop_after: int | None = None,
 ) -> list[str]:
     """Play a match between connected people, in lockstep: whoever is to move acts, then
@@ -272,7 +294,8 @@ def play_people(
         ref = players[0]
         if stop_after is not None and ref.move >= stop_after:
             return sent
-        match = ref.latest["match"]  # type: ignore[index]
+        assert ref.latest is not None
+        match = ref.latest["match"]
         view = ref.view
         if view["phase"] == "over":
             if match["winner"] is not None:
@@ -280,16 +303,150 @@ def play_people(
             deal = match["deal"]
             for p in players:
                 p.send(type="ready", deal=deal)
-            for p in everyone:
-                p.until(
-                    lambda m, d=deal: (
-                        m["type"] == "state"
-                        and (m["match"]["deal"] > d or m["match"]["winner"] is not None)
-                    )
+
+            def next_deal_or_end(m: Message, d: int = deal) -> bool:
+                return m["type"] == "state" and (
+                    m["match"]["deal"] > d or m["match"]["winner"] is not None
                 )
+
+            for p in everyone:
+                p.until(next_deal_or_end)
             continue
         mover = next(p for p in players if p.seat == view["to_move"])
         sent.append(mover.act())
         index = ref.move
+
+        def update_of(m: Message, i: int = index) -> bool:
+            return bool(m["type"] == "update" and m["index"] == i)
+
         for p in everyone:
-            p.until(lambda m, i=index: m["type"] == "update" and m["index"] == i)
+            p.until(update_of)
+
+
+def played(rules: str, seed: int = 5) -> Match:
+    """A whole match between random players."""
+    match = Match(Rules.from_string(rules), seed=seed)
+    rng = random.Random(seed)
+    while match.winner is None:
+        if match.deal.is_over:
+            match.next_deal()
+        else:
+            match.deal.apply(rng.choice(match.deal.legal_actions()))
+    return match
+
+
+@contextmanager
+def real_server(
+    tmp_path: Path,
+    head_seconds: float = 10.0,
+    forwarded: list[str] | None = None,
+    **options: Any,
+) -> Iterator[Any]:
+    """``create_app`` under uvicorn with the settings ``bezique serve`` uses, listening on
+    127.0.0.1 in a thread of this process; yields the app (``app.state.port``: its port).
+    ``forwarded``: the proxies whose ``X-Forwarded-For`` is believed."""
+    settings: dict[str, Any] = {
+        "bot_delay": 0,
+        "takeover_seconds": 600,
+        "rate": 1000,
+        "burst": 1000,
+        "http_rate": 1000,
+        "http_burst": 1000,
+        "hint_level": "medium",
+        "review_level": "medium",
+        **options,
+    }
+    app = create_app(tmp_path, **settings)
+    port = free_port()
+    server = uvicorn.Server(
+        serving.config(
+            app, "127.0.0.1", port, head_seconds=head_seconds, forwarded_allow_ips=forwarded
+        )
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
+        time.sleep(0.02)
+    app.state.port = port
+    try:
+        yield app
+    finally:
+        close_all()
+        server.should_exit = True
+        thread.join(20)
+
+
+def ws_url(app: Any, code: str) -> str:
+    """The WebSocket address of a table of a :func:`real_server`."""
+    return f"ws://127.0.0.1:{app.state.port}/ws/{code}"
+
+
+def make(app: Any, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    """POST ``body`` to a :func:`real_server`; its JSON answer."""
+    return post(app.state.port, path, body)
+
+
+@dataclass
+class Launched:
+    """A running cluster: the command, its folder, the proxy's address and the state it wrote
+    (``cluster.json``: the nodes, the proxy and the database)."""
+
+    proc: subprocess.Popen[bytes]
+    data: Path
+    base: str
+    state: dict[str, Any]
+
+
+@contextlib.contextmanager
+def launched(nodes: int, bot_delay: str = "0") -> Iterator[Launched]:
+    """``bezique serve --nodes N`` in a folder of its own (outside pytest's, which the
+    ``postgres`` user, who runs the database as root, could not reach); stopped after."""
+    data = Path(tempfile.mkdtemp(prefix="bezique-cluster-"))
+    os.chmod(data, 0o755)
+    port = free_port()
+    env = {
+        **os.environ,
+        "BEZIQUE_BOT_DELAY": bot_delay,
+        "BEZIQUE_TAKEOVER_SECONDS": "600",
+        "BEZIQUE_RATE": "1000",
+        "BEZIQUE_HTTP_RATE": "1000",  # every table is made from this one address
+        "BEZIQUE_HTTP_BURST": "1000",
+        "BEZIQUE_WS_PER_ADDRESS": "10000",
+    }
+    env.pop("BEZIQUE_DATABASE_URL", None)
+    cmd = [sys.executable, "-m", "bezique.cli", "serve", "--nodes", str(nodes), "--port", str(port)]
+    proc = subprocess.Popen(
+        [*cmd, "--data", str(data)], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+    )
+    state_file = data / "cluster.json"
+    try:
+        deadline = time.monotonic() + 120
+        while not state_file.exists():
+            if proc.poll() is not None or time.monotonic() > deadline:
+                out = proc.stdout.read().decode() if proc.stdout else ""
+                pytest.fail(f"the cluster did not start:\n{out}", pytrace=False)
+            time.sleep(0.2)
+        time.sleep(0.2)  # written whole just after it appears
+        state = json.loads(state_file.read_text())
+        yield Launched(proc, data, f"http://127.0.0.1:{port}", state)
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)  # the command stops every part it started
+            try:
+                proc.wait(60)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        # whatever is left of a failed run (the command was killed): by the ids it wrote
+        if state_file.exists():
+            left = json.loads(state_file.read_text())
+            for pid in [left["proxy"]["pid"], *(n["pid"] for n in left["nodes"])]:
+                if pid:
+                    with contextlib.suppress(ProcessLookupError):
+                        os.kill(pid, signal.SIGKILL)
+        postmaster = data / "postgres" / "data" / "postmaster.pid"
+        if postmaster.exists():  # the database too (SIGQUIT: PostgreSQL's immediate stop)
+            with contextlib.suppress(ProcessLookupError, ValueError):
+                os.kill(int(postmaster.read_text().split()[0]), signal.SIGQUIT)
+        shutil.rmtree(data, ignore_errors=True)

@@ -1,13 +1,13 @@
 """docs/architecture.md says what the tree is ("DESIGN.md's house is what the tree
 shows"): its tree names every package, module and file under ``src/bezique`` and nothing that
 is gone, every source path it mentions elsewhere exists, and its table of which package may
-import which allows every import the code makes (the graph of ``tests/test_structure.py``)."""
+import which allows every import the code makes (the graph of ``tests/import_graph.py``)."""
 
 from __future__ import annotations
 
 import re
 
-from test_structure import PACKAGE, package_graph
+from import_graph import PACKAGE, package_graph
 
 ROOT = PACKAGE.parent.parent
 DOC = ROOT / "docs" / "architecture.md"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from bezique import Deal, Rules
@@ -24,7 +26,7 @@ def test_scaling_the_utility_is_scaling_the_exploration() -> None:
     assert seat is not None
     obs = deal.observation(seat)
 
-    def run(**options: float) -> object:
+    def run(**options: Any) -> object:
         return OpenSpielISMCTS(3, iterations=40, **options).play(obs).info["scores"]
 
     raw = run(uct_c=2.0, scale=1.0)
@@ -35,6 +37,7 @@ def test_scaling_the_utility_is_scaling_the_exploration() -> None:
 def test_defaults_and_bad_settings() -> None:
     bot = OpenSpielISMCTS(1)
     assert (bot.uct_c, bot.scale, bot.utility) == (DEFAULT_UCT_C, DEFAULT_SCALE, "points")
-    for bad in ({"uct_c": -1.0}, {"scale": 0.0}):
+    bads: list[dict[str, Any]] = [{"uct_c": -1.0}, {"scale": 0.0}]
+    for bad in bads:
         with pytest.raises(ValueError, match="uct_c must be"):
             OpenSpielISMCTS(1, **bad)

@@ -7,6 +7,7 @@ import json
 import random
 import statistics
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -140,12 +141,13 @@ def test_a_bias_deals_the_heavy_kinds_to_the_other_hand() -> None:
 @needs_fast
 def test_a_bad_bias_is_refused() -> None:
     world = fast.FastDeal.from_deal(Deal.new(CLASSIC, seed=5))
-    for bad, message in [
+    cases: list[tuple[Sequence[float], str]] = [
         ([1.0] * 3, "one weight a card kind"),
         ([0.0] * ALL_KINDS, "above 0"),
         ([float("inf")] * ALL_KINDS, "above 0"),
         ([True] * ALL_KINDS, "above 0"),
-    ]:
+    ]
+    for bad, message in cases:
         with pytest.raises(ValueError, match=message):
             world.resample(0, 1, bad)
         with pytest.raises(ValueError, match=message):

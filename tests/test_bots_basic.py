@@ -214,8 +214,10 @@ def test_simple_declares_rather_than_passing() -> None:
         deal = Deal.new(rules, seed=seed)
         bots = [make("simple", 1), make("simple", 2)]
         while not deal.is_over:
-            obs = deal.observation(deal.to_move)
-            action = bots[deal.to_move].choose(obs)
+            seat = deal.to_move
+            assert seat is not None
+            obs = deal.observation(seat)
+            action = bots[seat].choose(obs)
             if obs.phase == "declare" and any(a.startswith("meld") for a in obs.legal):
                 offered += 1
                 assert action.verb != "pass", obs.legal
@@ -245,8 +247,10 @@ def test_simple_heads_a_brisque_in_stage_two_when_it_can() -> None:
         deal = Deal.new(rules, seed=seed)
         bots = [make("simple", 3), make("simple", 4)]
         while not deal.is_over:
-            obs = deal.observation(deal.to_move)
-            action = bots[deal.to_move].choose(obs)
+            seat = deal.to_move
+            assert seat is not None
+            obs = deal.observation(seat)
+            action = bots[seat].choose(obs)
             if obs.stage == 2 and len(obs.trick) == 1 and obs.trick[0][1][0] in "AT":
                 assert obs.trump is not None
                 led, trump = parse_card(obs.trick[0][1]), SUITS.index(obs.trump)

@@ -19,8 +19,7 @@ from bezique.bots import LEVELS, Hint, LevelBot, Limit, hint, levels, make, name
 from bezique.bots.oracle import OracleBot
 from bezique.bots.playout import playout_action, utility
 from bezique.bots.registry import resolve
-from bezique.bots.search import world_is_known
-from bezique.bots.solver import Endgame, SolverLimit, exact_values, play_action
+from bezique.bots.solver import Endgame, SolverLimit, exact_values, play_action, world_is_known
 from bezique.cli import app
 from bezique.core.cards import CODES
 from bezique.core.notation import split_ref

@@ -11,7 +11,8 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from bezique import Deal, Rules
-from bezique.cli import app, build_rules
+from bezique.cli import app
+from bezique.cli.common import build_rules
 from bezique.core.records import GameRecord
 from bezique.tui.game import TerminalGame
 from bezique.tui.render import render_observation, text

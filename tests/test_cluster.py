@@ -8,7 +8,6 @@ printed)."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import itertools
 import json
 import os
@@ -16,7 +15,6 @@ import random
 import shutil
 import signal
 import subprocess
-import sys
 import tempfile
 import time
 import urllib.error
@@ -24,14 +22,13 @@ import urllib.request
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bezique.server.cluster import free_port, proxy_config
+from bezique.server.cluster import proxy_config
 from bezique.server.storage import NEXT_DEAL
-from server_helpers import replayed
+from server_helpers import Launched, launched, replayed
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow, pytest.mark.xdist_group("postgres")]
 
@@ -48,67 +45,6 @@ KILL_AFTER = 8
 """The kill comes once every table has this many acknowledged moves."""
 RECONNECT_BOUND = 30.0
 """The generous bound asserted on the reconnection time (the figure itself is printed)."""
-
-
-@dataclass
-class Launched:
-    proc: subprocess.Popen[bytes]
-    data: Path
-    base: str
-    state: dict[str, Any]
-
-
-@contextlib.contextmanager
-def launched(nodes: int, bot_delay: str = "0") -> Iterator[Launched]:
-    """``bezique serve --nodes N`` in a folder of its own (outside pytest's, which the
-    ``postgres`` user, who runs the database as root, could not reach); stopped after."""
-    data = Path(tempfile.mkdtemp(prefix="bezique-cluster-"))
-    os.chmod(data, 0o755)
-    port = free_port()
-    env = {
-        **os.environ,
-        "BEZIQUE_BOT_DELAY": bot_delay,
-        "BEZIQUE_TAKEOVER_SECONDS": "600",
-        "BEZIQUE_RATE": "1000",
-        "BEZIQUE_HTTP_RATE": "1000",  # every table is made from this one address
-        "BEZIQUE_HTTP_BURST": "1000",
-        "BEZIQUE_WS_PER_ADDRESS": "10000",
-    }
-    env.pop("BEZIQUE_DATABASE_URL", None)
-    cmd = [sys.executable, "-m", "bezique.cli", "serve", "--nodes", str(nodes), "--port", str(port)]
-    proc = subprocess.Popen(
-        [*cmd, "--data", str(data)], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
-    )
-    state_file = data / "cluster.json"
-    try:
-        deadline = time.monotonic() + 120
-        while not state_file.exists():
-            if proc.poll() is not None or time.monotonic() > deadline:
-                out = proc.stdout.read().decode() if proc.stdout else ""
-                pytest.fail(f"the cluster did not start:\n{out}", pytrace=False)
-            time.sleep(0.2)
-        time.sleep(0.2)  # written whole just after it appears
-        state = json.loads(state_file.read_text())
-        yield Launched(proc, data, f"http://127.0.0.1:{port}", state)
-    finally:
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGTERM)  # the command stops every part it started
-            try:
-                proc.wait(60)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-        # whatever is left of a failed run (the command was killed): by the ids it wrote
-        if state_file.exists():
-            left = json.loads(state_file.read_text())
-            for pid in [left["proxy"]["pid"], *(n["pid"] for n in left["nodes"])]:
-                if pid:
-                    with contextlib.suppress(ProcessLookupError):
-                        os.kill(pid, signal.SIGKILL)
-        postmaster = data / "postgres" / "data" / "postmaster.pid"
-        if postmaster.exists():  # the database too (SIGQUIT: PostgreSQL's immediate stop)
-            with contextlib.suppress(ProcessLookupError, ValueError):
-                os.kill(int(postmaster.read_text().split()[0]), signal.SIGQUIT)
-        shutil.rmtree(data, ignore_errors=True)
 
 
 @pytest.fixture

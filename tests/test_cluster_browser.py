@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from test_cluster import launched
-from test_server_browser import ARGS, CHROMIUM, OPEN_TABLE, new_page
+from browser_helpers import OPEN_TABLE, launch, new_page
+from server_helpers import launched
 
 pytestmark = [
     pytest.mark.browser,
@@ -48,7 +48,7 @@ def test_the_page_goes_on_after_its_node_is_killed() -> None:
     from playwright import sync_api
 
     with launched(2, bot_delay="0.02") as cluster, sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        browser = launch(p)
         try:
             page = new_page(browser)
             sockets: list[Any] = []

@@ -1,14 +1,17 @@
 """The conformance suite (tests/conformance.py) over every preset and some classic variations.
 
 Every name in ``Rules.presets()`` is picked up automatically.  The number of deals per preset
-is ``BEZIQUE_CONFORMANCE_DEALS`` (default 50; each variation gets an eighth of it); for many
-thousands, use ``python scripts/conformance.py --deals 20000``.
+is ``BEZIQUE_CONFORMANCE_DEALS`` (default 30; each variation gets an eighth of it, at least
+2); for many thousands, use ``python scripts/conformance.py --deals 20000``.
 """
 
 from __future__ import annotations
 
 import os
 import random
+from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -203,9 +206,8 @@ def test_strings_round_trip(seed: int, dealer: int, choices: list[int]) -> None:
 # --- the resumable runner (scripts/conformance.py --journal) -----------------------------------
 
 
-def _runner_script():  # type: ignore[no-untyped-def]
+def _runner_script() -> ModuleType:
     import importlib.util
-    from pathlib import Path
 
     path = Path(__file__).resolve().parent.parent / "scripts" / "conformance.py"
     spec = importlib.util.spec_from_file_location("bezique_conformance_script", path)
@@ -215,7 +217,9 @@ def _runner_script():  # type: ignore[no-untyped-def]
     return module
 
 
-def test_journal_resumes_a_run_and_keeps_its_failures(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_journal_resumes_a_run_and_keeps_its_failures(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """A unit in the journal is counted, not run again; a torn last line (the run was killed
     mid-write) is skipped and its unit run again; a failure journaled by an earlier sitting still
     fails the pooled run; a unit journaled under other code is run again."""
@@ -257,7 +261,9 @@ def test_journal_resumes_a_run_and_keeps_its_failures(tmp_path, capsys) -> None:
     assert "0 units done before, 3 to run" in capsys.readouterr().out
 
 
-def test_journal_that_is_not_a_file_is_refused(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_journal_that_is_not_a_file_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """A directory given as the journal: a one-line usage error, nothing run."""
     with pytest.raises(SystemExit) as stop:
         _runner_script().main(["--rules", "classic", "--deals", "1", "--journal", str(tmp_path)])
@@ -265,7 +271,9 @@ def test_journal_that_is_not_a_file_is_refused(tmp_path, capsys) -> None:  # typ
     assert "not a file" in capsys.readouterr().err
 
 
-def test_journal_keeps_a_unit_that_failed(tmp_path, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_journal_keeps_a_unit_that_failed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A unit whose deals failed a check is journaled like any other, its failure and count
     with it, and a later sitting reads it back and still fails (a failed unit once stopped the
     whole run instead: its failure counts did not go into JSON)."""
@@ -275,7 +283,7 @@ def test_journal_keeps_a_unit_that_failed(tmp_path, capsys, monkeypatch) -> None
     suite = script._suite()
     real = suite.check_deals
 
-    def failing(rules, seeds, **every):  # type: ignore[no-untyped-def]
+    def failing(rules: Rules, seeds: Any, **every: Any) -> Any:
         stats = real(rules, seeds, **every)
         stats.failures["points: AssertionError: "] = "AssertionError: planted"
         stats.failure_counts["points: AssertionError: "] += 1

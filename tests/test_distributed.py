@@ -40,7 +40,7 @@ from bezique.cli import app
 pytestmark = pytest.mark.xdist_group("ray")
 
 # the workers get this module's functions by value: they cannot import a test module by name
-ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
+ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])  # type: ignore[no-untyped-call]
 
 
 @pytest.fixture(scope="module")
@@ -139,7 +139,7 @@ def test_arena_on_ray_gives_the_figures_of_the_run_without(cluster: Any) -> None
 
 def test_arena_command_with_ray(cluster: Any, tmp_path: Path) -> None:
     runner = CliRunner()
-    outs = []
+    outs: list[ArenaResult] = []
     for extra in ([], ["--ray"]):
         out = tmp_path / f"run{len(outs)}.json"
         result = runner.invoke(
@@ -224,7 +224,7 @@ def test_strength_suite_on_ray(
     strength = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(strength)
     monkeypatch.setattr(strength, "GROUPS", {"quick": [("simple", "random")]})
-    summaries = []
+    summaries: list[Any] = []
     for extra in ([], ["--ray"]):
         out = tmp_path / f"out{len(summaries)}"
         monkeypatch.setattr(

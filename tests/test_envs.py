@@ -75,7 +75,8 @@ def test_alternate_ids_separate_declarations_that_differ_only_in_history() -> No
         "meld bezique QS@marriage+four-queens JD",
         "pass",
     )
-    tables = [(), ()]
+    assert base.to_move is not None
+    tables: list[tuple[str, ...]] = [(), ()]
     tables[base.to_move] = (
         "KS@marriage",
         "QS@four-queens",
@@ -329,7 +330,7 @@ def test_openspiel_parameters() -> None:
 
 def play_to(game: pyspiel.Game, seed: int, moves: int) -> BeziqueState:
     rng = random.Random(seed)
-    state = game.new_initial_state()
+    state: BeziqueState = game.new_initial_state()
     while state.is_chance_node():
         outcomes = state.chance_outcomes()
         assert sum(p for _, p in outcomes) == pytest.approx(1.0)

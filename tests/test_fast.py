@@ -14,13 +14,13 @@ import random
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from bezique import Deal, IllegalAction, Rules, fast
 from bezique.fast.differential import PRESETS, compare, deals, lockstep, random_rules
 from classic_kit import build  # the stacked-deal helper of the classic rule tests
+from fast_kit import ZeroRandom
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -98,45 +98,6 @@ def test_lockstep_seed_001_options(preset: str) -> None:
             lockstep(deal, rng, greedy=greedy)
 
 
-def test_seed_option_rule_tests_mirrored_in_the_compiled_engine(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    # the stacked deals of tests/test_rules_seed_options.py, each action mirrored in C
-    import test_rules_seed_options as seed_tests
-    from test_fast_haitian import Twins
-
-    twins = Twins()
-    monkeypatch.setattr(Deal, "apply", twins.patched())
-    for name in (
-        "draw_order_leader_first_seed_001",
-        "draw_order_leader_first_three_players",
-        "draw_order_leader_first_plays_whole_deals",
-        "exchange_before_min_tricks_seed_001",
-        "exchange_before_min_tricks_melds_after_enough_tricks",
-    ):
-        getattr(seed_tests, "test_" + name)()
-    assert twins.steps > 100
-
-
-def _old_russian_tests() -> list[Any]:
-    import test_rules_old_russian
-    from test_fast_haitian import rule_tests
-
-    return list(rule_tests(test_rules_old_russian, "test_o"))
-
-
-@pytest.mark.parametrize(("rule", "kwargs"), _old_russian_tests())
-def test_old_russian_rule_tests_mirrored_in_the_compiled_engine(
-    rule: Any, kwargs: dict[str, Any], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # O01-O13 (RULES.md 2.8): the stacked deals of tests/test_rules_old_russian.py, each
-    # action mirrored in C and compared: the wild card, the sets of trump cards paying card
-    # by card (trump_set_scoring=cumulative), the dealer sitting out
-    from test_fast_haitian import mirror
-
-    mirror(rule, kwargs, monkeypatch)
-
-
 def _midgame(rules: Rules, seed: int, steps: int) -> Deal:
     deal = Deal.new(rules, seed=seed)
     rng = random.Random(seed)
@@ -203,23 +164,26 @@ def test_lockstep_played_by_bots_reaches_long_declarations() -> None:
     texts grow past 511 characters, which the compiled engine once cut short.  Random play
     seldom gets there."""
     from bezique.bots import registry
+    from bezique.bots.base import Bot, Limit, PlayResult
+    from bezique.core.observation import Observation
 
     rules = Rules.preset("eight-pack")
     deal = Deal.new(rules, seed=1, dealer=1)
     players = [registry.make(name, seed=7 + s) for s, name in enumerate(["learned", "heuristic"])]
     longest = 0
 
-    class Watch:
+    class Watch(Bot):
         """A player that notes how long its chosen actions' texts are."""
 
-        def __init__(self, bot: Any) -> None:
+        def __init__(self, bot: Bot) -> None:
+            super().__init__(bot.seed)
             self.bot = bot
 
-        def choose(self, observation: Any) -> Any:
+        def play(self, observation: Observation, limit: Limit | None = None) -> PlayResult:
             nonlocal longest
-            action = self.bot.choose(observation)
-            longest = max(longest, len(str(action)))
-            return action
+            result = self.bot.play(observation, limit)
+            longest = max(longest, len(str(result.action)))
+            return result
 
     steps = lockstep(deal, random.Random(1), players=[Watch(p) for p in players])
     assert steps > 200 and longest > 511
@@ -331,13 +295,6 @@ def test_playout_leaves_the_state_alone() -> None:
     assert f.position() == before
 
 
-class _Zero(random.Random):
-    """A random source that always says 0: the Python policy without its random tie-breaks."""
-
-    def random(self) -> float:
-        return 0.0
-
-
 @pytest.mark.parametrize("preset", PRESETS)
 def test_heuristic_policy_is_the_python_default_policy(preset: str) -> None:
     # the compiled "heuristic" playout policy is bezique.bots.playout.playout_action, ported:
@@ -351,7 +308,7 @@ def test_heuristic_policy_is_the_python_default_policy(preset: str) -> None:
         f = fast.FastDeal.from_deal(deal)
         rng = random.Random(seed)
         while not deal.is_over:
-            want = playout_action(deal, _Zero(), explore=0.0)
+            want = playout_action(deal, ZeroRandom(), explore=0.0)
             got = f.legal_actions()[f._c.policy_pick("heuristic-exact", 0)]
             assert got == want, deal.position()
             action = rng.choice(deal.legal_actions()) if rng.random() < 0.3 else want

@@ -15,16 +15,16 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-import test_rules_haitian as facts
 from bezique import Deal, IllegalAction, Rules, fast
 from bezique.core.cards import CODES
 from bezique.fast._convert import load_args
-from bezique.fast.differential import PRESETS, compare, deals, lockstep
+from bezique.fast.differential import PRESETS, deals, lockstep
+from fast_kit import ZeroRandom
+from variant_kit import stack
 
 pytestmark = pytest.mark.skipif(not fast.available(), reason="compiled engine not built")
 
@@ -136,7 +136,7 @@ def test_the_games_first_bezique_already_taken(taken: bool) -> None:
     # a later deal of the game; the flag comes in with the deal (position string)
     rules = haitian(first_bezique=100)
     seat0 = ["QS", "JD", "KC", "QC", "9H", "TD", "TH", "9C", "8C"]
-    deal = facts.stack(rules, [seat0, ["7H", "9S", "8H"]])
+    deal = stack(rules, [seat0, ["7H", "9S", "8H"]])
     dealt = deal.initial
     assert dealt is not None
     deal = Deal.from_cards(rules, *dealt, dealer=1, game_bezique=taken)
@@ -151,96 +151,6 @@ def test_the_games_first_bezique_already_taken(taken: bool) -> None:
     for i in range(4):
         later = Deal.new(rules, seed=i, dealer=i % 2, game_bezique=taken)
         lockstep(later, rng, greedy=True)
-
-
-class Twins:
-    """Every reference deal the rule-fact tests play, mirrored in the compiled engine: each
-    action applied to a deal is applied to a twin ``FastDeal`` (and a reference copy with the
-    same card ids), which are compared after it."""
-
-    def __init__(self) -> None:
-        self.pairs: dict[int, tuple[Deal, Deal, Any]] = {}
-        self.busy = False
-        self.steps = 0
-        self.apply = Deal.apply
-
-    def patched(self) -> Any:
-        twins = self
-
-        def apply(deal: Deal, action: Any) -> None:
-            if twins.busy or not fast.supports(deal.rules):
-                twins.apply(deal, action)
-                return
-            twins.busy = True
-            try:
-                pair = twins.pairs.get(id(deal))
-                if pair is None or pair[0] is not deal:
-                    shadow = Deal.from_position(deal.position())
-                    pair = twins.pairs[id(deal)] = (deal, shadow, fast.FastDeal.from_deal(deal))
-            finally:
-                twins.busy = False
-            twins.apply(deal, action)  # an illegal action raises here, before the twins move
-            twins.busy = True
-            try:
-                _, shadow, f = pair
-                twins.apply(shadow, action)
-                f.apply(action)
-                compare(shadow, f)
-                twins.steps += 1
-            finally:
-                twins.busy = False
-
-        return apply
-
-
-def rule_tests(module: Any, prefix: str = "test_") -> Iterator[Any]:
-    """The rule tests of a module as ``pytest.param(test, kwargs)``, one per set of
-    parameters of a parametrized test."""
-    for name in sorted(n for n in dir(module) if n.startswith(prefix)):
-        test = getattr(module, name)
-        cases: list[dict[str, Any]] = [{}]
-        for mark in getattr(test, "pytestmark", []):
-            if mark.name != "parametrize":
-                continue
-            names = (
-                [n.strip() for n in mark.args[0].split(",")]
-                if isinstance(mark.args[0], str)
-                else list(mark.args[0])
-            )
-            values = [v.values if hasattr(v, "values") else v for v in mark.args[1]]
-            values = [v if len(names) > 1 else (v,) for v in values]
-            cases = [{**c, **dict(zip(names, v, strict=True))} for c in cases for v in values]
-        for i, kwargs in enumerate(cases):
-            yield pytest.param(test, kwargs, id=f"{name}-{i}" if kwargs else name)
-
-
-def mirror(test: Any, kwargs: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> int:
-    """Run a rule test with every action of its deals mirrored in C; the steps mirrored."""
-    twins = Twins()
-    monkeypatch.setattr(Deal, "apply", twins.patched())
-    test(**kwargs)
-    return twins.steps
-
-
-@pytest.mark.parametrize(("fact", "kwargs"), list(rule_tests(facts, "test_h")))
-def test_rule_facts_in_the_compiled_engine(
-    fact: Any, kwargs: dict[str, Any], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # the stacked deals of the rule facts H01-H32 (tests/test_rules_haitian.py), each action
-    # mirrored in the compiled engine and compared
-    assert mirror(fact, kwargs, monkeypatch) > 0 or fact.__name__ in _NO_DEAL
-
-
-# the rule facts checked on the scoring functions alone, with no deal played
-_NO_DEAL = {
-    "test_h01_pack_of_132_with_four_jokers",
-    "test_h02_nine_cards_in_threes_no_turn_up",  # the deal as dealt: no action
-    "test_h22_tie_gives_each_the_bonus",
-    "test_h23_majority_scores_and_minority_loses",
-    "test_h24_under_200_neither_gains_nor_loses",
-    "test_h27_en_bas_table_counts_double",
-    "test_h29_scores_never_below_zero",
-}
 
 
 def test_the_trump_sequence_needs_the_declarers_live_marriage() -> None:
@@ -307,12 +217,11 @@ def test_simulate_playouts_and_resample(players: int, partners: bool) -> None:
         {"second_seven_scores": "capture", "wild_card_lead_wins": False},
     ],
 )
-def test_stage2_solver_and_policy_with_jokers(changes: dict[str, object]) -> None:
+def test_stage2_solver_and_policy_with_jokers(changes: dict[str, Any]) -> None:
     # the compiled solver and default policy against the Python ones, jokers in the last
     # tricks (H20, HD13): a led joker, the duty to trump it, the joker played last
     from bezique.bots.playout import playout_action
     from bezique.bots.solver import Endgame
-    from test_fast import _Zero
 
     rules = haitian(**changes)
     checked = 0
@@ -323,7 +232,7 @@ def test_stage2_solver_and_policy_with_jokers(changes: dict[str, object]) -> Non
             deal.apply(rng.choice(deal.legal_actions()))
         while not deal.is_over:
             f = fast.FastDeal.from_deal(deal)
-            want = playout_action(deal, _Zero(), explore=0.0)
+            want = playout_action(deal, ZeroRandom(), explore=0.0)
             assert f.legal_actions()[f._c.policy_pick("heuristic-exact", 0)] == want
             if deal.phase == "play":
                 values = Endgame.from_deal(deal).solve(seed % 2, 3_000_000).values

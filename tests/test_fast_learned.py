@@ -12,6 +12,7 @@ import pytest
 from bezique import Deal, Rules, fast
 from bezique.bots import Limit, make
 from bezique.bots.base import legal_actions
+from bezique.bots.fastpimc import FastPimcBot
 from bezique.bots.learned import learned_choice, learned_params
 from bezique.fast import duel
 from bezique.fast.search import PimcSettings, pimc
@@ -274,6 +275,7 @@ def test_the_search_may_play_out_by_the_learned_policy() -> None:
     assert params is not None
     bot = make("pimc-c:prior=learned,playout=learned,learned_bar=2/1.5", 3)
     inner = getattr(bot, "bot", bot)
+    assert isinstance(inner, FastPimcBot)
     checked = 0
     for world0 in stage1_positions(13, 6):
         deal = world0.to_deal()

@@ -1,5 +1,6 @@
-"""Golden playthroughs: whole seeded classic and Haitian deals, written again in memory and compared with
-the committed transcripts in tests/golden/ (written by scripts/make_golden.py)."""
+"""Golden playthroughs: whole seeded deals of every preset (four classic ones, five Haitian ones
+at several tables and scores carried in, one of each other preset), written again in memory and
+compared with the committed transcripts in tests/golden/ (written by scripts/make_golden.py)."""
 
 from __future__ import annotations
 

@@ -27,8 +27,17 @@ from bezique.core.records import record_match
 from bezique.server import app as app_module
 from bezique.server import create_app, room, tables
 from bezique.server.storage import NEXT_DEAL
-from server_helpers import Player, app_client, close_all, new_table
-from test_server_hardening import make, played, real_server, ws_url
+from helpers import run_cli
+from server_helpers import (
+    Player,
+    app_client,
+    close_all,
+    make,
+    new_table,
+    played,
+    real_server,
+    ws_url,
+)
 
 
 def nested(depth: int) -> str:
@@ -124,8 +133,6 @@ def test_serve_takes_the_proxies_to_trust() -> None:
     assert not serving.config(object()).proxy_headers  # nobody is trusted by default
     settings = serving.config(object(), forwarded_allow_ips=["10.0.0.5", "127.0.0.1"])
     assert settings.proxy_headers and settings.forwarded_allow_ips == ["10.0.0.5", "127.0.0.1"]
-    from test_server_hardening import run_cli
-
     code, out = run_cli("serve", "--help")
     assert code == 0 and "--forwarded-allow-ips" in out
 

@@ -73,8 +73,8 @@ def keep_like_the_engine(match: Match, keeper: Keeper) -> None:
         # the players call it out at the table
         done = deal.observation(None).tricks
         if len(done) > len(before.observation(None).tricks) and before.trump is not None:
-            leader, cards, _winner = done[-1]
-            for i, card in enumerate(cards):
+            leader, played, _winner = done[-1]
+            for i, card in enumerate(played):
                 if card == "7" + before.trump:
                     keeper.declare((leader + i) % rules.players, "seven " + card)
         before = deal

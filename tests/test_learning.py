@@ -284,5 +284,6 @@ def test_a_weigher_built_once_gives_each_guess_its_log_weight() -> None:
             assert whole(g) == pytest.approx(inference.world_log_weight(obs, g), abs=1e-9)
         checked += 1
     assert checked == 6
+    assert obs.seat is not None
     with pytest.raises(ValueError, match="own cards"):
         inference.seat_weigher(obs, obs.seat)

@@ -1,34 +1,23 @@
 """The lobby, quick match and ratings in the browser (Playwright, Debian's chromium, a real
-``bezique serve`` on 127.0.0.1): two browsers meet through quick match and play a deal; a public
-table shows in a third browser's lobby within two seconds and leaves it when full; a rated deal
-moves both players' ratings on the leaderboard."""
+``bezique serve`` on 127.0.0.1): two browsers meet through quick match and play a deal; a player
+waiting for a match may take the computer instead; a public table shows in a third browser's
+lobby within two seconds and leaves it when full; a rated deal moves both players' ratings on
+the leaderboard; a player's identity is carried to another browser by its link, and a bad link
+is refused."""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from test_server_browser import PLAYABLE, browser, new_page, step  # noqa: F401  (a fixture)
-from test_server_restart import free_port, start
+from browser_helpers import PLAYABLE, new_page, step
 
 pytestmark = pytest.mark.xdist_group("browser")
 
 LOBBY_SECONDS = 2.0
 """How soon a public table must show in another browser's lobby."""
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    port = free_port()
-    proc = start(port, tmp_path_factory.mktemp("lobby-web"), bot_delay="0.02")
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        proc.kill()
-        proc.wait(10)
 
 
 def play_deal(pages: list[Any], limit: int = 2000) -> None:
@@ -47,7 +36,7 @@ def play_deal(pages: list[Any], limit: int = 2000) -> None:
     raise AssertionError("the deal never ended")
 
 
-def test_two_browsers_meet_through_quick_match(server: str, browser: Any) -> None:  # noqa: F811
+def test_two_browsers_meet_through_quick_match(server: str, browser: Any) -> None:
     pages = []
     for name in ("Ann", "Bob"):
         p = new_page(browser)
@@ -67,7 +56,7 @@ def test_two_browsers_meet_through_quick_match(server: str, browser: Any) -> Non
         p.context.close()
 
 
-def test_waiting_for_a_match_the_computer_may_step_in(server: str, browser: Any) -> None:  # noqa: F811
+def test_waiting_for_a_match_the_computer_may_step_in(server: str, browser: Any) -> None:
     p = new_page(browser)
     p.goto(server + "/")
     p.select_option("#quick select[name=preset]", "rubicon")
@@ -81,7 +70,7 @@ def test_waiting_for_a_match_the_computer_may_step_in(server: str, browser: Any)
 
 def test_a_public_table_shows_in_another_lobby_and_leaves_it_when_full(
     server: str,
-    browser: Any,  # noqa: F811
+    browser: Any,
 ) -> None:
     carl = new_page(browser)
     carl.goto(server + "/#/lobby")
@@ -121,7 +110,7 @@ def test_a_public_table_shows_in_another_lobby_and_leaves_it_when_full(
         p.context.close()
 
 
-def test_a_rated_deal_moves_both_ratings(server: str, browser: Any) -> None:  # noqa: F811
+def test_a_rated_deal_moves_both_ratings(server: str, browser: Any) -> None:
     ann = new_page(browser)
     ann.goto(server + "/")
     ann.fill("#friends input[name=name]", "Rhea")
@@ -164,7 +153,7 @@ def test_a_rated_deal_moves_both_ratings(server: str, browser: Any) -> None:  # 
         p.context.close()
 
 
-def test_an_identity_carried_to_another_browser(server: str, browser: Any) -> None:  # noqa: F811
+def test_an_identity_carried_to_another_browser(server: str, browser: Any) -> None:
     one = new_page(browser)
     one.goto(server + "/#/me")
     one.fill("#me-new input[name=name]", "Mira")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pickle
 import random
+from typing import Any
 
 import pytest
 
@@ -23,7 +24,7 @@ from bezique.envs.openspiel_game import BeziqueState, game_string  # noqa: E402
 pytestmark = pytest.mark.skipif(not fast.available(), reason="compiled engine not built")
 
 
-def _games(rules: Rules, **extra: object) -> tuple[object, object]:
+def _games(rules: Rules, **extra: object) -> tuple[Any, Any]:
     return (
         pyspiel.load_game(game_string(rules, engine="auto", **extra)),
         pyspiel.load_game(game_string(rules, engine="reference", **extra)),

@@ -400,8 +400,10 @@ def test_trick_scoring_whole_deal(scoring: str, total: int) -> None:
     for seed in range(4):
         deal = Deal.new(Rules.preset("classic", trick_scoring=scoring), seed=seed)
         play_random(deal, seed)
-        assert sum(r.tricks for r in deal.result) == total  # type: ignore[union-attr]
-        assert sum(r.last_trick for r in deal.result) == 10  # type: ignore[union-attr]
+        result = deal.result
+        assert result is not None
+        assert sum(r.tricks for r in result) == total
+        assert sum(r.last_trick for r in result) == 10
 
 
 def _trick_points_so_far(deal: Deal) -> list[int]:
@@ -434,8 +436,10 @@ def test_brisque_timing(timing: str) -> None:
         assert deal.points == expect
         deal.apply(rng.choice(deal.legal_actions()))
     assert saw_brisque
-    assert deal.points == [r.total for r in deal.result]  # type: ignore[union-attr]
-    assert sum(r.tricks for r in deal.result) == 160  # type: ignore[union-attr]
+    result = deal.result
+    assert result is not None
+    assert deal.points == [r.total for r in result]
+    assert sum(r.tricks for r in result) == 160
     assert Rules.preset("classic").brisque_timing == "end-of-hand"
 
 

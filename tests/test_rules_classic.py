@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import Any
 
 import pytest
 
@@ -461,7 +462,7 @@ def test_c30_married_king_can_join_four_kings() -> None:
     assert deal.points == [100, 0]
 
 
-def _four_kings_then_marriage(**options: object) -> Deal:
+def _four_kings_then_marriage(**options: Any) -> Deal:
     deal = build(["KS", "KH", "KD", "KC", "QH", "QS", "JD", "9D"], ["8D"], "8C", **options)
     trick(deal, 0, "9D", "8D")
     deal.apply("meld four-kings KS KH KD KC")
@@ -888,8 +889,8 @@ def test_c45_both_reach_target_last_trick_wins() -> None:
     lower_won = False
     for match in cases:
         w = match.deal.last_trick_winner
-        assert match.winner == w
-        if match.scores[w] < match.scores[1 - w]:  # type: ignore[index]
+        assert w is not None and match.winner == w
+        if match.scores[w] < match.scores[1 - w]:
             lower_won = True
     assert lower_won, "no seed where the last trick went to the lower score"
 

@@ -1,21 +1,24 @@
 """Rule facts H01-H32 of HAITIAN.md section 9: Haitian Bésigue (preset ``haitian``).
 
-Every test names its rule fact.  Deals are stacked with the helpers of ``test_rules_variants``
+Every test names its rule fact.  Deals are stacked with the kit in ``variant_kit.py``
 (:func:`stack` fills the rest of the 132-card pack with the least useful cards first).  In this
 game no card is turned up: trump is fixed by the first marriage declared, so most tests begin
-by winning a trick and declaring one.
+by winning a trick and declaring one.  The last test plays every rule fact again with each
+action mirrored in the compiled engine and compared (``fast_kit.py``).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Any
 
 import pytest
 
-from bezique import Deal, IllegalAction, Match, Rules
+from bezique import Deal, IllegalAction, Match, Rules, fast
 from bezique.core.brisques import majority_adjustments
 from bezique.core.games import add_points, count_game, game_winner, match_winner, next_handicap
+from fast_kit import mirror, rule_tests
 from variant_kit import (
     assert_illegal,
     last_event,
@@ -53,7 +56,7 @@ def stage2(
     finals: Sequence[Sequence[str]],
     marriage: str,
     carry: tuple[int, int] = (0, 0),
-    **options: object,
+    **options: Any,
 ) -> Deal:
     """A two-player deal played through stage 1 so that each seat holds ``finals[s]`` when
     stage 2 begins, seat 0 to lead.  Seat 0 wins every stage-1 trick and declares
@@ -577,6 +580,7 @@ def test_h25_reaching_the_target_ends_the_deal_at_once() -> None:
     """H25: reaching 1000 by a declaration ends the deal at once: no last trick, no brisques."""
     seat0 = ["KH", "QH", "AS", "TS", "9C"]
     deal = stack(rules(), [seat0, ["8C", "AC", "TC"]])
+    assert deal.initial is not None
     deal = Deal.from_cards(
         rules(), [deal.hand(0), deal.hand(1)], None, deal.initial[2], dealer=1, carry=(960, 0)
     )
@@ -596,6 +600,7 @@ def test_h25_a_seven_reaching_the_target_ends_the_deal() -> None:
     """H25: a seven of trumps that brings its player to the target ends the deal too."""
     seat0 = ["KH", "QH", "9S", "7H"]
     deal = stack(rules(), [seat0, ["8S", "8D"]])
+    assert deal.initial is not None
     deal = Deal.from_cards(
         rules(), [deal.hand(0), deal.hand(1)], None, deal.initial[2], dealer=1, carry=(950, 0)
     )
@@ -680,7 +685,7 @@ def test_h28_cent_points_match() -> None:
     assert match.winner is not None
     assert match.match_counts[match.winner] >= 4
     assert match.match_counts[1 - match.winner] == 0
-    prev = (0, 0)
+    prev: tuple[int, ...] = (0, 0)
     for game in match.games:
         want, _ = count_game(r, prev, game.winner, game.scores)
         assert game.counts == want
@@ -880,3 +885,26 @@ def test_the_score_keeper_keeps_the_haitian_options() -> None:
     k.new_deal(turn_up="9H")
     k.declare("Ann", "bezique QS JD")
     assert k.deal is None and k.deals[-1].ended_early and k.winner == 0
+
+
+# --- the rule facts in the compiled engine ----------------------------------------------------
+NO_DEAL = {
+    "test_h01_pack_of_132_with_four_jokers",
+    "test_h02_nine_cards_in_threes_no_turn_up",  # the deal as dealt: no action
+    "test_h22_tie_gives_each_the_bonus",
+    "test_h23_majority_scores_and_minority_loses",
+    "test_h24_under_200_neither_gains_nor_loses",
+    "test_h27_en_bas_table_counts_double",
+    "test_h29_scores_never_below_zero",
+}
+"""The rule facts checked on the scoring functions alone, with no deal played."""
+
+
+@pytest.mark.skipif(not fast.available(), reason="compiled engine not built")
+@pytest.mark.parametrize(("fact", "kwargs"), list(rule_tests(globals(), "test_h")))
+def test_rule_facts_in_the_compiled_engine(
+    fact: Any, kwargs: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the stacked deals of the rule facts H01-H32 above, each action mirrored in the compiled
+    # engine and compared (tests/fast_kit.py)
+    assert mirror(fact, kwargs, monkeypatch) > 0 or fact.__name__ in NO_DEAL

@@ -1,20 +1,24 @@
 """Rule facts O01-O13 of RULES.md section 5.7: the old Russian 18-card game with nines and the
 wild card (preset ``old-russian``, experimental), as settled by decision 11.
 
-Deals are stacked with the helpers of ``test_rules_variants``.  In this game only a
-player who beat a card played before his may declare, so a test that declares twice for one
-player alternates: he beats the leader, then leads a card his opponent beats, and so on.
+Deals are stacked with the kit in ``variant_kit.py``.  In this game only a player who beat a
+card played before his may declare, so a test that declares twice for one player alternates: he
+beats the leader, then leads a card his opponent beats, and so on.  The last test plays the
+tests again with each action mirrored in the compiled engine and compared (``fast_kit.py``).
 """
 
 from __future__ import annotations
 
+import os
 import random
 from collections import Counter
 from itertools import pairwise
+from typing import Any
 
 import pytest
 
 from bezique import Deal, IllegalAction, Match, Rules
+from fast_kit import mirror, rule_tests
 from variant_kit import (
     assert_illegal,
     last_event,
@@ -624,3 +628,17 @@ def test_whole_set_scoring_is_an_option_and_eight_pack_keeps_it() -> None:
     beat(deal, "9S", "TS")
     deal.apply("meld five-trump-queens QH QH QH QH QH")
     assert deal.points == [0, 100]
+
+
+# --- the rule facts in the compiled engine --------------------------------------------------------
+@pytest.mark.skipif(
+    os.environ.get("BEZIQUE_NO_FAST") == "1", reason="explicitly run without the compiled engine"
+)
+@pytest.mark.parametrize(("rule", "kwargs"), list(rule_tests(globals(), "test_o")))
+def test_rule_facts_in_the_compiled_engine(
+    rule: Any, kwargs: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # O01-O13 (RULES.md 2.8): the stacked deals of the tests above, each action mirrored in C
+    # and compared (tests/fast_kit.py): the wild card, the sets of trump cards paying card by
+    # card (trump_set_scoring=cumulative), the dealer sitting out
+    mirror(rule, kwargs, monkeypatch)

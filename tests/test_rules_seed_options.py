@@ -1,10 +1,13 @@
 """Rule options the seeds name that the engine lacked, each cited to its seed
 line: the Russian draw order, the seven exchanged before declaring is allowed, the Russian
 extra-card penalty of 60, the "no further points" penalty of 000-C, and the Greek second seven
-scoring when it wins a trick (RULES.md 2.1.2, 2.1.4, 2.9, section 3 D7, D8, D23, D26)."""
+scoring when it wins a trick (RULES.md 2.1.2, 2.1.4, 2.9, section 3 D7, D8, D23, D26).  The
+compiled engine plays these options too: the last test plays the draw-order and exchange tests
+again with each action mirrored in it (``fast_kit.py``)."""
 
 from __future__ import annotations
 
+import os
 import random
 
 import pytest
@@ -13,6 +16,7 @@ from bezique import Deal, Rules, fast
 from bezique.core.scoring import declaration_points
 from bezique.fast._config import UnsupportedRules, check_supported
 from bezique.keeper import Keeper
+from fast_kit import Twins
 from variant_kit import assert_illegal, legal, passes, play_random, stack, trick
 
 # --- draw order: "the player who led first draws first" (seed 001 l.14, RULES.md D7) ----------
@@ -208,7 +212,8 @@ def test_greek_second_seven_scores_when_it_wins_a_trick() -> None:
 
 def test_compiled_engine_plays_the_cumulative_trump_sets() -> None:
     """Seed 000-B (RULES.md 2.8): the old Russian sets paying card by card are played by the
-    compiled engine (the old Russian rule tests are mirrored in C in ``tests/test_fast.py``)."""
+    compiled engine (the old Russian rule tests are mirrored in C, in
+    ``tests/test_rules_old_russian.py``)."""
     check_supported(Rules.preset("classic", trump_set_scoring="cumulative"))
     check_supported(Rules.preset("old-russian"))
     with pytest.raises(UnsupportedRules, match="option packs=12"):
@@ -283,3 +288,24 @@ def test_compiled_engine_carries_the_games_first_bezique() -> None:
             lockstep(
                 Deal.new(rules, seed=seed, game_bezique=taken), random.Random(seed), greedy=True
             )
+
+
+@pytest.mark.skipif(
+    os.environ.get("BEZIQUE_NO_FAST") == "1", reason="explicitly run without the compiled engine"
+)
+def test_seed_option_rule_tests_mirrored_in_the_compiled_engine(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # the stacked deals of the draw-order and exchange tests above, each action mirrored in C
+    # (tests/fast_kit.py)
+    twins = Twins()
+    monkeypatch.setattr(Deal, "apply", twins.patched())
+    for test in (
+        test_draw_order_leader_first_seed_001,
+        test_draw_order_leader_first_three_players,
+        test_draw_order_leader_first_plays_whole_deals,
+        test_exchange_before_min_tricks_seed_001,
+        test_exchange_before_min_tricks_melds_after_enough_tricks,
+    ):
+        test()
+    assert twins.steps > 100

@@ -114,9 +114,9 @@ def test_t01_three_packs_eight_each_25th_card_turned_71_in_stock() -> None:
             hands, up, stock = d.initial  # type: ignore[misc]
             assert Counter([*hands[0], *hands[1], *hands[2], up, *stock]) == pack_of(rules)
         assert len({d.turn_up for d in deals}) == 1
-        for d in (1, 2):
+        for dealer in (1, 2):
             for s in range(3):
-                assert sorted(deals[d].hand((s + d) % 3)) == sorted(deals[0].hand(s))
+                assert sorted(deals[dealer].hand((s + dealer) % 3)) == sorted(deals[0].hand(s))
 
 
 def test_t02_three_handed_target_is_1500() -> None:

@@ -125,7 +125,7 @@ def test_whole_match_against_the_computer(client: TestClient, preset: str) -> No
     record = GameRecord.from_json(r.text)
     assert record.kind == "match" and record.winner == end["match"]["winner"]
     assert list(record.scores) == end["match"]["scores"]
-    assert record.players[p.seat] == "Me"
+    assert p.seat is not None and record.players[p.seat] == "Me"
     p.close()
 
 
@@ -206,7 +206,8 @@ def test_waiting_table_started_by_the_host(client: TestClient) -> None:
 def test_parse_client_refuses_bad_shapes() -> None:
     good = {"type": "action", "v": 1, "move": 0, "action": "play AS"}
     check_client(good)
-    assert parse_client(json.dumps(good))["action"] == "play AS"
+    parsed = parse_client(json.dumps(good))
+    assert parsed["type"] == "action" and parsed["action"] == "play AS"
     bad: list[tuple[Any, str]] = [
         (None, "malformed"),
         (b"{}", "malformed"),
@@ -515,7 +516,7 @@ def test_lone_surrogates_in_messages_are_malformed(client: TestClient) -> None:
             parse_client(text)
         assert e.value.code == "malformed", e.value.message
     pair = parse_client('{"type": "hello", "v": 1, "token": "\\ud83d\\ude00"}')
-    assert pair["token"] == "\U0001f600"
+    assert pair["type"] == "hello" and pair["token"] == "\U0001f600"
     host, friend = friends_table(client)
     with client.websocket_connect(f"/ws/{host['code']}") as ws:
         for text in (
@@ -695,7 +696,7 @@ def test_a_real_server_closes_on_text_that_is_not_utf8(tmp_path: Path) -> None:
     """A WebSocket text frame that is not UTF-8 never reaches the application: uvicorn fails
     that connection (1007, as RFC 6455 requires), logs one line, no traceback, and the server
     goes on."""
-    from test_server_restart import free_port, post, start
+    from helpers import free_port, post, start
 
     port = free_port()
     proc = start(port, tmp_path)

@@ -15,13 +15,10 @@ import time
 import urllib.request
 import warnings
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
-import uvicorn
-from typer.testing import CliRunner
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
@@ -30,9 +27,7 @@ with warnings.catch_warnings():  # starlette's note about its httpx transport
     from fastapi.testclient import TestClient
 
 from bezique import Action, Deal, Rules
-from bezique.cli import app as cli_app
 from bezique.core.events import EventKind
-from bezique.core.match import Match
 from bezique.core.melds import MELD_BY_NAME, meld_score
 from bezique.core.records import record_match
 from bezique.server import advice, connection, create_app, protocol, serving, tables
@@ -40,26 +35,25 @@ from bezique.server import replay as replay_module
 from bezique.server.connection import Connection
 from bezique.server.room import Lobby
 from bezique.server.storage import Store, default_url
-from server_helpers import Player, app_client, close_all, friends_table, new_table, play_people
-from test_server_restart import free_port, post
+from helpers import run_cli
+from server_helpers import (
+    Player,
+    app_client,
+    friends_table,
+    make,
+    new_table,
+    play_people,
+    played,
+    real_server,
+    ws_url,
+)
+from server_helpers import lobby as lobby_of
 
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
     with app_client(tmp_path) as c:
         yield c
-
-
-def played(rules: str, seed: int = 5) -> Match:
-    """A whole match between random players."""
-    match = Match(Rules.from_string(rules), seed=seed)
-    rng = random.Random(seed)
-    while match.winner is None:
-        if match.deal.is_over:
-            match.next_deal()
-        else:
-            match.deal.apply(rng.choice(match.deal.legal_actions()))
-    return match
 
 
 # --- 1: rule options out of range ------------------------------------------------------------------
@@ -74,7 +68,7 @@ def test_rules_out_of_range_are_refused_by_every_request(client: TestClient) -> 
     assert options["meld_reuse"]["range"] is None
     r = client.post("/api/tables", json={"rules": "classic(packs=30000)", "level": "easy"})
     assert r.status_code == 400 and "packs must be 1 to 12" in r.json()["detail"]
-    assert not client.app.state.lobby.tables
+    assert not lobby_of(client).tables
 
 
 # --- 2: replays ------------------------------------------------------------------------------------
@@ -160,58 +154,6 @@ def test_rules_pages_and_replays_are_rate_limited(tmp_path: Path) -> None:
         assert r.status_code == 429 and "Retry-After" in r.headers
         assert c.get("/api/tables/abcdefgh/replay").status_code == 429
         assert c.get("/api/info").status_code == 200  # other reading is not limited
-
-
-# --- a real server on 127.0.0.1, in this process (so a test can slow the computer down) ---------
-@contextmanager
-def real_server(
-    tmp_path: Path,
-    head_seconds: float = 10.0,
-    forwarded: list[str] | None = None,
-    **options: Any,
-) -> Iterator[Any]:
-    """``create_app`` under uvicorn with the settings ``bezique serve`` uses, listening on
-    127.0.0.1 in a thread of this process; yields the app (``app.state.port``: its port).
-    ``forwarded``: the proxies whose ``X-Forwarded-For`` is believed."""
-    settings: dict[str, Any] = {
-        "bot_delay": 0,
-        "takeover_seconds": 600,
-        "rate": 1000,
-        "burst": 1000,
-        "http_rate": 1000,
-        "http_burst": 1000,
-        "hint_level": "medium",
-        "review_level": "medium",
-        **options,
-    }
-    app = create_app(tmp_path, **settings)
-    port = free_port()
-    server = uvicorn.Server(
-        serving.config(
-            app, "127.0.0.1", port, head_seconds=head_seconds, forwarded_allow_ips=forwarded
-        )
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
-        time.sleep(0.02)
-    app.state.port = port
-    try:
-        yield app
-    finally:
-        close_all()
-        server.should_exit = True
-        thread.join(20)
-
-
-def ws_url(app: Any, code: str) -> str:
-    return f"ws://127.0.0.1:{app.state.port}/ws/{code}"
-
-
-def make(app: Any, path: str, body: dict[str, Any]) -> dict[str, Any]:
-    return post(app.state.port, path, body)
 
 
 def player(app: Any, made: dict[str, Any]) -> Player:
@@ -410,7 +352,7 @@ def test_serve_offers_uvicorns_own_limits() -> None:
 
 # --- 5: tables leave memory ------------------------------------------------------------------------
 def test_tables_made_or_looked_at_but_never_connected_to_are_freed(client: TestClient) -> None:
-    lobby = client.app.state.lobby
+    lobby = lobby_of(client)
     lobby.idle_seconds = 0.2
     made = new_table(client, level="easy")
     assert made["code"] in lobby.tables
@@ -423,7 +365,7 @@ def test_tables_made_or_looked_at_but_never_connected_to_are_freed(client: TestC
 
 
 def test_a_table_with_someone_connected_stays(client: TestClient) -> None:
-    lobby = client.app.state.lobby
+    lobby = lobby_of(client)
     lobby.idle_seconds = 0.1
     made = new_table(client, level="easy")
     p = Player(client, made["code"], made["token"])
@@ -431,11 +373,6 @@ def test_a_table_with_someone_connected_stays(client: TestClient) -> None:
     assert made["code"] in lobby.tables
     p.close()
     wait_for(lambda: made["code"] not in lobby.tables)
-
-
-def run_cli(*args: str) -> tuple[int, str]:
-    result = CliRunner().invoke(cli_app, list(args), env={"COLUMNS": "200"})
-    return result.exit_code, result.output
 
 
 def wait_for(done: Any, seconds: float = 10.0) -> None:
@@ -578,7 +515,7 @@ def test_rate_refusals_count_in_a_window(monkeypatch: pytest.MonkeyPatch) -> Non
     """A connection was closed after 300 refusals over its whole life, however far apart; now
     only a flood (over 300 within a minute) closes it."""
     now = [0.0]
-    monkeypatch.setattr(connection.time, "monotonic", lambda: now[0])
+    monkeypatch.setattr("bezique.server.connection.time.monotonic", lambda: now[0])
     conn = Connection(rate=1.0, burst=1.0)
     for _minute in range(5):  # 250 refusals a minute, for five minutes
         for _ in range(250):
@@ -596,7 +533,7 @@ def test_tables_of_one_rule_set_share_it(client: TestClient) -> None:
     """The engine works out tables once per rule set (action ids: some 40 ms); a rule set per
     table made every new table cost that on the event loop.  Tables with equal rules share one
     rule set value, loaded again from the store too."""
-    lobby = client.app.state.lobby
+    lobby = lobby_of(client)
     a = new_table(client, rules="classic(target=300)", level="easy")
     b = new_table(client, rules="classic(target=300)", level="easy")
     c = new_table(client, rules="rubicon", level="easy")

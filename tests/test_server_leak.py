@@ -135,7 +135,9 @@ def test_the_scan_finds_a_planted_card() -> None:
     deal = match.deal
     rng = random.Random(0)
     fake = Player.__new__(Player)
-    fake.seat = deal.to_move
+    seat = deal.to_move
+    assert seat is not None
+    fake.seat = seat
     fake.received = []
     for _ in range(6):
         deal.apply(rng.choice(deal.legal_actions()))
@@ -149,7 +151,7 @@ def test_the_scan_finds_a_planted_card() -> None:
             )
         )
     assert check_connection(match, fake) > 0
-    other = 1 - fake.seat
+    other = 1 - seat
     unseen = set(deal.observation(other).hand) - set(
         CARD.findall(" ".join(m["view"].__repr__() for m in fake.received))
     )
@@ -183,6 +185,7 @@ def test_review_positions_are_the_seats_own_views(client: TestClient, rules: str
             assert item["view"] == view(mine), ply
             assert item["view"]["hand"] == list(mine.hand) and item["view"]["to_move"] == p.seat
             # the other seat's cards in hand at that moment, less any the seat could know of
+            assert p.seat is not None
             theirs = set(deal.observation(1 - p.seat).hand)
             unseen = theirs - set(CARD.findall(mine.to_string()))
             assert not unseen & set(CARD.findall(json.dumps(item))), ply

@@ -69,6 +69,7 @@ def test_whole_games(database: str) -> None:
         assert a.latest is not None and a.latest["match"]["winner"] is not None
         rec = record(client, code)
         assert [x for d in rec.deals for x in d.actions] == sent
+        assert rec.seed is not None
         assert list(rec.scores) == replayed("classic(target=300)", rec.seed, sent).scores
         assert rec.players == ("Ann", "Friend 1")
 
@@ -155,7 +156,7 @@ def test_one_bad_entry_in_a_shared_commit_fails_alone(database: str) -> None:
         store.append("aaaa", 0, 0, 0, "play AS")
         writer = Writer(store)
 
-        async def both() -> list[Any]:
+        async def both() -> tuple[BaseException | None, BaseException | None]:
             return await asyncio.gather(
                 writer.append("aaaa", 0, 0, 1, "play KS"),  # entry 0 is there already
                 writer.append("bbbb", 0, 0, 0, "play TS"),

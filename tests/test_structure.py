@@ -1,7 +1,10 @@
 """The shape of the source tree (DESIGN.md "The house"): no import circle, lazy imports
-included, and no module over 800 lines.
+included, not even between packages; the core imports nothing of the project outside it; no
+module over 800 lines; tables worked out per rule set kept one way; the laboratory outside the
+package; and no test module importing another (what tests share is in helper modules, listed in
+tests/helpers.py, and shared fixtures in tests/conftest.py).
 
-Imports are read statically from every module of ``src/bezique``: at the top, inside functions
+The package's imports are read statically (tests/import_graph.py): at the top, inside functions
 (lazy imports) and anywhere else, but not under ``if TYPE_CHECKING:`` (those are never run).
 """
 
@@ -11,69 +14,11 @@ import ast
 import tomllib
 from pathlib import Path
 
-SRC = Path(__file__).resolve().parent.parent / "src"
-PACKAGE = SRC / "bezique"
+from import_graph import GRAPH, MODULES, SRC, imports_in, package_graph
+
 MOST_LINES = 800
-
-
-def module_name(path: Path) -> str:
-    parts = list(path.relative_to(SRC).with_suffix("").parts)
-    if parts[-1] == "__init__":
-        parts.pop()
-    return ".".join(parts)
-
-
-MODULES = {module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
-
-
-def _type_checking_only(node: ast.If) -> bool:
-    test = node.test
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
-    )
-
-
-def _imports(node: ast.AST) -> list[ast.Import | ast.ImportFrom]:
-    out: list[ast.Import | ast.ImportFrom] = []
-    for child in ast.iter_child_nodes(node):
-        if isinstance(child, ast.If) and _type_checking_only(child):
-            for other in child.orelse:
-                out += (
-                    _imports(other)
-                    if not isinstance(other, ast.Import | ast.ImportFrom)
-                    else [other]
-                )
-            continue
-        if isinstance(child, ast.Import | ast.ImportFrom):
-            out.append(child)
-        else:
-            out += _imports(child)
-    return out
-
-
-def imported_modules(name: str) -> set[str]:
-    """The project modules a module imports, lazily or not."""
-    path = MODULES[name]
-    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    out: set[str] = set()
-    for node in _imports(ast.parse(path.read_text())):
-        if isinstance(node, ast.Import):
-            targets = [alias.name for alias in node.names]
-        else:
-            base = node.module or ""
-            if node.level:
-                anchor = package.split(".")
-                anchor = anchor[: len(anchor) - node.level + 1]
-                base = ".".join([*anchor, base] if base else anchor)
-            targets = []
-            for alias in node.names:
-                sub = f"{base}.{alias.name}"
-                targets.append(sub if sub in MODULES else base)
-        out.update(t for t in targets if t in MODULES and t != name)
-    return out
-
-
-GRAPH = {name: imported_modules(name) for name in MODULES}
+TESTS = Path(__file__).resolve().parent
+ROOT = TESTS.parent
 
 
 def cycles() -> list[list[str]]:
@@ -122,20 +67,6 @@ def test_the_graph_is_read() -> None:
 
 def test_no_import_circle() -> None:
     assert cycles() == []
-
-
-def package_of(module: str) -> str:
-    """The top-level package of a module (``bezique.core.deal`` -> ``core``)."""
-    parts = module.split(".")
-    return parts[1] if len(parts) > 1 else parts[0]
-
-
-def package_graph() -> dict[str, set[str]]:
-    """Which of the packages under ``bezique`` import which (lazy imports included)."""
-    out: dict[str, set[str]] = {package_of(m): set() for m in GRAPH}
-    for name, targets in GRAPH.items():
-        out[package_of(name)] |= {package_of(t) for t in targets} - {package_of(name)}
-    return out
 
 
 def test_no_circle_between_packages() -> None:
@@ -202,7 +133,7 @@ def test_the_laboratory_stays_outside_the_package() -> None:
     importing = sorted(
         name
         for name, path in MODULES.items()
-        for node in _imports(ast.parse(path.read_text()))
+        for node in imports_in(ast.parse(path.read_text()))
         for target in (
             [alias.name for alias in node.names]
             if isinstance(node, ast.Import)
@@ -214,3 +145,65 @@ def test_the_laboratory_stays_outside_the_package() -> None:
     config = tomllib.loads((SRC.parent / "pyproject.toml").read_text())
     assert config["tool"]["setuptools"]["packages"]["find"]["where"] == ["src"]
     assert not (SRC / "lab").exists()
+
+
+def imported_test_modules(path: Path) -> list[tuple[int, str]]:
+    """The test modules (``test_*``) a file imports, with the line of each import: at the top,
+    inside functions or anywhere else, by an import statement or by ``importlib.import_module``
+    or ``__import__`` with a constant name."""
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            names = [node.module or ""] if node.level == 0 else []
+        elif (
+            isinstance(node, ast.Call)
+            and ast.unparse(node.func) in ("importlib.import_module", "import_module", "__import__")
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+        ):
+            names = [node.args[0].value]
+        else:
+            continue
+        found += [(node.lineno, n) for n in names if n.split(".")[0].startswith("test_")]
+    return found
+
+
+def test_the_test_import_reader_sees_every_kind_of_import(tmp_path: Path) -> None:
+    """The reader finds top-level, lazy and dynamic imports of test modules, and nothing else."""
+    path = tmp_path / "sample.py"
+    path.write_text(
+        "import importlib\n"
+        "import test_a as facts\n"
+        "from test_b import x\n"
+        "from helpers import free_port\n"
+        "def f():\n"
+        "    from test_c.sub import y\n"
+        "    import test_d\n"
+        "    return importlib.import_module('test_e'), __import__('latest')\n"
+    )
+    assert [n for _, n in imported_test_modules(path)] == [
+        "test_a",
+        "test_b",
+        "test_c.sub",
+        "test_d",
+        "test_e",
+    ]
+
+
+def test_no_test_module_imports_another() -> None:
+    """A test module is run by pytest, never imported: what several test modules share lives in
+    a helper module (tests/helpers.py lists them), and shared fixtures in tests/conftest.py.  A
+    module that imports a test module takes in its fixtures, and any test imported by name, which
+    then run a second time under another name.  The benchmarks, which borrow the tests' helpers,
+    import no test module either."""
+    files = [*sorted(TESTS.glob("*.py")), *sorted((ROOT / "benchmarks").glob("*.py"))]
+    assert len(files) > 50  # the reader looks where the tests are
+    found = [
+        f"{path.relative_to(ROOT)}:{line} imports {name}"
+        for path in files
+        for line, name in imported_test_modules(path)
+    ]
+    assert not found, "\n".join(found)

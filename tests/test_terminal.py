@@ -5,15 +5,16 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
-from bezique import Deal, Rules
+from bezique import Deal, Observation, Rules
 from bezique.bots.hint import Hint
 from bezique.cli import app
 from bezique.core.match import Match
@@ -44,7 +45,7 @@ def lines(*answers: str) -> Iterator[str]:
     yield from answers
 
 
-def script(*answers: str):  # type: ignore[no-untyped-def]
+def script(*answers: str) -> Callable[[str], str]:
     it = lines(*answers)
 
     def ask(prompt: str) -> str:
@@ -284,7 +285,7 @@ def test_a_hint_names_the_meld_it_keeps() -> None:
 def test_hint_command_shows_figures_only_on_request(monkeypatch: pytest.MonkeyPatch) -> None:
     import bezique.bots as bots
 
-    def fake_hint(obs, *a, **k):  # type: ignore[no-untyped-def]
+    def fake_hint(obs: Observation, *a: Any, **k: Any) -> Hint:
         return Hint(Action.parse(obs.legal[0]), {obs.legal[0]: 12.5, obs.legal[1]: 3.0}, "why")
 
     monkeypatch.setattr(bots, "hint", fake_hint)

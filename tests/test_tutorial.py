@@ -1,7 +1,7 @@
 """Learn to play, in headless Debian chromium: the guided first deal, started from the home
-screen, played through to its end at a phone's and a laptop's size in two languages, every
-note in the chosen language; skipping it stops the notes, and it starts again from the home
-screen."""
+screen, played through to its end at a phone's size in French and at a laptop's in Russian and
+in English, every note in the chosen language; skipping it stops the notes, and it starts again
+from the home screen."""
 
 from __future__ import annotations
 
@@ -9,15 +9,14 @@ from typing import Any
 
 import pytest
 
-from test_server_browser import OUTPUT, browser, server  # noqa: F401  (fixtures)
-from test_web_i18n import strings
+from browser_helpers import OUTPUT, WAIT
+from helpers import strings
 
 pytestmark = pytest.mark.xdist_group("browser")
-WAIT = 15_000
 CASES = [((390, 844), "fr"), ((1366, 768), "ru"), ((1366, 768), "en")]
 
 
-def open_tutorial(browser: Any, server: str, size: tuple[int, int], lang: str) -> Any:  # noqa: F811
+def open_tutorial(browser: Any, server: str, size: tuple[int, int], lang: str) -> Any:
     ctx = browser.new_context(locale="en-GB", viewport={"width": size[0], "height": size[1]})
     ctx.add_init_script(
         f"localStorage.getItem('bezique.lang') || localStorage.setItem('bezique.lang', '{lang}')"
@@ -49,8 +48,8 @@ ACT = """() => {
 
 @pytest.mark.parametrize("size,lang", CASES, ids=[f"{w}x{h}-{lang}" for (w, h), lang in CASES])
 def test_the_guided_deal_played_through(
-    server: str,  # noqa: F811
-    browser: Any,  # noqa: F811
+    server: str,
+    browser: Any,
     size: tuple[int, int],
     lang: str,
 ) -> None:
@@ -113,7 +112,7 @@ def test_the_guided_deal_played_through(
     page.context.close()
 
 
-def test_the_tutorial_can_be_skipped_and_started_again(server: str, browser: Any) -> None:  # noqa: F811
+def test_the_tutorial_can_be_skipped_and_started_again(server: str, browser: Any) -> None:
     page = open_tutorial(browser, server, (1366, 768), "en")
     page.wait_for_selector("#coach")
     first = page.url

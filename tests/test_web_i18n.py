@@ -4,26 +4,17 @@ option's meaning (English identical to Rules.option_docs()) and each meld's name
 
 from __future__ import annotations
 
-import json
 import re
-from pathlib import Path
 
 import pytest
 
-import bezique
 from bezique import Rules
 from bezique.core.melds import MELDS
+from helpers import WEB, strings
 
-WEB = Path(bezique.__file__).parent / "web"
 LANGS = ["en", "fr", "ru", "el", "kk", "bs"]
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 CHOICES = re.compile(r" \[[^\]]*\]$")  # the allowed values option_docs() appends
-
-
-def strings(lang: str) -> dict[str, str]:
-    data = json.loads((WEB / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
-    assert isinstance(data, dict)
-    return data
 
 
 def test_the_client_offers_exactly_these_languages() -> None:

@@ -17,11 +17,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright import sync_api
 
-from test_server_browser import ARGS, CHROMIUM, OUTPUT, WAIT, step
-from test_server_restart import free_port
-from test_web_i18n import strings
+from browser_helpers import OUTPUT, WAIT, step
+from helpers import free_port, strings
 
 pytestmark = pytest.mark.xdist_group("browser")
 SIZES = [(1366, 768), (390, 844)]
@@ -60,16 +58,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         proc.kill()
         proc.wait(10)
         log.close()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 def page_of(browser: Any, size: tuple[int, int], lang: str = "en") -> Any:

@@ -2,7 +2,7 @@
 the pack with the least useful cards first), :func:`to_stage2` (a stage 1 of junk that seat 0
 wins, so stage 2 starts with the hands a test chooses) and short ways to play and check a deal.
 Shared by the rule tests of the variants, the Haitian and old Russian games and the seed
-options."""
+options, and by test_fast_haitian.py."""
 
 from __future__ import annotations
 
@@ -56,11 +56,11 @@ def stack(
     turn-up (None without one) and ``stock`` the first cards drawn; the rest of the pack follows,
     the least useful cards first (``trump`` says which suit to keep out of the filler when there
     is no turn-up yet).  By default the dealer is the last seat, so that seat 0 leads."""
-    hands = [list(h) for h in hands]
-    hands += [[] for _ in range(rules.players - len(hands))]
+    held = [list(h) for h in hands]
+    held += [[] for _ in range(rules.players - len(held))]
     stock = list(stock)
     left = pack_of(rules)
-    left.subtract([c for h in hands for c in h] + [c for c in [up] if c] + stock)
+    left.subtract([c for h in held for c in h] + [c for c in [up] if c] + stock)
     assert all(n >= 0 for n in left.values()), f"more cards than the pack holds: {-left}"
     rest: list[str] = []
     for c in filler_order(trump or (up[1] if up else None)):
@@ -69,13 +69,13 @@ def stack(
     assert not +left
     if dealer is None:
         dealer = rules.players - 1
-    for seat, h in enumerate(hands):
+    for seat, h in enumerate(held):
         if rules.dealer_sits_out and seat == dealer:
             assert not h, "the dealer sits out: he holds no cards"
             continue
         while len(h) < rules.hand_size:
             h.append(rest.pop(0))
-    return Deal.from_cards(rules, hands, up, stock + rest, dealer=dealer)
+    return Deal.from_cards(rules, held, up, stock + rest, dealer=dealer)
 
 
 def legal(deal: Deal) -> list[str]:
