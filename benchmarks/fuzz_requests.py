@@ -21,10 +21,12 @@ the loop busy, waiting for the GIL, or not given a processor at all), the most p
 the loop's thread used in one such stretch the *busy* figure (the work alone).  Then under
 ``tracemalloc``, for the peak of memory allocated while the request is served (in every thread:
 the loop, the worker threads that read rules and records, and this client reading the answer).
-A case whose loop figure passes the limit is sent twice more, its body changed in white space
-so no cache answers it, and the smallest of the three figures kept: a busy machine can pause
-any thread for a while, and a real block repeats.  How late the probe is with no request at all
-is printed too: on a loaded machine that, not the request, is most of the loop figure.
+A case whose loop figure passes the limit is sent again, up to five times in all, its body
+changed in white space so no cache answers it, and the smallest figure kept: a busy machine can
+pause any thread for a while, and a real block repeats.  Printed too: how late the probe is with
+no request at all (on a loaded machine that, not the request, is most of the loop figure), and
+the full garbage collections outside the memory measures, which hold every thread while they
+run, the loop's among them.
 
 A case fails when it is answered 500 or not at all, blocks the loop for more than 50 ms, peaks
 above 50 MiB, or is refused (4xx) with an answer that is not short lines of text or that quotes
@@ -42,8 +44,10 @@ import argparse
 import asyncio
 import collections
 import contextlib
+import gc
 import json
 import logging
+import math
 import random
 import socket
 import sys
@@ -82,6 +86,8 @@ ANSWER_MOST = 4096
 ECHO_RUN = 64
 """A run of this many characters of the input found in a refusal is an echo of the input."""
 CATEGORIES = ("rules", "tables", "records")
+TRIES = 5
+"""Times a case is sent at most while its loop figure passes the limit (the smallest counts)."""
 IDLE_SECONDS = 5.0
 """How long the loop is watched with no request, for the figure a busy machine alone gives."""
 
@@ -243,7 +249,7 @@ class Cases:
     # --- hostile text ---------------------------------------------------------------------------
     def _budget(self, most: int = MAX_REQUEST - 400) -> int:
         """A length up to ``most``, small lengths as likely as large ones (a log scale)."""
-        return int(10 ** self.rng.uniform(1, len(str(most)) - 1)) % most or 1
+        return min(most, int(10 ** self.rng.uniform(1, math.log10(most))))
 
     def _number(self) -> str:
         return self.rng.choice(
@@ -382,11 +388,11 @@ class Cases:
         room = MAX_REQUEST - 200 - len(query)
         if extra < 0.1 and room > 100:
             n = room // len("&rules=classic")
-            query = "&".join([query] + ["rules=classic"] * self.rng.randint(1, n))
+            query = "&".join([query] + ["rules=classic"] * self._budget(n))
             what += f", rules named {query.count('rules=')} times"
         elif extra < 0.2 and room > 100:
             n = room // len("&x=1")
-            query = "&".join([query] + ["x=1"] * self.rng.randint(1, n))
+            query = "&".join([query] + ["x=1"] * self._budget(n))
             what += f", {query.count('&')} other parameters"
         case = Case("rules", what, "GET", f"/api/rules?{query}", body=None, payload=text)
         if case.size() > MAX_REQUEST:  # percent-encoding made it too long: the text cut
@@ -752,6 +758,11 @@ class Servers:
         last woke), in seconds."""
         self.last_tick = 0.0
         self.stopping = False
+        self.collections: list[float] = []
+        """How long each full garbage collection outside the memory measures took (s): the
+        collector holds every thread, the loop's among them, while it runs."""
+        self._collecting = 0.0
+        gc.callbacks.append(self._collected)
         self.servers: list[uvicorn.Server] = []
         self.ports: list[int] = []
         self.tasks: list[Any] = []
@@ -794,7 +805,17 @@ class Servers:
             self.gaps.append((now, max(0.0, now - last - 0.001), cpu - last_cpu))
             self.last_tick, last, last_cpu = now, now, cpu
 
+    def _collected(self, phase: str, info: dict[str, int]) -> None:
+        # not under tracemalloc, which slows the collector down several times over
+        if info["generation"] == 2 and not tracemalloc.is_tracing():
+            if phase == "start":
+                self._collecting = time.perf_counter()
+            elif self._collecting:
+                self.collections.append(time.perf_counter() - self._collecting)
+                self._collecting = 0.0
+
     def close(self) -> None:
+        gc.callbacks.remove(self._collected)
         for server in self.servers:
             server.should_exit = True
         self.stopping = True
@@ -824,12 +845,15 @@ class Servers:
         return late_most * 1000, cpu_most * 1000
 
     def measure(self, case: Case) -> Measure:
-        """Send the case to each copy: the loop's figure from the first (the smallest of three
+        """Send the case to each copy: the loop's figure from the first (the smallest of up to
+        :data:`TRIES`
         tries when it passes the limit), the peak of memory from the second, then the checks."""
         m = Measure(case)
         if self.timed:
             tries = []
-            for k in range(3):
+            for k in range(TRIES):
+                if k:
+                    time.sleep(0.1)  # a stall of the machine passes before the next try
                 raw = case.resent(k).request()
                 rules_module._PARSED.clear()  # each try reads the rules afresh
                 start = time.perf_counter()
@@ -934,9 +958,19 @@ def problems(m: Measure) -> list[str]:
 
 
 # --- the report ---------------------------------------------------------------------------------
-def run(seed: int, n: int, *, quiet: bool = False) -> tuple[list[Measure], float]:
-    """Make ``n`` cases from ``seed`` and measure each; also how late the probe on the loop is
-    with no request at all for :data:`IDLE_SECONDS` (what the machine alone does to it)."""
+@dataclass
+class Run:
+    """A run's measures, and what the process did around them."""
+
+    results: list[Measure]
+    idle_ms: float
+    """How late the probe on the loop was with no request at all, for :data:`IDLE_SECONDS`."""
+    collections: list[float]
+    """How long each full garbage collection took (ms)."""
+
+
+def run(seed: int, n: int, *, quiet: bool = False) -> Run:
+    """Make ``n`` cases from ``seed`` and measure each."""
     cases = Cases(seed).cases(n)
     warm_up = [*WARM_UP, Cases(seed).m_valid()]
     out = []
@@ -947,12 +981,14 @@ def run(seed: int, n: int, *, quiet: bool = False) -> tuple[list[Measure], float
         start = time.perf_counter()
         time.sleep(IDLE_SECONDS)
         idle_ms = servers.blocked(start, time.perf_counter())[0]
+        servers.collections.clear()
         for i, case in enumerate(cases):
             m = servers.measure(case)
             out.append(m)
             if not quiet and m.problems:
                 print(f"case {i}: {case.category}: {case.described()}: {'; '.join(m.problems)}")
-    return out, idle_ms
+        collections = [round(1000 * c, 1) for c in servers.collections]
+    return Run(out, idle_ms, collections)
 
 
 def table(results: list[Measure]) -> list[dict[str, Any]]:
@@ -1006,14 +1042,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="write every case's figures to this file")
     args = parser.parse_args(argv)
     started = time.perf_counter()
-    results, idle_ms = run(args.seed, args.cases)
+    done = run(args.seed, args.cases)
+    results = done.results
     rows = table(results)
     print(
         f"{len(results)} cases from seed {args.seed} in {time.perf_counter() - started:.0f} s "
         f"(limits: {LOOP_LIMIT_MS:g} ms of loop, {MEMORY_LIMIT_MIB:g} MiB a request)"
     )
     print_table(rows)
-    print(f"the loop with no request for {IDLE_SECONDS:g} s: late by {idle_ms:.1f} ms at most")
+    print(f"the loop with no request for {IDLE_SECONDS:g} s: late by {done.idle_ms:.1f} ms at most")
+    if done.collections:
+        print(
+            f"full garbage collections: {len(done.collections)}, the longest "
+            f"{max(done.collections):.1f} ms (every thread waits for one)"
+        )
     failed = [m for m in results if m.problems]
     if args.json is not None:
         args.json.write_text(
@@ -1022,7 +1064,8 @@ def main(argv: list[str] | None = None) -> int:
                     "seed": args.seed,
                     "cases": len(results),
                     "limits": {"loop_ms": LOOP_LIMIT_MS, "peak_mib": MEMORY_LIMIT_MIB},
-                    "idle_loop_ms": idle_ms,
+                    "idle_loop_ms": done.idle_ms,
+                    "full_collections_ms": done.collections,
                     "kinds": rows,
                     "results": [m.as_json() for m in results],
                 },
