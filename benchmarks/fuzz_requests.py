@@ -501,26 +501,30 @@ class Cases:
     # --- records ----------------------------------------------------------------------------------
     def record(self, which: str = "match") -> dict[str, Any]:
         """A finished record, played at random from the seed: a short match, a single deal, or
-        a long match near the length the server replays."""
+        a long match just under the length the server replays (:data:`MAX_ACTIONS`)."""
         if which not in self._records:
-            rules = {
-                "match": "classic(target=200)",
-                "deal": "four",
-                "long": "classic(target=36000)",
-            }[which]
-            match = Match(Rules.from_string(rules), seed=self.seed)
             play = random.Random(self.seed)
             if which == "deal":
-                deal = match.deal
+                deal = Match(Rules.preset("four"), seed=self.seed).deal
                 while not deal.is_over:
                     deal.apply(play.choice(deal.legal_actions()))
                 rec = record_deal(deal, players=["Ann", "Bob", "Cy", "Di"])
             else:
-                while match.winner is None:
-                    if match.deal.is_over:
-                        match.next_deal()
-                    else:
-                        match.deal.apply(play.choice(match.deal.legal_actions()))
+                target = 200 if which == "match" else 30_000  # some 18,000 actions
+                while True:
+                    match, actions = (
+                        Match(Rules.preset("classic", target=target), seed=self.seed),
+                        0,
+                    )
+                    while match.winner is None:
+                        if match.deal.is_over:
+                            match.next_deal()
+                        else:
+                            match.deal.apply(play.choice(match.deal.legal_actions()))
+                            actions += 1
+                    if actions <= MAX_ACTIONS:
+                        break
+                    target -= 2000
                 rec = record_match(match, players=["Ann", "Bob"])
             self._records[which] = json.loads(rec.to_json())
         copy: dict[str, Any] = json.loads(json.dumps(self._records[which]))  # to change
