@@ -200,6 +200,7 @@ SLOW: tuple[str, ...] = (
     "tests/test_fast.py::test_lockstep_random_option_variations",
     "tests/test_bots_search.py::test_every_bot_plays_legal_actions_in_every_preset",
     "tests/test_fingerprint.py::test_every_preset_plays_as_fingerprinted",
+    "tests/test_fuzz_requests.py::test_every_kind_of_hostile_request_is_answered_within_the_limits",
 )
 """Node-id prefixes of the tests that take several seconds each (``pytest --durations=0``);
 ``make check`` leaves them out, ``make test`` runs them."""

@@ -75,6 +75,26 @@ def pretty(k: Kind) -> str:
     return ("10" if rank == "T" else rank) + SUIT_SYMBOLS[suit_of(k)]
 
 
+SHOWN: Final = 40
+"""Characters of a value an error message quotes at most: a message never echoes a long input
+(a record, a rules string or an action may come from anyone, and be any length)."""
+
+
+def shown(value: object) -> str:
+    """A value as an error message quotes it: its ``repr``, cut to :data:`SHOWN` characters.
+
+    >>> shown("QS"), shown(10**50)
+    ("'QS'", '1000000000000000000000000000000000000...')
+    """
+    if isinstance(value, str) and len(value) > SHOWN:
+        value = value[:SHOWN]  # the repr of what is shown, not of the whole text
+    try:
+        text = repr(value)
+    except ValueError:  # a whole number of more digits than Python writes
+        return "a number too long to show"
+    return text if len(text) <= SHOWN else text[: SHOWN - 3] + "..."
+
+
 def parse_card(text: str) -> Kind:
     """Parse a card code.
 
@@ -90,7 +110,7 @@ def parse_card(text: str) -> Kind:
     k = _BY_CODE.get(t)
     if k is None:
         raise ValueError(
-            f"not a card: {text!r} (a card is a rank A T K Q J 9 8 7 and a suit S H D C, e.g. QS)"
+            f"not a card: {shown(text)} (a card is a rank A T K Q J 9 8 7 and a suit S H D C, e.g. QS)"
         )
     return k
 

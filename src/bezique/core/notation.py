@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .cards import code, parse_card
+from .cards import code, parse_card, shown
 from .melds import MELD_BY_NAME, MELDS, profile_order
 
 VERBS = ("play", "meld", "exchange", "pass", "partner")
@@ -56,7 +56,7 @@ class Action(NamedTuple):
     def parse(cls, text: str) -> Action:
         """Read an action in notation; raises :class:`IllegalAction` saying what is wrong."""
         if not isinstance(text, str):
-            raise IllegalAction(f"an action is text such as 'play QS': got {text!r}")
+            raise IllegalAction(f"an action is text such as 'play QS': got {shown(text)}")
         words = text.split()
         if not words:
             raise IllegalAction(
@@ -65,29 +65,31 @@ class Action(NamedTuple):
         verb = words[0].lower()
         if verb not in VERBS:
             raise IllegalAction(
-                f"unknown action {words[0]!r} in {text!r}: an action starts with "
+                f"unknown action {shown(words[0])} in {shown(text)}: an action starts with "
                 "play, meld, exchange, pass or partner"
             )
         if verb in ("pass", "partner"):
             if len(words) > 1:
-                raise IllegalAction(f"'{verb}' takes nothing after it: got {text!r}")
+                raise IllegalAction(f"'{verb}' takes nothing after it: got {shown(text)}")
             return PASS if verb == "pass" else PARTNER
         if verb == "meld":
             if len(words) < 2:
                 raise IllegalAction(
-                    f"'meld' needs a meld kind, e.g. 'meld bezique QS JD': got {text!r}"
+                    f"'meld' needs a meld kind, e.g. 'meld bezique QS JD': got {shown(text)}"
                 )
             meld = words[1].lower()
             if meld not in MELD_BY_NAME:
                 raise IllegalAction(
-                    f"unknown meld {words[1]!r}; melds: {', '.join(m.name for m in MELDS)}"
+                    f"unknown meld {shown(words[1])}; melds: {', '.join(m.name for m in MELDS)}"
                 )
             cards = tuple(parse_ref(w) for w in words[2:])
             if not cards and meld != "carte-blanche":
-                raise IllegalAction(f"'{text}': name the cards of the {meld}")
+                raise IllegalAction(f"{shown(text)}: name the cards of the {meld}")
             return cls("meld", meld, cards)
         if len(words) != 2:
-            raise IllegalAction(f"'{verb}' takes exactly one card, e.g. '{verb} QS': got {text!r}")
+            raise IllegalAction(
+                f"'{verb}' takes exactly one card, e.g. '{verb} QS': got {shown(text)}"
+            )
         return cls(verb, "", (parse_ref(words[1]),))
 
     @classmethod
@@ -116,7 +118,7 @@ def parse_ref(text: str) -> str:
     unknown = [n for n in names if n.removeprefix("broken-") not in MELD_BY_NAME]
     if unknown or not where:
         raise IllegalAction(
-            f"bad card reference {text!r}: after @ comes 'table' or the melds the declared "
+            f"bad card reference {shown(text)}: after @ comes 'table' or the melds the declared "
             "card has scored in, joined by +"
         )
     ordered = sorted(set(names), key=profile_order)

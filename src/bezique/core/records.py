@@ -31,7 +31,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
-from .cards import code, parse_card
+from .cards import SHOWN, code, parse_card, shown
 from .deal import Deal
 from .match import Match
 from .notation import Action, IllegalAction
@@ -331,7 +331,7 @@ class _Replay:
     def steps(self) -> Iterator[tuple[int, int, str | None, Deal]]:
         rec = self.record
         if rec.kind not in KINDS:
-            _fail("kind", f"must be 'deal' or 'match': got {rec.kind!r}")
+            _fail("kind", f"must be 'deal' or 'match': got {shown(rec.kind)}")
         if not rec.deals:
             _fail("deals", "a record holds at least one deal")
         if rec.kind == "deal" and len(rec.deals) != 1:
@@ -344,15 +344,15 @@ class _Replay:
             for j, text in enumerate(drec.actions):
                 at = f"{where}.actions[{j}]"
                 if not isinstance(text, str):
-                    _fail(at, f"an action is text such as 'play QS': got {text!r}")
+                    _fail(at, f"an action is text such as 'play QS': got {shown(text)}")
                 try:
                     action = Action.parse(text)
                 except IllegalAction as e:
-                    _fail(at, f"{text!r} is not an action: {e}")
+                    _fail(at, f"{shown(text)} is not an action: {e}")
                 try:
                     deal.apply(action)
                 except IllegalAction as e:
-                    _fail(at, f"{text!r} is illegal: {e}")
+                    _fail(at, f"{shown(text)} is illegal: {e}")
                 yield i, j + 1, deal.history[-1], deal
 
     def _start(self, i: int, drec: DealRecord, where: str) -> Deal:
@@ -360,7 +360,7 @@ class _Replay:
         if not isinstance(drec.dealer, int) or not 0 <= drec.dealer < rules.players:
             _fail(
                 f"{where}.dealer",
-                f"must be a seat from 0 to {rules.players - 1}: got {drec.dealer!r}",
+                f"must be a seat from 0 to {rules.players - 1}: got {shown(drec.dealer)}",
             )
         if self.record.kind == "deal":
             if drec.seed is not None:
@@ -384,8 +384,8 @@ class _Replay:
             if (given is None or given.deal_seeds[i]) and drec.seed != self.match_seed(i):
                 _fail(
                     f"{where}.seed",
-                    f"the match seed {self.record.seed} deals deal {i} with seed "
-                    f"{self.match_seed(i)}, but the record says {drec.seed}",
+                    f"the match seed {shown(self.record.seed)} deals deal {i} with seed "
+                    f"{self.match_seed(i)}, but the record says {shown(drec.seed)}",
                 )
             if (given is None or given.dealers[i]) and drec.dealer != deal.dealer:
                 _fail(
@@ -398,7 +398,7 @@ class _Replay:
             hands, turn_up, stock = deal.initial
             dealt = {"hands": [list(h) for h in hands], "turn_up": turn_up, "stock": list(stock)}
             if _plain(drec.cards) != dealt:
-                _fail(f"{where}.cards", f"differ from the cards that seed {deal.seed} deals")
+                _fail(f"{where}.cards", f"differ from the cards that seed {shown(deal.seed)} deals")
         return deal
 
     def match_seed(self, i: int) -> int:
@@ -411,7 +411,7 @@ class _Replay:
             if not isinstance(rec.seed, int) or isinstance(rec.seed, bool):
                 _fail(
                     "seed",
-                    f"a match record needs the match seed (a whole number): got {rec.seed!r}",
+                    f"a match record needs the match seed (a whole number): got {shown(rec.seed)}",
                 )
             self.match = Match(rec.rules, seed=rec.seed, handicap=rec.handicap or None)
             return self.match.deal
@@ -467,7 +467,8 @@ def _check(record: GameRecord, given: _Given) -> GameRecord:
     if given.winner and record.winner != winner:
         if record.kind == "deal":
             _fail(
-                "winner", f"a single deal has no match winner: must be null, got {record.winner!r}"
+                "winner",
+                f"a single deal has no match winner: must be null, got {shown(record.winner)}",
             )
         _fail("winner", _differ(record.winner, winner, "the match is not decided"))
     return dataclasses.replace(record, deals=tuple(out), scores=scores, winner=winner)
@@ -477,7 +478,7 @@ def _differ(said: Any, replayed: Any, none_means: str) -> str:
     def show(v: Any) -> str:
         if v is None:
             return f"null ({none_means})" if none_means else "null"
-        return json.dumps(list(v) if isinstance(v, tuple) else v)
+        return shown(list(v) if isinstance(v, tuple) else v)
 
     return f"the record says {show(said)} but the replay gives {show(replayed)}"
 
@@ -521,14 +522,14 @@ def _kind_of(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
-        return f"text {value!r}"
+        return f"text {shown(value)}"
     if isinstance(value, int | float):
-        return f"number {value!r}"
+        return f"number {shown(value)}"
     if isinstance(value, list):
         return "a list"
     if isinstance(value, dict):
         return "an object"
-    return repr(value)
+    return shown(value)
 
 
 def _object(
@@ -539,7 +540,7 @@ def _object(
         _fail(where, f"must be a JSON object: got {_kind_of(value)}")
     dups = getattr(value, "duplicates", ())
     if dups:
-        _fail(where, f"key {dups[0]!r} appears twice")
+        _fail(where, f"key {shown(dups[0])} appears twice")
     for key in value:
         if allowed is not None and key not in allowed:
             _fail(_join(where, key), f"unknown key; allowed: {', '.join(allowed)}")
@@ -550,6 +551,7 @@ def _object(
 
 
 def _join(where: str, key: str) -> str:
+    key = _cut(key, SHOWN)  # a key may be any text: quoted short, as values are
     return key if where == "record" else f"{where}.{key}"
 
 
@@ -601,7 +603,7 @@ def _parse(data: Any) -> tuple[GameRecord, _Given]:
         newer = isinstance(fmt, str) and fmt.startswith("bezique-record/")
         _fail(
             "format",
-            f"expected {FORMAT!r}, got {fmt!r}"
+            f"expected {FORMAT!r}, got {shown(fmt)}"
             + (": a different version of the record format" if newer else ""),
         )
     top = _object(data, "record", ("format", "rules", "kind", "deals"), _TOP_KEYS)
@@ -611,10 +613,10 @@ def _parse(data: Any) -> tuple[GameRecord, _Given]:
         raise
     except (ValueError, TypeError) as e:
         # TypeError: some malformed option values slip past the rules' own checks
-        _fail("rules", f"bad rules {_cut(repr(top['rules']), 60)}: {e}")
+        _fail("rules", f"bad rules {shown(top['rules'])}: {e}")
     kind = _text(top["kind"], "kind")
     if kind not in KINDS:
-        _fail("kind", f"must be 'deal' or 'match': got {kind!r}")
+        _fail("kind", f"must be 'deal' or 'match': got {shown(kind)}")
     seed = _opt_int(top.get("seed"), "seed")
     if kind == "match" and seed is None:
         _fail("seed", "a match record needs the match seed (a whole number)")
@@ -647,7 +649,10 @@ def _parse(data: Any) -> tuple[GameRecord, _Given]:
         given.points.append("points" in d)
         dealer = _int(d.get("dealer", 0), f"{where}.dealer")
         if not 0 <= dealer < rules.players:
-            _fail(f"{where}.dealer", f"must be a seat from 0 to {rules.players - 1}: got {dealer}")
+            _fail(
+                f"{where}.dealer",
+                f"must be a seat from 0 to {rules.players - 1}: got {shown(dealer)}",
+            )
         deal_seed = _opt_int(d.get("seed"), f"{where}.seed")
         cards = None if d.get("cards") is None else _cards(d["cards"], f"{where}.cards", rules)
         if kind == "deal" and deal_seed is None and cards is None:
@@ -667,20 +672,20 @@ def _parse(data: Any) -> tuple[GameRecord, _Given]:
     given.winner = "winner" in top
     winner = _opt_int(top.get("winner"), "winner")
     if winner is not None and kind == "deal":
-        _fail("winner", f"a single deal has no match winner: must be null, got {winner}")
+        _fail("winner", f"a single deal has no match winner: must be null, got {shown(winner)}")
     if winner is not None and not 0 <= winner < rules.sides:
-        _fail("winner", f"must be a side from 0 to {rules.sides - 1}, or null: got {winner}")
+        _fail("winner", f"must be a side from 0 to {rules.sides - 1}, or null: got {shown(winner)}")
     meta: dict[str, str] = {}
     if "meta" in top and top["meta"] is not None:
         m = _object(top["meta"], "meta", (), None)
-        meta = {k: _text(v, f"meta.{k}") for k, v in m.items()}
+        meta = {k: _text(v, _join("meta", k)) for k, v in m.items()}
     handicap: tuple[int, ...] = ()
     if top.get("handicap") is not None:
         if kind != "match":
             _fail("handicap", "only a match record has a handicap")
         handicap = _ints(top["handicap"], "handicap", rules.sides, "side")
         if any(h < 0 for h in handicap):
-            _fail("handicap", f"a starting score cannot be negative: got {list(handicap)}")
+            _fail("handicap", f"a starting score cannot be negative: got {shown(list(handicap))}")
     record = GameRecord(rules, players, kind, seed, tuple(deals), scores, winner, meta, handicap)
     return record, given
 

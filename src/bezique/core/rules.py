@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
-from .cards import RANKS, pack
+from .cards import RANKS, pack, shown
 from .ids import action_ids
 from .percache import per_rules
 from .presets import ALIASES, BY_PLAYERS, PRESETS
@@ -387,24 +387,24 @@ class Rules:
             choices = f.metadata.get("choices", ())
             if choices and value not in choices:
                 raise ValueError(
-                    f"option {f.name} must be one of {', '.join(choices)}: got {_shown(value)}"
+                    f"option {f.name} must be one of {', '.join(choices)}: got {shown(value)}"
                 )
             want = type(f.default)
             if want is int and (isinstance(value, bool) or not isinstance(value, int)):
-                raise ValueError(f"option {f.name} must be a whole number: got {_shown(value)}")
+                raise ValueError(f"option {f.name} must be a whole number: got {shown(value)}")
             if want is bool and not isinstance(value, bool):
-                raise ValueError(f"option {f.name} must be true or false: got {_shown(value)}")
+                raise ValueError(f"option {f.name} must be true or false: got {shown(value)}")
             if want is int:
                 low, high = self._RANGES.get(f.name, (0, self.MAX_POINTS))
                 if not low <= value <= high:
-                    raise ValueError(f"option {f.name} must be {low} to {high}: got {value}")
+                    raise ValueError(f"option {f.name} must be {low} to {high}: got {shown(value)}")
             if want is tuple and (
                 not isinstance(value, tuple)
                 or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
             ):
                 raise ValueError(
                     f"option {f.name} must be a list of whole numbers such as (3,2,3): "
-                    f"got {_shown(value)}"
+                    f"got {shown(value)}"
                 )
             if want is tuple and len(value) > self._RANGES["hand_size"][1]:
                 most = self._RANGES["hand_size"][1]
@@ -419,7 +419,7 @@ class Rules:
             or len(set(self.pack_ranks)) != len(self.pack_ranks)
         ):
             raise ValueError(
-                f"pack_ranks must be distinct ranks from {RANKS}: got {_shown(self.pack_ranks)}"
+                f"pack_ranks must be distinct ranks from {RANKS}: got {shown(self.pack_ranks)}"
             )
         if self.dealer_sits_out and (self.players < 3 or self.partnerships):
             raise ValueError("dealer_sits_out needs 3 or 4 players and no partnerships")
@@ -432,7 +432,7 @@ class Rules:
             )
         if sum(self.deal_packets) != self.hand_size or min(self.deal_packets, default=0) < 1:
             raise ValueError(
-                f"deal_packets {self.deal_packets} must be positive and add up to the hand "
+                f"deal_packets {shown(self.deal_packets)} must be positive and add up to the hand "
                 f"size {self.hand_size}"
             )
         if self.trick_scoring == "brisque-majority" and self.sides != 2:
@@ -520,7 +520,7 @@ class Rules:
         if key not in cls._PRESETS:
             hint = difflib.get_close_matches(key, list(cls._PRESETS) + list(cls._ALIASES), 1)
             raise ValueError(
-                f"unknown preset {_shown(name)}"
+                f"unknown preset {shown(name)}"
                 + (f" (did you mean {hint[0]!r}?)" if hint else "")
                 + f"; presets: {', '.join(cls._PRESETS)}"
             )
@@ -563,7 +563,7 @@ class Rules:
                 continue  # not a whole-number option, or not a number: the full check says
             low, high = span
             if not low <= value <= high:
-                raise ValueError(f"option {name} must be {low} to {high}: got {value}")
+                raise ValueError(f"option {name} must be {low} to {high}: got {shown(value)}")
 
     @classmethod
     def _normalise(cls, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -579,7 +579,7 @@ class Rules:
             if opt not in known:
                 hint = difflib.get_close_matches(opt, list(known) + list(cls._SWITCHES), 1)
                 raise ValueError(
-                    f"unknown rule option {_shown(raw)}"
+                    f"unknown rule option {shown(raw)}"
                     + (f" (did you mean {hint[0]!r}?)" if hint else "")
                     + "; `bezique rules --options` lists them"
                 )
@@ -637,13 +637,13 @@ class Rules:
         if "(" not in t:
             return cls.preset(t)
         if not t.endswith(")"):
-            raise ValueError(f"bad rules string {_shown(text)}: expected name(option=value,...)")
+            raise ValueError(f"bad rules string {shown(text)}: expected name(option=value,...)")
         name, _, body = t[:-1].partition("(")
         options: dict[str, Any] = {}
         for part in filter(None, (p.strip() for p in _split_args(body))):
             key, eq, value = part.partition("=")
             if not eq or not key.strip():
-                raise ValueError(f"bad option {_shown(part)}: expected option=value")
+                raise ValueError(f"bad option {shown(part)}: expected option=value")
             options[key.strip()] = _parse_value(value.strip())
         return cls.preset(name, **options)
 
@@ -657,14 +657,6 @@ MAX_RULES_TEXT = 4096
 MAX_DEPTH = 16
 """Deepest nesting of parentheses in a rules string (the rules need two: ``x(deal_packets=(3,2,3))``).
 Within it reading is linear in the length: each level looks at the text inside it once."""
-SHOWN = 40
-"""Characters of a value quoted in an error at most (an error never echoes a long input)."""
-
-
-def _shown(value: Any) -> str:
-    """A value as an error quotes it: its repr, cut short."""
-    text = repr(value) if len(str(value)) <= 4 * SHOWN else repr(str(value)[: 4 * SHOWN])
-    return text if len(text) <= SHOWN else text[: SHOWN - 3] + "..."
 
 
 def _check_nesting(text: str) -> None:
