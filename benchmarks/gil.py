@@ -7,12 +7,14 @@ so on a machine with two free cores the two threads take about half the wall tim
 
 It prints the wall seconds of both ways and their ratio (threads / one after the other: 0.5 is
 the most two cores can give, 1.0 is no gain), with the load average, since other processes on
-a shared machine take cores away.  A benchmark, not a test: it never fails.
+a shared machine take cores away; and the same two searches in two processes, which share no
+lock at all: the threads' ratio is as good as the machine allows when it matches that one.  A benchmark, not a test: it never fails.
 """
 
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import os
 import threading
 import time
@@ -44,6 +46,19 @@ def at_once(deals: list[fast.FastDeal], worlds: int) -> float:
         t.start()
     for t in threads:
         t.join()
+    return time.perf_counter() - start
+
+
+def in_processes(deals: list[fast.FastDeal], worlds: int) -> float:
+    """Wall seconds of the searches run each in a process of its own (forked), all at once: what
+    the machine gives two searches that share nothing, the bound for the threads' ratio."""
+    ctx = multiprocessing.get_context("fork")
+    procs = [ctx.Process(target=search, args=(f, worlds, i)) for i, f in enumerate(deals)]
+    start = time.perf_counter()
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join()
     return time.perf_counter() - start
 
 
@@ -80,6 +95,7 @@ def main() -> None:
     search(deals[0], 10, 0)  # warm up (tables built once)
     serial = min(one_after_the_other(deals, args.worlds) for _ in range(args.repeat))
     parallel = min(at_once(deals, args.worlds) for _ in range(args.repeat))
+    apart = min(in_processes(deals, args.worlds) for _ in range(args.repeat))
     load = os.getloadavg()[0]
     print(
         f"{args.threads} pimc searches of {args.worlds} worlds (classic), best of {args.repeat}, "
@@ -88,6 +104,10 @@ def main() -> None:
     print(f"one after the other: {serial:.3f} s")
     print(f"in {args.threads} threads at once: {parallel:.3f} s")
     print(f"ratio: {parallel / serial:.2f}")
+    print(
+        f"in {args.threads} processes at once: {apart:.3f} s, ratio {apart / serial:.2f} "
+        "(the machine's own bound: cores that share caches and memory do not double)"
+    )
     turns, took = beside_a_search(deals[0], args.worlds)
     print(
         f"a Python loop beside one search ({took:.3f} s): {turns} turns ({turns / took:.0f} a second)"
