@@ -24,8 +24,7 @@ with warnings.catch_warnings():  # starlette's note about its httpx transport
 
 from bezique.core.records import record_match
 from bezique.server import app as app_module
-from server_helpers import app_client
-from test_server_hardening import played
+from server_helpers import app_client, played
 
 
 def _fuzzer() -> ModuleType:
