@@ -193,14 +193,21 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 SLOW: tuple[str, ...] = (
     "tests/test_server_leak.py::test_review_positions_are_the_seats_own_views",
     "tests/test_conformance.py::test_preset_conforms",
-    "tests/test_belief.py::test_the_training_script_fits_and_writes_a_model",
+    "lab/tests/test_training.py::",
     "tests/test_belief.py::test_the_shipped_model_knows_more_than_the_base_rate_on_fresh_deals",
-    "tests/test_arena_chain.py::",
+    "lab/tests/test_arena_chain.py::",
     "tests/test_option_ranges.py::test_every_whole_number_option_has_a_range_refused_on_both_sides",
     "tests/test_fast.py::test_lockstep_random_option_variations",
     "tests/test_bots_search.py::test_every_bot_plays_legal_actions_in_every_preset",
     "tests/test_fingerprint.py::test_every_preset_plays_as_fingerprinted",
     "tests/test_fuzz_requests.py::test_every_kind_of_hostile_request_is_answered_within_the_limits",
+    "tests/test_fastpimc.py::test_an_overrule_is_checked_again_on_fresh_worlds_when_asked",
+    "tests/test_server_leak.py::test_against_the_computer_with_hints_and_review",
+    "tests/test_bots_trials.py::test_the_spec_chooses_as_the_old_player",
+    "tests/test_server.py::test_nobody_at_a_friends_table_the_computer_waits",
+    "tests/test_fast.py::test_the_big_run_script_plays_at_random_or_by_bots",
+    "tests/test_server_restart.py::test_kill_and_restart_loses_nothing",
+    "tests/test_known_copies.py::test_a_card_that_leaves_a_hand_takes_the_known_copy_with_it",
 )
 """Node-id prefixes of the tests that take several seconds each (``pytest --durations=0``);
 ``make check`` leaves them out, ``make test`` runs them."""

@@ -207,3 +207,16 @@ def test_no_test_module_imports_another() -> None:
         for line, name in imported_test_modules(path)
     ]
     assert not found, "\n".join(found)
+
+
+def test_every_slow_entry_names_a_test_that_exists() -> None:
+    """The list of slow tests that ``make check`` leaves out names real files and functions
+    (an entry left behind by a move would quietly put a slow test back in the quick loop)."""
+    from conftest import SLOW
+
+    for entry in SLOW:
+        path, _, name = entry.partition("::")
+        source = ROOT / path
+        assert source.is_file(), entry
+        if name:
+            assert f"def {name}(" in source.read_text(encoding="utf-8"), entry
