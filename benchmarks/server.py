@@ -42,6 +42,8 @@ from websockets.asyncio.client import connect
 
 GOAL_TABLES = 200
 GOAL_P99_MS = 100.0
+RULES = "classic(target=10000)"
+"""Long matches, at the highest target the server allows: no table ends during a run."""
 
 
 def free_port() -> int:
@@ -61,6 +63,8 @@ def start_server(
         "BEZIQUE_HTTP_RATE": "1000",
         "BEZIQUE_HTTP_BURST": "1000",
         "BEZIQUE_WS_PER_ADDRESS": "100000",  # every seat's WebSocket comes from this address
+        "BEZIQUE_LOOKUP_RATE": "100000",  # and says hello from it
+        "BEZIQUE_LOOKUP_BURST": "100000",
     }
     env.pop("BEZIQUE_DATABASE_URL", None)
     run = [sys.executable]
@@ -93,6 +97,8 @@ class Stats:
         self.latencies: list[float] = []
         self.actions = 0
         self.errors = 0
+        self.error_codes: dict[str, int] = {}
+        """Errors the server told the clients, by code (a refused action stalls its table)."""
         self.open = 0
         self.measuring = False
         self.server_cpu: float | None = None
@@ -122,6 +128,8 @@ async def seat(
                     me = m["seat"]
                 if kind == "error":
                     stats.errors += 1
+                    code = str(m.get("code"))
+                    stats.error_codes[code] = stats.error_codes.get(code, 0) + 1
                     pending = None
                 if kind == "update" and pending is not None and m["index"] == pending[1]:
                     if stats.measuring:
@@ -174,7 +182,7 @@ async def run(
             post,
             base,
             "/api/tables",
-            {"rules": "classic(target=100000)", "seats": [{"kind": "me"}, {"kind": "open"}]},
+            {"rules": RULES, "seats": [{"kind": "me"}, {"kind": "open"}]},
         )
         friend = await loop.run_in_executor(
             None, post, base, f"/api/tables/{host['code']}/join", {}
@@ -273,7 +281,7 @@ async def ramp(
                 post,
                 base,
                 "/api/tables",
-                {"rules": "classic(target=100000)", "seats": [{"kind": "me"}, {"kind": "open"}]},
+                {"rules": RULES, "seats": [{"kind": "me"}, {"kind": "open"}]},
             )
             friend = await loop.run_in_executor(
                 None, post, base, f"/api/tables/{host['code']}/join", {}
@@ -303,9 +311,11 @@ async def ramp(
         out.append(level)
         cpu = ", ".join(f"{k} {v:.2f}" for k, v in level.cpu.items())
         spread = "/".join(f"{w:.0f}" for w in level.windows)
+        told = ", ".join(f"{k} {v}" for k, v in sorted(stats.error_codes.items())) or "none"
         print(
             f"  {made:4d} tables: {level.rate:6.0f} actions/s, p50 {level.p50:6.1f} ms, "
-            f"p99 {level.p99:7.1f} ms (windows {spread}); CPU s/s: {cpu}",
+            f"p99 {level.p99:7.1f} ms (windows {spread}); CPU s/s: {cpu}; "
+            f"errors so far: {told}; seats open {stats.open}/{2 * made}",
             flush=True,
         )
         if level.p99 >= GOAL_P99_MS:
@@ -329,6 +339,8 @@ def cluster_mode(args: argparse.Namespace) -> None:
         "BEZIQUE_HTTP_RATE": "1000",
         "BEZIQUE_HTTP_BURST": "1000",
         "BEZIQUE_WS_PER_ADDRESS": "100000",
+        "BEZIQUE_LOOKUP_RATE": "100000",
+        "BEZIQUE_LOOKUP_BURST": "100000",
     }
     with open("/proc/loadavg") as f:
         print(f"load average before: {' '.join(f.read().split()[:3])}; cores: {os.cpu_count()}")

@@ -414,6 +414,8 @@ def launched(nodes: int, bot_delay: str = "0") -> Iterator[Launched]:
         "BEZIQUE_HTTP_RATE": "1000",  # every table is made from this one address
         "BEZIQUE_HTTP_BURST": "1000",
         "BEZIQUE_WS_PER_ADDRESS": "10000",
+        "BEZIQUE_LOOKUP_RATE": "10000",  # every client says hello from this one address
+        "BEZIQUE_LOOKUP_BURST": "10000",
     }
     env.pop("BEZIQUE_DATABASE_URL", None)
     cmd = [sys.executable, "-m", "bezique.cli", "serve", "--nodes", str(nodes), "--port", str(port)]

@@ -309,6 +309,19 @@ def test_table_lookups_and_hellos_are_rate_limited(tmp_path: Path) -> None:
     close_all()
 
 
+def test_the_lookup_limit_is_set_from_the_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A load test from one address (or a proxy not yet trusted) needs the look-up limit raised
+    as the other limits are: ``BEZIQUE_LOOKUP_RATE`` and ``BEZIQUE_LOOKUP_BURST``."""
+    monkeypatch.setenv("BEZIQUE_LOOKUP_RATE", "0.001")
+    monkeypatch.setenv("BEZIQUE_LOOKUP_BURST", "2")
+    with TestClient(create_app(tmp_path, bot_delay=0)) as c:
+        got = [c.get(f"/api/tables/abcdefg{i}").status_code for i in range(4)]
+    assert got == [404] * 2 + [429] * 2
+    close_all()
+
+
 def test_the_rules_cache_is_keyed_by_digest(client: Any) -> None:
     lobby = client.app.state.lobby
     long_text = "classic(" + ",".join(["target=1000"] * 300) + ")"

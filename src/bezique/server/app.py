@@ -229,8 +229,8 @@ def create_app(
     ws_per_address: int | None = None,
     api_docs: bool | None = None,
     node: str | None = None,
-    lookup_rate: float = LOOKUP_RATE,
-    lookup_burst: float = LOOKUP_BURST,
+    lookup_rate: float | None = None,
+    lookup_burst: float | None = None,
     body_seconds: float = BODY_SECONDS,
 ) -> FastAPI:
     """The server.  Storage: ``database_url``, else ``BEZIQUE_DATABASE_URL``, else an SQLite
@@ -249,7 +249,8 @@ def create_app(
     and ``/redoc`` (default ``BEZIQUE_API_DOCS``, else off); ``node``: this server's name as
     one node of several sharing a PostgreSQL database (``cluster.py``; default
     ``BEZIQUE_NODE``, else a server on its own); ``lookup_rate`` and ``lookup_burst``: the
-    table look-ups and WebSocket hellos a second an address may make, and in a burst;
+    table look-ups and WebSocket hellos a second an address may make, and in a burst (default
+    ``BEZIQUE_LOOKUP_RATE`` or 10, ``BEZIQUE_LOOKUP_BURST`` or 60);
     ``body_seconds``: how long a request body may take to arrive.
     """
     if rate is None:
@@ -261,6 +262,10 @@ def create_app(
     if http_burst is None:
         http_burst = float(os.environ.get("BEZIQUE_HTTP_BURST", str(HTTP_BURST)))
     http_limit = AddressLimit(http_rate, http_burst)
+    if lookup_rate is None:
+        lookup_rate = float(os.environ.get("BEZIQUE_LOOKUP_RATE", str(LOOKUP_RATE)))
+    if lookup_burst is None:
+        lookup_burst = float(os.environ.get("BEZIQUE_LOOKUP_BURST", str(LOOKUP_BURST)))
     lookups = AddressLimit(lookup_rate, lookup_burst)
     if hello_seconds is None:
         hello_seconds = float(os.environ.get("BEZIQUE_HELLO_SECONDS", str(HELLO_SECONDS)))
