@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..core.cards import (
     ALL_KINDS,
@@ -316,7 +316,7 @@ def playout(
     ``stop`` (asked every few actions) raises :class:`BudgetSpent` when it says True."""
     n = 0
     while not deal.is_over:
-        if stop is not None and n & 7 == 7 and stop():
+        if stop is not None and stop():
             raise BudgetSpent
         if deal.phase == "declare":
             deal.apply(_declaration(deal))
@@ -341,6 +341,10 @@ class Budget:
     cpu_budget: float | None = None
     """CPU seconds of this thread (:attr:`Limit.cpu_budget`), from ``cpu_start``."""
     cpu_start: float = 0.0
+    _asked: float = field(default=0.0, repr=False)
+    """When :meth:`cpu_spent` was last asked (thread CPU time; 0: never)."""
+    _longest_step: float = field(default=0.0, repr=False)
+    """The longest CPU time between two questions to :meth:`cpu_spent` so far."""
 
     @classmethod
     def of(cls, limit: Limit | None, default: Limit) -> Budget:
@@ -375,10 +379,17 @@ class Budget:
         return not (self.time is not None and time.perf_counter() - self.start >= self.time)
 
     def cpu_spent(self) -> bool:
-        """True once the CPU budget (if any) is spent: a search stops even inside a world."""
-        return (
-            self.cpu_budget is not None and time.thread_time() - self.cpu_start >= self.cpu_budget
-        )
+        """True once the CPU budget (if any) is spent, or would be by the time the next step
+        ends: a search asks before each step (even inside a world) and one step of a deal with
+        many packs can take tens of milliseconds, so the longest gap seen between two questions
+        is kept back from the budget."""
+        if self.cpu_budget is None:
+            return False
+        now = time.thread_time()
+        if self._asked:
+            self._longest_step = max(self._longest_step, now - self._asked)
+        self._asked = now
+        return now - self.cpu_start + self._longest_step >= self.cpu_budget
 
     def elapsed(self) -> float:
         """Seconds since the search started."""
