@@ -26,8 +26,8 @@ from bezique import Deal, Rules, fast
 from bezique.bots import Limit, make
 from bezique.bots.base import salt_for
 from bezique.bots.heuristic import HeuristicBot
-from bezique.bots.playout import Budget
 from bezique.bots.levels import EXPERT_CPU, HARD_CPU, HARD_ROLLOUTS, LEVELS
+from bezique.bots.playout import Budget
 from bezique.bots.registry import resolve
 from bezique.core.slots import PART_BONUS, PART_LAST, PART_MELDS, PART_TRICKS
 from bezique.fast import DealLike
