@@ -90,7 +90,7 @@ def test_two_browsers_at_a_table(server: str, browser: Any) -> None:
         ann.wait_for_timeout(50)
     # both see the same public facts once the last move has reached them
     same = "document.querySelector('#stock') && document.querySelector('#stock').textContent"
-    for _ in range(100):
+    for _ in range(400):  # up to 20 s: a loaded machine delivers the last update late
         if ann.evaluate(same) == bob.evaluate(same):
             break
         ann.wait_for_timeout(50)
@@ -436,7 +436,11 @@ def test_a_review_item_opens_its_position(server: str, browser: Any, size: tuple
     marked = pos.locator("figure.played, figure.suggested").count()
     assert marked >= 1
     OUTPUT.mkdir(parents=True, exist_ok=True)
-    items.nth(k).scroll_into_view_if_needed()
+    # in one go: the summary may be drawn again (a message from the table) between two calls
+    page.evaluate(
+        "k => document.querySelectorAll('[data-review-ply]')[k]?.scrollIntoView({block: 'nearest'})",
+        k,
+    )
     page.screenshot(path=str(OUTPUT / f"review-position-{size[0]}x{size[1]}.png"))
     # the dialog is as wide as the screen at most: nothing of the position sticks out
     box = pos.bounding_box()
