@@ -18,6 +18,8 @@ import multiprocessing
 import os
 import threading
 import time
+from collections.abc import Sequence
+from multiprocessing.process import BaseProcess
 
 from bezique import Rules, fast
 from bezique.fast.search import pimc
@@ -38,28 +40,30 @@ def one_after_the_other(deals: list[fast.FastDeal], worlds: int) -> float:
     return time.perf_counter() - start
 
 
+def _all_at_once(workers: Sequence[threading.Thread | BaseProcess]) -> float:
+    """Wall seconds from starting every worker to the last one's end."""
+    start = time.perf_counter()
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    return time.perf_counter() - start
+
+
 def at_once(deals: list[fast.FastDeal], worlds: int) -> float:
     """Wall seconds of the searches run each in its own thread, all at once."""
-    threads = [threading.Thread(target=search, args=(f, worlds, i)) for i, f in enumerate(deals)]
-    start = time.perf_counter()
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    return time.perf_counter() - start
+    return _all_at_once(
+        [threading.Thread(target=search, args=(f, worlds, i)) for i, f in enumerate(deals)]
+    )
 
 
 def in_processes(deals: list[fast.FastDeal], worlds: int) -> float:
     """Wall seconds of the searches run each in a process of its own (forked), all at once: what
     the machine gives two searches that share nothing, the bound for the threads' ratio."""
     ctx = multiprocessing.get_context("fork")
-    procs = [ctx.Process(target=search, args=(f, worlds, i)) for i, f in enumerate(deals)]
-    start = time.perf_counter()
-    for p in procs:
-        p.start()
-    for p in procs:
-        p.join()
-    return time.perf_counter() - start
+    return _all_at_once(
+        [ctx.Process(target=search, args=(f, worlds, i)) for i, f in enumerate(deals)]
+    )
 
 
 def beside_a_search(f: fast.FastDeal, worlds: int) -> tuple[int, float]:
