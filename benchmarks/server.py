@@ -92,6 +92,14 @@ def post(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
         return json.loads(r.read())  # type: ignore[no-any-return]
 
 
+def table_for_two(base: str) -> tuple[str, list[str]]:
+    """A new table of two people, both seats taken: its WebSocket address and the two tokens."""
+    host = post(base, "/api/tables", {"rules": RULES, "seats": [{"kind": "me"}, {"kind": "open"}]})
+    friend = post(base, f"/api/tables/{host['code']}/join", {})
+    ws = base.replace("http://", "ws://")
+    return f"{ws}/ws/{host['code']}", [host["token"], friend["token"]]
+
+
 class Stats:
     def __init__(self) -> None:
         self.latencies: list[float] = []
@@ -174,21 +182,10 @@ async def run(
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     tasks = []
-    ws_base = base.replace("http://", "ws://")
     seats: list[tuple[str, str]] = []
     for _ in range(tables):  # every table first, so that making them does not wait on play
-        host = await loop.run_in_executor(
-            None,
-            post,
-            base,
-            "/api/tables",
-            {"rules": RULES, "seats": [{"kind": "me"}, {"kind": "open"}]},
-        )
-        friend = await loop.run_in_executor(
-            None, post, base, f"/api/tables/{host['code']}/join", {}
-        )
-        url = f"{ws_base}/ws/{host['code']}"
-        seats += [(url, host["token"]), (url, friend["token"])]
+        url, tokens = await loop.run_in_executor(None, table_for_two, base)
+        seats += [(url, token) for token in tokens]
     for k, (url, token) in enumerate(seats):
         tasks.append(asyncio.create_task(seat(url, token, think, stats, stop, k)))
     await asyncio.sleep(warmup)
@@ -270,24 +267,13 @@ async def ramp(
     stats = Stats()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
-    ws_base = base.replace("http://", "ws://")
     tasks: list[asyncio.Task[None]] = []
     out: list[Level] = []
     made = 0
     for target in levels:
         while made < target:
-            host = await loop.run_in_executor(
-                None,
-                post,
-                base,
-                "/api/tables",
-                {"rules": RULES, "seats": [{"kind": "me"}, {"kind": "open"}]},
-            )
-            friend = await loop.run_in_executor(
-                None, post, base, f"/api/tables/{host['code']}/join", {}
-            )
-            url = f"{ws_base}/ws/{host['code']}"
-            for token in (host["token"], friend["token"]):
+            url, tokens = await loop.run_in_executor(None, table_for_two, base)
+            for token in tokens:
                 k = len(tasks)
                 tasks.append(asyncio.create_task(seat(url, token, think, stats, stop, k)))
             made += 1
