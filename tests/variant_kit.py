@@ -10,10 +10,13 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-import pytest
-
-from bezique import Deal, IllegalAction, Rules
+from bezique import Deal, Rules
 from bezique.core.cards import CODES
+
+# the rule tests take these from here too
+from classic_kit import assert_illegal as assert_illegal
+from classic_kit import legal as legal
+from classic_kit import melds as melds
 
 RANKS = "ATKQJ987"
 SUITS = "SHDC"
@@ -76,10 +79,6 @@ def stack(
         while len(h) < rules.hand_size:
             h.append(rest.pop(0))
     return Deal.from_cards(rules, held, up, stock + rest, dealer=dealer)
-
-
-def legal(deal: Deal) -> list[str]:
-    return [str(a) for a in deal.legal_actions()]
 
 
 def card(ref: str) -> str:
@@ -146,20 +145,6 @@ def passes(deal: Deal) -> None:
     """Pass while a declaration is pending."""
     while deal.phase == "declare":
         deal.apply("pass")
-
-
-def assert_illegal(deal: Deal, action: str) -> None:
-    """The action raises IllegalAction and leaves the deal exactly as it was."""
-    before = deal.position()
-    with pytest.raises(IllegalAction):
-        deal.apply(action)
-    assert deal.position() == before
-    assert action not in legal(deal)
-
-
-def melds(deal: Deal, kind: str) -> list[str]:
-    """The legal declarations of one meld kind."""
-    return [a for a in legal(deal) if a.split()[:2] == ["meld", kind]]
 
 
 def meld(deal: Deal, kind: str, cards: str) -> str:
