@@ -20,7 +20,7 @@ with warnings.catch_warnings():  # starlette's note about its httpx transport
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
-from bezique import Rules
+from bezique import Deal, Rules
 from bezique.core import rules as rules_module
 from bezique.core.match import Match
 from bezique.core.records import record_match
@@ -34,6 +34,7 @@ from server_helpers import (
     close_all,
     make,
     new_table,
+    play_vs_computer,
     played,
     real_server,
     ws_url,
@@ -388,3 +389,89 @@ def test_the_log_replayed_in_a_worker_gives_the_match_played() -> None:
     assert moves == sum(len(d.history) for d in match.deals)
     assert rebuilt.scores == match.scores and rebuilt.winner == match.winner
     assert isinstance(rebuilt, Match)
+
+
+def log_of(match: Match, deals: int) -> list[str]:
+    """A table's log for the first ``deals`` deals of ``match``."""
+    actions: list[str] = []
+    for i, d in enumerate(match.deals[:deals]):
+        if i:
+            actions.append(NEXT_DEAL)
+        actions.extend(d.history)
+    return actions
+
+
+def applied_while(monkeypatch: pytest.MonkeyPatch, counts: list[int]) -> None:
+    """Count every action applied to any deal from now on (into ``counts``)."""
+    original = Deal.apply
+
+    def counted(self: Deal, action: Any) -> None:
+        counts.append(1)
+        original(self, action)
+
+    monkeypatch.setattr(Deal, "apply", counted)
+
+
+def test_the_log_with_the_kept_outcomes_replays_only_the_current_deal(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A 19,877-action table was replayed whole on each load: with the finished deals' outcomes
+    only the current deal's actions are applied, and the match is the one played."""
+    match = played("classic(target=2000)")
+    assert match.seed is not None and len(match.deals) >= 4
+    k = len(match.deals) - 1
+    actions = log_of(match, k + 1)
+    outcomes = {i: json.loads(json.dumps(p.outcome())) for i, p in enumerate(match.finished[:k])}
+    counts: list[int] = []
+    applied_while(monkeypatch, counts)
+    rebuilt, moves = tables.replay_log(match.rules, match.seed, None, actions, outcomes)
+    assert len(counts) == len(match.deal.history)
+    assert moves == sum(len(d.history) for d in match.deals)
+    assert record_match(rebuilt) == record_match(match)
+    assert rebuilt.scores == match.scores and rebuilt.winner == match.winner
+
+
+@pytest.mark.parametrize("spoil", ["missing", "another seed", "not a dict"])
+def test_kept_outcomes_that_do_not_fit_the_log_mean_the_log_replayed(spoil: str) -> None:
+    """The outcomes are a cache of the log: a missing one, or one of another deal, and the
+    whole log is replayed instead, giving the match played."""
+    match = played("classic(target=2000)")
+    assert match.seed is not None
+    k = len(match.deals) - 1
+    outcomes: dict[int, Any] = {i: p.outcome() for i, p in enumerate(match.finished[:k])}
+    if spoil == "missing":
+        del outcomes[1]
+    elif spoil == "another seed":
+        outcomes[1]["seed"] += 1
+    else:
+        outcomes[0] = ["not", "an", "outcome"]
+    rebuilt, _ = tables.replay_log(match.rules, match.seed, None, log_of(match, k + 1), outcomes)
+    assert record_match(rebuilt) == record_match(match)
+    assert [d.history for d in rebuilt.deals] == [d.history for d in match.deals]
+
+
+def test_a_table_reloaded_replays_only_its_current_deal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server keeps each finished deal's outcome as the next deal starts; a table loaded
+    again (after it left memory, or on another node) applies only the current deal's actions,
+    and its players see the match as it was."""
+    with app_client(tmp_path) as c:
+        made = new_table(c, rules="classic(target=3000)", level="beginner")
+        p = Player(c, made["code"], made["token"])
+        last = play_vs_computer(p, deals=3)
+        before = last["match"]
+        p.close()
+        lobby = c.app.state.lobby
+        table = lobby.tables[made["code"]]
+        assert table.match is not None
+        current = len(table.match.deal.history)
+        lobby.forget(table)
+        assert set(lobby.store.load(made["code"]).outcomes) == {0, 1}
+        counts: list[int] = []
+        applied_while(monkeypatch, counts)
+        again = Player(c, made["code"], made["token"])
+        assert len(counts) == current
+        assert again.welcome["type"] == "welcome"
+        assert again.latest is not None and again.latest["match"] == before
+        again.close()

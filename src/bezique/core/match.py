@@ -4,11 +4,12 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any, overload
 
 from .cards import RANKS, rank_of
-from .deal import Deal
+from .deal import Deal, SideResult
 from .events import EventKind
 from .games import (
     GameResult,
@@ -51,8 +52,12 @@ class Match(GameTally):
         self.cut: list[str] = []
         """The cards cut for the first deal, per seat (the last round if there were ties)."""
         self.first_dealer: int = self._cut()
-        self.deals: list[Deal] = []
-        """Every deal of the match so far, the current one last."""
+        self._played: list[PlayedDeal] = []
+        """The deals before the current one, as kept once finished."""
+        self._built: dict[int, Deal] = {}
+        """Those of them at hand as deals: played here, or replayed when asked for."""
+        self._current: Deal | None = None
+        self._current_played: PlayedDeal | None = None
         self.deal_seeds: list[int] = []
         self.adjustments: list[tuple[int, int, int, str]] = []
         """Match-level points: (deal index, side, points, why)."""
@@ -68,37 +73,95 @@ class Match(GameTally):
             if ranks.count(best) == 1:
                 return ranks.index(best)
 
+    @classmethod
+    def resume(
+        cls,
+        rules: Rules,
+        seed: int,
+        handicap: Sequence[int] | None,
+        played: Sequence[PlayedDeal],
+    ) -> Match:
+        """The match ``Match(rules, seed, handicap)`` after ``played``, its finished deals in
+        order, with the next deal dealt: what replaying them would give, without replaying them
+        (a long match is resumed at the cost of its current deal).  Each must be the deal this
+        match deals next (its seed, dealer and the game scores it began on) and none may end the
+        match; otherwise ValueError, naming the deal."""
+        match = cls(rules, seed, handicap)
+        for i, p in enumerate(played):
+            deal = match.deal
+            dealt = (match.deal_seeds[-1], deal.dealer, deal.carry, deal.game_bezique)
+            if (p.seed, p.dealer, p.carry, p.game_bezique) != dealt:
+                given = (p.seed, p.dealer, p.carry, p.game_bezique)
+                raise ValueError(
+                    f"deal {i} is not this match's: it was dealt as {given} (seed, dealer, game "
+                    f"scores, bezique in the game), the match deals it as {dealt}"
+                )
+            match._played.append(p)
+            if match._winner_after(match._played) is not None:
+                raise ValueError(f"deal {i} ends the match: no deal can follow it")
+            match._start((p.dealer + 1) % rules.players)
+        return match
+
     def _start(self, dealer: int) -> None:
         seed = self._rng.getrandbits(63)
         self.deal_seeds.append(seed)
-        games, scores = self._tally()
+        played = self._played
+        games, scores = self._tally_of(played, pending=False)
         first = games[-1].last_deal + 1 if games else 0  # the current game's first deal
-        if first == len(self.deals):  # a new game begins
+        if first == len(played):  # a new game begins
             scores = list(self.handicap)
         carry = scores if any(scores) else None
         # first_bezique pays for the first bezique of a game, not of each deal (HAITIAN.md H07)
         game_bezique = (
-            bool(self.rules.first_bezique)
-            and first < len(self.deals)
-            and self.deals[-1].bezique_in_game
+            bool(self.rules.first_bezique) and first < len(played) and played[-1].bezique_in_game
         )
-        self.deals.append(
-            Deal.new(self.rules, seed=seed, dealer=dealer, carry=carry, game_bezique=game_bezique)
+        self._current = Deal.new(
+            self.rules, seed=seed, dealer=dealer, carry=carry, game_bezique=game_bezique
         )
+        self._current_played = None
         self._three_in_a_row()
 
     def _three_in_a_row(self) -> None:
         """Greek club rule: the same trump suit three deals running gives the dealer +20
         (-20 when it is clubs; :func:`~bezique.core.scoring.trump_run_bonus`)."""
-        points = trump_run_bonus(self.rules, [d.trump for d in self.deals[-3:]])
+        trumps = [p.trump for p in self._played[-2:]] + [self.deal.trump]
+        points = trump_run_bonus(self.rules, trumps[-3:])
         if points:
-            side = self.rules.side_of(self.deals[-1].dealer)
-            self.adjustments.append((len(self.deals) - 1, side, points, "same trump three deals"))
+            side = self.rules.side_of(self.deal.dealer)
+            self.adjustments.append((len(self._played), side, points, "same trump three deals"))
+
+    @property
+    def deals(self) -> Sequence[Deal]:
+        """Every deal of the match so far, the current one last.  A finished deal of a resumed
+        match is replayed when it is first asked for (:attr:`finished` has what it came to
+        without that)."""
+        return _Deals(self)
+
+    @property
+    def finished(self) -> list[PlayedDeal]:
+        """Every finished deal as the match keeps it: those before the current one, and the
+        current one once it is over."""
+        out = list(self._played)
+        current = self.deal
+        if current.is_over:
+            if self._current_played is None:
+                self._current_played = PlayedDeal.of(current, self.deal_seeds[-1])
+            out.append(self._current_played)
+        return out
+
+    def _deal_at(self, index: int) -> Deal:
+        if index == len(self._played):
+            return self.deal
+        deal = self._built.get(index)
+        if deal is None:
+            deal = self._built[index] = self._played[index].replayed(self.rules)
+        return deal
 
     @property
     def deal(self) -> Deal:
         """The current deal."""
-        return self.deals[-1]
+        assert self._current is not None  # dealt by __init__
+        return self._current
 
     @property
     def dealer(self) -> int:
@@ -123,21 +186,27 @@ class Match(GameTally):
         """The side that won the game the current deal finished, else None."""
         if self.rules.match_games:
             games = self.games
-            last = len(self.deals) - 1
+            last = len(self._played)
             return games[-1].winner if games and games[-1].last_deal == last else None
         return self.winner
 
-    def _deal_winner(self, deal: Deal, scores: Sequence[int]) -> int | None:
+    def _deal_winner(self, deal: PlayedDeal, scores: Sequence[int]) -> int | None:
         """The side that a finished deal makes the winner of its game, on these game scores."""
-        for e in deal.events:
-            if e.kind is EventKind.WINS_GAME:
-                return self.rules.side_of(e.seat)
+        if deal.game_won_by is not None:
+            return self.rules.side_of(deal.game_won_by)
         if self.rules.deal_scoring == "per-deal":
-            return settle(deal).winner
+            return deal.settlement(self.rules).winner
         return game_winner(self.rules, scores, deal.trick_winners)
 
     def _tally(self) -> tuple[list[GameResult], list[int]]:
         """The finished games, and the current game's scores, from the deals played."""
+        return self._tally_of(self.finished, pending=not self.deal.is_over)
+
+    def _tally_of(
+        self, finished: Sequence[PlayedDeal], pending: bool
+    ) -> tuple[list[GameResult], list[int]]:
+        """The games and scores after ``finished``; ``pending``: a deal not over follows them
+        (it begins a new game's scores if the last of them ended one)."""
         rules = self.rules
         games: list[GameResult] = []
         counts = (0,) * rules.sides
@@ -145,12 +214,10 @@ class Match(GameTally):
         adjust: dict[int, list[tuple[int, int]]] = {}
         for i, side, p, _ in self.adjustments:
             adjust.setdefault(i, []).append((side, p))
-        for i, d in enumerate(self.deals):
+        for i, d in enumerate(finished):
             if games and games[-1].last_deal == i - 1:  # the last deal ended a game
                 scores, first = list(self.handicap), i
-            if not d.is_over:
-                break
-            points = settle(d).payout if rules.deal_scoring == "per-deal" else d.points
+            points = d.settlement(rules).payout if rules.deal_scoring == "per-deal" else d.points
             scores = add_points(rules, scores, points)
             for side, p in adjust.get(i, ()):
                 scores[side] += p
@@ -159,20 +226,28 @@ class Match(GameTally):
                 if w is not None:
                     counts, double = count_game(rules, counts, w, scores)
                     games.append(GameResult(first, i, w, tuple(scores), double, counts))
+        if pending and games and games[-1].last_deal == len(finished) - 1:
+            scores = list(self.handicap)
         return games, scores
+
+    def _winner_after(self, finished: Sequence[PlayedDeal]) -> int | None:
+        """The side that has won the match once ``finished`` are played, else None."""
+        if not finished:
+            return None
+        if self.rules.match_games:
+            games, _ = self._tally_of(finished, pending=False)
+            if not games or games[-1].last_deal != len(finished) - 1:
+                return None
+            return match_winner(self.rules, games[-1].counts)
+        _, scores = self._tally_of(finished, pending=False)
+        return self._deal_winner(finished[-1], scores)
 
     @property
     def winner(self) -> int | None:
         """The winning side once the match is decided (checked at the end of a deal), else None."""
-        deal = self.deal
-        if not deal.is_over:
+        if not self.deal.is_over:
             return None
-        if self.rules.match_games:
-            games = self.games
-            if not games or games[-1].last_deal != len(self.deals) - 1:
-                return None
-            return match_winner(self.rules, games[-1].counts)
-        return self._deal_winner(deal, self.scores)
+        return self._winner_after(self.finished)
 
     def rematch(self, seed: int | None = None) -> Match:
         """A new match of the same rules once this one is won; with ``cent_points_handicap``
@@ -193,11 +268,167 @@ class Match(GameTally):
             raise ValueError("the current deal is not over yet")
         if self.winner is not None:
             raise ValueError(f"the match is over: side {self.winner} won")
-        self._start((self.deal.dealer + 1) % self.rules.players)
+        finished = self.finished[-1]
+        self._built[len(self._played)] = self.deal
+        self._played.append(finished)
+        self._start((finished.dealer + 1) % self.rules.players)
         return self.deal
 
     def __repr__(self) -> str:
-        return f"<Match {self.rules} deal {len(self.deals)} scores {self.scores}>"
+        return f"<Match {self.rules} deal {len(self._played) + 1} scores {self.scores}>"
+
+
+class _Deals(Sequence[Deal]):
+    """A match's deals as a sequence (:attr:`Match.deals`): a finished deal of a resumed match
+    is replayed the first time it is asked for."""
+
+    def __init__(self, match: Match) -> None:
+        self._match = match
+
+    def __len__(self) -> int:
+        return len(self._match._played) + 1
+
+    @overload
+    def __getitem__(self, index: int) -> Deal: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Deal]: ...
+
+    def __getitem__(self, index: int | slice) -> Deal | list[Deal]:
+        n = len(self)
+        if isinstance(index, slice):
+            return [self._match._deal_at(i) for i in range(*index.indices(n))]
+        i = index + n if index < 0 else index
+        if not 0 <= i < n:
+            raise IndexError(f"deal {index} of {n}")
+        return self._match._deal_at(i)
+
+    def __iter__(self) -> Iterator[Deal]:
+        return (self._match._deal_at(i) for i in range(len(self)))
+
+
+def _whole(value: Any, what: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ValueError(f"{what} must be a whole number: got {value!r}")
+    return value
+
+
+def _wholes(value: Any, what: str) -> tuple[int, ...]:
+    if not isinstance(value, list):
+        raise ValueError(f"{what} must be a list of whole numbers")
+    return tuple(_whole(v, what) for v in value)
+
+
+@dataclass(frozen=True)
+class PlayedDeal:
+    """A finished deal as a match keeps it: how it was dealt (its seed, dealer, the game scores
+    it began on and whether a bezique had been declared in the game), its actions, and what it
+    came to.  That is all that scoring the match, showing the deal's points and writing its
+    record need: a match is resumed from these (:meth:`Match.resume`) without replaying them."""
+
+    dealer: int
+    seed: int
+    carry: tuple[int, ...]
+    game_bezique: bool
+    actions: tuple[str, ...]
+    trump: str | None
+    points: tuple[int, ...]
+    """Per side, as :attr:`Deal.points` said at the end."""
+    result: tuple[SideResult, ...]
+    trick_winners: tuple[int, ...]
+    game_won_by: int | None
+    """The seat whose play won the game outright within the deal, else None."""
+    bezique_in_game: bool
+
+    @classmethod
+    def of(cls, deal: Deal, seed: int) -> PlayedDeal:
+        """What the match keeps of ``deal`` (over), dealt from ``seed``."""
+        result = deal.result
+        if result is None:
+            raise ValueError("the deal is not over")
+        won = next((e.seat for e in deal.events if e.kind is EventKind.WINS_GAME), None)
+        return cls(
+            deal.dealer,
+            seed,
+            deal.carry,
+            deal.game_bezique,
+            tuple(deal.history),
+            deal.trump,
+            tuple(deal.points),
+            tuple(result),
+            tuple(deal.trick_winners),
+            won,
+            deal.bezique_in_game,
+        )
+
+    def settlement(self, rules: Rules) -> Settlement:
+        """The payout of this deal played as a game (:func:`settle`)."""
+        return settle_points(
+            rules, [r.total for r in self.result], [r.brisques for r in self.result]
+        )
+
+    def replayed(self, rules: Rules) -> Deal:
+        """The deal itself, dealt again and its actions applied; ValueError if it does not come
+        to what this says (another deal's record, or other rules)."""
+        deal = Deal.new(
+            rules,
+            seed=self.seed,
+            dealer=self.dealer,
+            carry=self.carry,
+            game_bezique=self.game_bezique,
+        )
+        for action in self.actions:
+            deal.apply(action)
+        if not deal.is_over or PlayedDeal.of(deal, self.seed) != self:
+            raise ValueError("the actions do not play out to this deal's result")
+        return deal
+
+    def outcome(self) -> dict[str, Any]:
+        """Everything but the actions, as JSON-ready data (a store keeps the actions apart)."""
+        return {
+            "dealer": self.dealer,
+            "seed": self.seed,
+            "carry": list(self.carry),
+            "game_bezique": self.game_bezique,
+            "trump": self.trump,
+            "points": list(self.points),
+            "result": [
+                [r.melds, r.tricks, r.last_trick, r.bonuses, r.brisques] for r in self.result
+            ],
+            "trick_winners": list(self.trick_winners),
+            "game_won_by": self.game_won_by,
+            "bezique_in_game": self.bezique_in_game,
+        }
+
+    @classmethod
+    def from_outcome(cls, data: Mapping[str, Any], actions: Sequence[str]) -> PlayedDeal:
+        """The deal from :meth:`outcome`'s data and its actions; ValueError on data of another
+        shape."""
+        try:
+            result = data["result"]
+            if not isinstance(result, list) or not all(isinstance(r, list) for r in result):
+                raise ValueError("result must be a list of lists")
+            trump, won = data["trump"], data["game_won_by"]
+            if trump is not None and not isinstance(trump, str):
+                raise ValueError(f"trump must be a suit letter or null: got {trump!r}")
+            flags = data["game_bezique"], data["bezique_in_game"]
+            if not all(isinstance(f, bool) for f in flags):
+                raise ValueError("game_bezique and bezique_in_game must be true or false")
+            return cls(
+                _whole(data["dealer"], "dealer"),
+                _whole(data["seed"], "seed"),
+                _wholes(data["carry"], "carry"),
+                flags[0],
+                tuple(str(a) for a in actions),
+                trump,
+                _wholes(data["points"], "points"),
+                tuple(SideResult(*_wholes(r, "result")) for r in result),
+                _wholes(data["trick_winners"], "trick_winners"),
+                None if won is None else _whole(won, "game_won_by"),
+                flags[1],
+            )
+        except (KeyError, TypeError) as e:
+            raise ValueError(f"not a played deal's outcome: {type(e).__name__} {e}") from None
 
 
 @dataclass(frozen=True)

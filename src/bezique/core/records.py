@@ -268,13 +268,17 @@ def record_match(
             "a match started without a seed cannot be recorded: its cut and shuffles cannot be "
             "made again; start it with Match(rules, seed=...)"
         )
+    finished = match.finished  # read as kept: no finished deal is replayed for its record
     return GameRecord(
         rules=match.rules,
         players=_players(match.rules, players),
         kind="match",
         seed=match.seed,
-        deals=tuple(
-            _deal_record(d, s, None) for d, s in zip(match.deals, match.deal_seeds, strict=True)
+        deals=tuple(DealRecord(p.dealer, p.seed, None, p.actions, p.points) for p in finished)
+        + (
+            (_deal_record(match.deal, match.deal_seeds[-1], None),)
+            if not match.deal.is_over
+            else ()
         ),
         scores=tuple(match.scores),
         winner=match.winner,

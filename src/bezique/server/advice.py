@@ -62,20 +62,21 @@ def review(
     the actions of the whole match, ``ply`` those of the deal; ``view`` is the seat's own view
     of the deal at that moment, the hand it held, the melds, the trick and the scores, so the
     client can show the position: only what the seat saw then, as every view sent)."""
-    deal = match.deals[deal_index]
-    if not deal.is_over:
+    finished = match.finished  # as kept: the deal is replayed below, the others not at all
+    if not 0 <= deal_index < len(finished):
         raise ValueError("the deal is not over yet")
-    before = sum(len(d.history) for d in match.deals[:deal_index])
+    deal = finished[deal_index]
+    before = sum(len(d.actions) for d in finished[:deal_index])
     # the game scores the deal began on too: the advice (and a Haitian deal's end) needs them
     replay = Deal.new(
         match.rules,
-        seed=match.deal_seeds[deal_index],
+        seed=deal.seed,
         dealer=deal.dealer,
         carry=deal.carry,
         game_bezique=deal.game_bezique,
     )
     out = []
-    for ply, played in enumerate(deal.history):
+    for ply, played in enumerate(deal.actions):
         if replay.to_move == seat:
             obs = replay.observation(seat)
             if len(obs.legal) > 1:

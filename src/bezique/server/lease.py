@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy.engine import make_url
 
 from .protocol import ProtocolError
+from .tables import replay_args, replay_log
 
 if TYPE_CHECKING:
     from .room import Lobby
@@ -269,10 +270,13 @@ async def load_leased(lobby: Lobby, code: str, leases: Leases) -> Table | None:
     if not await lobby.work.db(lobby.store.exists, code):
         return None  # no lease for a code that names nothing
     await leases.acquire(code)
+    built = None
     try:
         row = await lobby.work.db(lobby.store.load, code)
         if row is not None:
-            await lobby._prepared(row.rules)
+            rules = await lobby._prepared(row.rules)
+            if row.status != "waiting":  # the log replayed in a worker, not in the loop
+                built = await asyncio.to_thread(replay_log, *replay_args(rules, row))
     except BaseException:
         leases.drop(code)
         raise
@@ -281,7 +285,7 @@ async def load_leased(lobby: Lobby, code: str, leases: Leases) -> Table | None:
         raise Elsewhere(code)
     table = lobby.tables.get(code)
     if table is None:
-        table = lobby._add(row)
+        table = lobby._add(row, built)
         if table.status != row.status:
             await lobby.work.db(lobby.store.set_status, code, table.status)
     return table

@@ -13,9 +13,9 @@ import json
 import unicodedata
 from typing import Any, Literal, TypedDict
 
-from ..core.deal import Deal, SideResult
+from ..core.deal import SideResult
 from ..core.events import ScoreEvent
-from ..core.match import Match, settle
+from ..core.match import Match, PlayedDeal
 from ..core.notation import Action, IllegalAction
 from ..core.observation import Observation
 from ..core.rules import Rules
@@ -274,17 +274,16 @@ def _result(r: SideResult) -> dict[str, int]:
     }
 
 
-def deal_summary(deal: Deal) -> dict[str, Any]:
+def deal_summary(rules: Rules, deal: PlayedDeal) -> dict[str, Any]:
     """A finished deal's points and how they were made (numbers only: nothing hidden)."""
-    result = deal.result or []
     out: dict[str, Any] = {
         "points": list(deal.points),
-        "result": [_result(r) for r in result],
+        "result": [_result(r) for r in deal.result],
         "payout": None,
         "rubicon": False,
     }
-    if deal.rules.deal_scoring == "per-deal" and deal.is_over:
-        s = settle(deal)
+    if rules.deal_scoring == "per-deal":
+        s = deal.settlement(rules)
         out["payout"] = list(s.payout)
         out["rubicon"] = s.rubicon
     return out
@@ -327,7 +326,7 @@ def match_info(match: Match, moves: int, ready: list[bool]) -> dict[str, Any]:
         "winner": match.winner,
         "target": match.rules.target,
         "per_deal": match.rules.deal_scoring == "per-deal",
-        "deals": [deal_summary(d) for d in match.deals if d.is_over],
+        "deals": [deal_summary(match.rules, d) for d in match.finished],
         "ready": list(ready),
         "games": games_info(match),
     }

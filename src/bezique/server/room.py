@@ -37,8 +37,8 @@ from .tables import (
     hash_token,
     levels,
     new_code,
+    replay_args,
     replay_log,
-    stored_seed,
 )
 from .workers import Workers
 
@@ -129,9 +129,7 @@ class Lobby:
         if row is not None:
             rules = await self._prepared(row.rules)
             if row.status != "waiting":  # the log replayed in a worker, not in the loop
-                args = (rules, stored_seed(row), row.config.get("handicap"))
-                actions = [m.action for m in row.moves]
-                built = await asyncio.to_thread(replay_log, *args, actions)
+                built = await asyncio.to_thread(replay_log, *replay_args(rules, row))
         table = self.tables.get(code)  # made meanwhile (by create, or get)
         if table is None and row is not None:
             table = self._add(row, built)

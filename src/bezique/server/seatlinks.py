@@ -126,7 +126,7 @@ def game_entry(table: Table, seat: int) -> dict[str, Any]:
     if match is not None:
         out["scores"] = list(match.scores)
         out["winner"] = match.winner
-        out["deals"] = sum(1 for d in match.deals if d.is_over)
+        out["deals"] = len(match.finished)
     return out
 
 

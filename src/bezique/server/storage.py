@@ -5,11 +5,17 @@ A game is stored as its rules, its seed and an append-only log of actions: the e
 the log to rebuild the table, so nothing but the log has to be kept right.  Every write is
 committed before the call returns, so an action the server has acknowledged survives the
 server being killed.
+
+Beside the log, each finished deal's outcome is kept (``bz_outcomes``): what the match needs of
+it to go on (:class:`~bezique.core.match.PlayedDeal`), so that a table is rebuilt by replaying
+its current deal only.  The outcomes are a cache of the log: one that is missing (or does not
+fit) only means the log is replayed from the start.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import time
@@ -76,6 +82,14 @@ moves_t = Table(
     Column("at", Float, nullable=False),
 )
 
+outcomes_t = Table(
+    "bz_outcomes",
+    metadata,
+    Column("code", String(16), primary_key=True),
+    Column("deal", Integer, primary_key=True),
+    Column("outcome", Text, nullable=False),
+)
+"""Each finished deal's outcome (:meth:`~bezique.core.match.PlayedDeal.outcome`, as JSON)."""
 
 leases_t = Table(
     "bz_leases",
@@ -161,6 +175,8 @@ class TableRow:
     host: int
     seats: list[SeatRow] = field(default_factory=list)
     moves: list[MoveRow] = field(default_factory=list)
+    outcomes: dict[int, dict[str, Any]] = field(default_factory=dict)
+    """The finished deals' outcomes kept, by deal index (those that could be read)."""
 
 
 def default_url(data_dir: str | os.PathLike[str]) -> str:
@@ -294,6 +310,26 @@ class Store:
             for code, status in (statuses or {}).items():
                 c.execute(update(tables_t).where(tables_t.c.code == code).values(status=status))
 
+    def save_outcomes(self, code: str, outcomes: dict[int, dict[str, Any]]) -> None:
+        """Keep finished deals' outcomes (deal index -> data); one kept already stays as it is
+        (an outcome follows from the log: a second writer has the same)."""
+        with self.engine.begin() as c:
+            self._fenced(c, [code])
+            have = set(
+                c.execute(
+                    select(outcomes_t.c.deal).where(
+                        outcomes_t.c.code == code, outcomes_t.c.deal.in_(list(outcomes))
+                    )
+                ).scalars()
+            )
+            rows = [
+                {"code": code, "deal": deal, "outcome": json.dumps(data)}
+                for deal, data in sorted(outcomes.items())
+                if deal not in have
+            ]
+            if rows:
+                c.execute(insert(outcomes_t), rows)
+
     def update_seat(self, code: str, seat: SeatRow) -> None:
         with self.engine.begin() as c:
             self._fenced(c, [code])
@@ -340,6 +376,11 @@ class Store:
                 out.seats.append(SeatRow(s.seat, s.name, s.kind, s.level, s.token_hash))
             for m in c.execute(select(moves_t).where(moves_t.c.code == code).order_by(moves_t.c.n)):
                 out.moves.append(MoveRow(m.n, m.deal, m.seat, m.action))
+            for o in c.execute(select(outcomes_t).where(outcomes_t.c.code == code)):
+                with contextlib.suppress(ValueError):  # unreadable: the log is replayed instead
+                    data = json.loads(o.outcome)
+                    if isinstance(data, dict):
+                        out.outcomes[o.deal] = data
             return out
 
 

@@ -19,13 +19,13 @@ import hmac
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from .. import bots
 from ..bots.base import Bot
-from ..core.match import Match
+from ..core.match import Match, PlayedDeal
 from ..core.notation import IllegalAction
 from ..core.rules import Rules
 from . import advice
@@ -88,19 +88,51 @@ def default_level() -> str:
 
 
 def replay_log(
-    rules: Rules, seed: int, handicap: list[int] | None, actions: list[str]
+    rules: Rules,
+    seed: int,
+    handicap: list[int] | None,
+    actions: list[str],
+    outcomes: Mapping[int, Mapping[str, Any]] | None = None,
 ) -> tuple[Match, int]:
     """The match a table's log makes, and the actions of play in it (the log's entries less
-    the deal starts).  Called in a worker thread: a long log takes a while to replay."""
-    match = Match(rules, seed, handicap)
-    moves = 0
+    the deal starts).  With the ``outcomes`` of every finished deal (as the store keeps them)
+    only the current deal is replayed; without them, or if they do not fit the log, the whole
+    log.  Called in a worker thread: even one deal takes a while on big rules."""
+    deals: list[list[str]] = [[]]
     for action in actions:
         if action == NEXT_DEAL:
-            match.next_deal()
+            deals.append([])
         else:
-            match.deal.apply(action)
-            moves += 1
+            deals[-1].append(action)
+    moves = len(actions) - (len(deals) - 1)
+    finished = deals[:-1]
+    match = None
+    if outcomes is not None and all(i in outcomes for i in range(len(finished))):
+        try:
+            played = [PlayedDeal.from_outcome(outcomes[i], a) for i, a in enumerate(finished)]
+            match = Match.resume(rules, seed, handicap, played)
+        except ValueError as e:
+            log.warning("a table's kept deal outcomes do not fit its log (%s): replaying it", e)
+    if match is None:
+        match = Match(rules, seed, handicap)
+        for deal in finished:
+            for action in deal:
+                match.deal.apply(action)
+            match.next_deal()
+    for action in deals[-1]:
+        match.deal.apply(action)
     return match, moves
+
+
+ReplayArgs = tuple[Rules, int, list[int] | None, list[str], Mapping[int, Mapping[str, Any]] | None]
+"""The arguments of :func:`replay_log`."""
+
+
+def replay_args(rules: Rules, row: TableRow) -> ReplayArgs:
+    """What :func:`replay_log` needs to rebuild a table from its stored row (``rules``: its
+    rules, read)."""
+    actions = [m.action for m in row.moves]
+    return rules, stored_seed(row), row.config.get("handicap"), actions, row.outcomes
 
 
 def stored_seed(row: TableRow) -> int:
@@ -137,12 +169,14 @@ class Table:
         self._advising = Slots(MAX_ADVICE)
         """Seats whose hint or review is being worked out."""
         self._seats_told: asyncio.TimerHandle | None = None
+        self._outcomes_kept: set[int] = set()
+        """Deals whose outcomes the store has (``storage.outcomes_t``)."""
         self._rebuild(row, built)
 
     # --- state -----------------------------------------------------------------------------------
-    def replay_args(self, row: TableRow) -> tuple[Rules, int, list[int] | None, list[str]]:
+    def replay_args(self, row: TableRow) -> ReplayArgs:
         """What :func:`replay_log` needs to rebuild this table from its stored row."""
-        return self.rules, self.seed, self.config.get("handicap"), [m.action for m in row.moves]
+        return replay_args(self.rules, row)
 
     def _rebuild(self, row: TableRow, built: tuple[Match, int] | None = None) -> None:
         """Replay the log (or take the match ``built`` from it in a worker thread): the table
@@ -150,6 +184,7 @@ class Table:
         self.match = None
         self.moves = 0
         self.log_n = len(row.moves)
+        self._outcomes_kept = set(row.outcomes)
         if self.status == "waiting":
             return
         match, self.moves = built or replay_log(*self.replay_args(row))
@@ -490,6 +525,22 @@ class Table:
         self.ready = [False] * n
         self._broadcast_state()
         self.kick()
+        await self._keep_outcomes(match)
+
+    async def _keep_outcomes(self, match: Match) -> None:
+        """Store the outcomes of the finished deals not stored yet (a table from before they
+        were kept gets them all): a reload then replays only the current deal.  They are a cache
+        of the log, so a failure is only logged."""
+        finished = match.finished[: len(match.deals) - 1]  # the current deal's is not needed
+        missing = {i: p.outcome() for i, p in enumerate(finished) if i not in self._outcomes_kept}
+        if not missing:
+            return
+        try:
+            await self.lobby.work.db(self.lobby.store.save_outcomes, self.code, missing)
+        except Exception:
+            log.warning("table %s: could not keep the deals' outcomes", self.code, exc_info=True)
+        else:
+            self._outcomes_kept.update(missing)
 
     async def _start_request(self, conn: Connection) -> None:
         seat = self._player(conn)
@@ -555,7 +606,7 @@ class Table:
         seat = self._player(conn)
         async with self.lock:
             match = self.match
-            if match is None or not 0 <= deal < len(match.deals) or not match.deals[deal].is_over:
+            if match is None or not 0 <= deal < len(match.finished):
                 raise ProtocolError("not-allowed", "a review is for a finished deal")
         with self._advising.hold(seat):
             items = await self.lobby.work.think(
