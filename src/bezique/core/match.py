@@ -58,6 +58,9 @@ class Match(GameTally):
         """Those of them at hand as deals: played here, or replayed when asked for."""
         self._current: Deal | None = None
         self._current_played: PlayedDeal | None = None
+        self._tally0 = _Tally(0, (), (0,) * sides, self.handicap, 0)
+        self._tallies: list[_Tally] = []
+        """The tally after each deal of :attr:`_played`: a long match is counted once."""
         self.deal_seeds: list[int] = []
         self.adjustments: list[tuple[int, int, int, str]] = []
         """Match-level points: (deal index, side, points, why)."""
@@ -96,8 +99,8 @@ class Match(GameTally):
                     f"deal {i} is not this match's: it was dealt as {given} (seed, dealer, game "
                     f"scores, bezique in the game), the match deals it as {dealt}"
                 )
-            match._played.append(p)
-            if match._winner_after(match._played) is not None:
+            match._keep(p)
+            if match._winner_of(match._tallies[-1], p) is not None:
                 raise ValueError(f"deal {i} ends the match: no deal can follow it")
             match._start((p.dealer + 1) % rules.players)
         return match
@@ -106,7 +109,8 @@ class Match(GameTally):
         seed = self._rng.getrandbits(63)
         self.deal_seeds.append(seed)
         played = self._played
-        games, scores = self._tally_of(played, pending=False)
+        state = self._tallies[-1] if self._tallies else self._tally0
+        games, scores = state.games, list(state.scores)
         first = games[-1].last_deal + 1 if games else 0  # the current game's first deal
         if first == len(played):  # a new game begins
             scores = list(self.handicap)
@@ -200,54 +204,58 @@ class Match(GameTally):
 
     def _tally(self) -> tuple[list[GameResult], list[int]]:
         """The finished games, and the current game's scores, from the deals played."""
-        return self._tally_of(self.finished, pending=not self.deal.is_over)
+        state = self._tallies[-1] if self._tallies else self._tally0
+        current = self.deal
+        if current.is_over:
+            state = self._after(state, self.finished[-1])
+        elif state.games and state.games[-1].last_deal == len(self._played) - 1:
+            return list(state.games), list(self.handicap)  # the current deal begins a game
+        return list(state.games), list(state.scores)
 
-    def _tally_of(
-        self, finished: Sequence[PlayedDeal], pending: bool
-    ) -> tuple[list[GameResult], list[int]]:
-        """The games and scores after ``finished``; ``pending``: a deal not over follows them
-        (it begins a new game's scores if the last of them ended one)."""
+    def _after(self, state: _Tally, deal: PlayedDeal) -> _Tally:
+        """The tally once ``deal``, the next finished deal after ``state``, is counted."""
         rules = self.rules
-        games: list[GameResult] = []
-        counts = (0,) * rules.sides
-        scores, first = list(self.handicap), 0
-        adjust: dict[int, list[tuple[int, int]]] = {}
-        for i, side, p, _ in self.adjustments:
-            adjust.setdefault(i, []).append((side, p))
-        for i, d in enumerate(finished):
-            if games and games[-1].last_deal == i - 1:  # the last deal ended a game
-                scores, first = list(self.handicap), i
-            points = d.settlement(rules).payout if rules.deal_scoring == "per-deal" else d.points
-            scores = add_points(rules, scores, points)
-            for side, p in adjust.get(i, ()):
+        i = state.deals
+        games, counts = state.games, state.counts
+        scores, first = list(state.scores), state.first
+        if games and games[-1].last_deal == i - 1:  # the last deal ended a game
+            scores, first = list(self.handicap), i
+        points = deal.settlement(rules).payout if rules.deal_scoring == "per-deal" else deal.points
+        scores = add_points(rules, scores, points)
+        for at, side, p, _ in self.adjustments:
+            if at == i:
                 scores[side] += p
-            if rules.match_games:
-                w = self._deal_winner(d, scores)
-                if w is not None:
-                    counts, double = count_game(rules, counts, w, scores)
-                    games.append(GameResult(first, i, w, tuple(scores), double, counts))
-        if pending and games and games[-1].last_deal == len(finished) - 1:
-            scores = list(self.handicap)
-        return games, scores
+        if rules.match_games:
+            w = self._deal_winner(deal, scores)
+            if w is not None:
+                counts, double = count_game(rules, counts, w, scores)
+                games = (*games, GameResult(first, i, w, tuple(scores), double, counts))
+        return _Tally(i + 1, games, counts, tuple(scores), first)
 
-    def _winner_after(self, finished: Sequence[PlayedDeal]) -> int | None:
-        """The side that has won the match once ``finished`` are played, else None."""
-        if not finished:
-            return None
+    def _keep(self, deal: PlayedDeal) -> None:
+        """Count ``deal`` as the next finished deal before the current one."""
+        self._tallies.append(
+            self._after(self._tallies[-1] if self._tallies else self._tally0, deal)
+        )
+        self._played.append(deal)
+
+    def _winner_of(self, state: _Tally, last: PlayedDeal) -> int | None:
+        """The side that has won the match at ``state``, whose last deal was ``last``."""
         if self.rules.match_games:
-            games, _ = self._tally_of(finished, pending=False)
-            if not games or games[-1].last_deal != len(finished) - 1:
+            games = state.games
+            if not games or games[-1].last_deal != state.deals - 1:
                 return None
             return match_winner(self.rules, games[-1].counts)
-        _, scores = self._tally_of(finished, pending=False)
-        return self._deal_winner(finished[-1], scores)
+        return self._deal_winner(last, state.scores)
 
     @property
     def winner(self) -> int | None:
         """The winning side once the match is decided (checked at the end of a deal), else None."""
         if not self.deal.is_over:
             return None
-        return self._winner_after(self.finished)
+        state = self._tallies[-1] if self._tallies else self._tally0
+        last = self.finished[-1]
+        return self._winner_of(self._after(state, last), last)
 
     def rematch(self, seed: int | None = None) -> Match:
         """A new match of the same rules once this one is won; with ``cent_points_handicap``
@@ -270,12 +278,25 @@ class Match(GameTally):
             raise ValueError(f"the match is over: side {self.winner} won")
         finished = self.finished[-1]
         self._built[len(self._played)] = self.deal
-        self._played.append(finished)
+        self._keep(finished)
         self._start((finished.dealer + 1) % self.rules.players)
         return self.deal
 
     def __repr__(self) -> str:
         return f"<Match {self.rules} deal {len(self._played) + 1} scores {self.scores}>"
+
+
+@dataclass(frozen=True)
+class _Tally:
+    """A match's count after its first ``deals`` finished deals."""
+
+    deals: int
+    games: tuple[GameResult, ...]
+    counts: tuple[int, ...]
+    scores: tuple[int, ...]
+    """The scores of the game the last deal counted belongs to (ended or not)."""
+    first: int
+    """That game's first deal."""
 
 
 class _Deals(Sequence[Deal]):
