@@ -20,8 +20,9 @@ with warnings.catch_warnings():  # starlette's note about its httpx transport
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
+from bezique import Match, Rules
 from bezique.core.records import GameRecord
-from bezique.server.storage import SeatRow, Store, Writer, default_url
+from bezique.server.storage import NEXT_DEAL, SeatRow, Store, Writer, default_url
 from server_helpers import (
     Player,
     app_client,
@@ -198,3 +199,50 @@ def test_a_next_match_keeps_its_handicap_over_a_restart(database: str) -> None:
         handicap = q.welcome["match"]["games"]["handicap"]
         assert handicap[winner] == 0 and handicap[1 - winner] == 100
         assert lobby(client).get(nxt["code"]).match.handicap[1 - winner] == 100
+
+
+def test_deal_outcomes_are_kept_once_and_read_back(database: str) -> None:
+    """Each store keeps a finished deal's outcome once (a second writer's copy is the same deal
+    and is left out) and gives back those it can read; a table resumed over a restart in the
+    middle of its third deal is the match played."""
+    store = Store(database)
+    try:
+        store.create_table(
+            "outcomes", "classic", 1, {}, 0, [SeatRow(0, "A", "bot", "easy", None)], "playing"
+        )
+        store.save_outcomes("outcomes", {0: {"points": [1, 2]}, 1: {"points": [3, 4]}})
+        store.save_outcomes("outcomes", {1: {"points": [9, 9]}, 2: {"points": [5, 6]}})
+        row = store.load("outcomes")
+        assert row is not None
+        assert row.outcomes == {0: {"points": [1, 2]}, 1: {"points": [3, 4]}, 2: {"points": [5, 6]}}
+    finally:
+        store.close()
+    rules = "classic(target=3000)"
+    with server(database) as client:
+        made = new_table(client, rules=rules, level="beginner")
+        p = Player(client, made["code"], made["token"], seed=1)
+        play_vs_computer(p, deals=2)
+        p.send(type="ready", deal=1)
+        p.until(lambda m: m["type"] == "state" and m["match"]["deal"] == 2)
+        while not p.my_turn():
+            p.recv()
+        p.act()
+        before = p.until(lambda m: m["type"] == "update" and m["seat"] == p.seat)["match"]
+        p.close()
+    with server(database) as client:
+        assert set(lobby(client).store.load(made["code"]).outcomes) == {0, 1}
+        again = Player(client, made["code"], made["token"], seed=2)
+        assert again.latest is not None and again.latest["match"]["deals"] == before["deals"]
+        assert again.latest["match"]["scores"] == before["scores"]
+        table = lobby(client).get(made["code"])
+        log = [m.action for m in lobby(client).store.load(made["code"]).moves]
+        match = Match(Rules.from_string(rules), seed=table.seed)
+        for action in log:
+            if action == NEXT_DEAL:
+                match.next_deal()
+            else:
+                match.deal.apply(action)
+        assert table.match.finished == match.finished and table.match.scores == before["scores"]
+        # the current deal goes on meanwhile (the computer's turn): the finished ones are fixed
+        assert [d.history for d in table.match.deals[:2]] == [d.history for d in match.deals[:2]]
+        assert len(table.match.deals) == 3
