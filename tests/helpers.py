@@ -1,7 +1,8 @@
 """Helpers that test modules share (a test module imports no other test module:
 tests/test_structure.py): a free port on 127.0.0.1, ``bezique serve`` started as a process of
 its own and asked over HTTP (:func:`start`, :func:`post`), the ``bezique`` command through
-typer's test runner (:func:`run_cli`), and the browser client's translations (:func:`strings`).
+typer's test runner (:func:`run_cli`), the browser client's translations (:func:`strings`), and
+a whole match between random players (:func:`random_match`).
 
 The other helper modules: ``server_helpers.py`` (protocol players, schema checks, the app under
 a test client or under uvicorn in a thread, a cluster of nodes), ``browser_helpers.py``
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import socket
 import subprocess
 import sys
@@ -25,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import bezique
+from bezique import Match, Rules
 
 WEB = Path(bezique.__file__).parent / "web"
 """The browser client's files."""
@@ -95,3 +98,15 @@ def strings(lang: str) -> dict[str, str]:
     data = json.loads((WEB / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
     assert isinstance(data, dict)
     return data
+
+
+def random_match(rules: Rules, seed: int, handicap: tuple[int, ...] | None = None) -> Match:
+    """A whole match between random players (their choices drawn from ``seed`` too)."""
+    match = Match(rules, seed=seed, handicap=handicap)
+    rng = random.Random(seed)
+    while match.winner is None:
+        if match.deal.is_over:
+            match.next_deal()
+        else:
+            match.deal.apply(rng.choice(match.deal.legal_actions()))
+    return match

@@ -37,7 +37,7 @@ import bezique.server
 from bezique import Rules
 from bezique.core.match import Match
 from bezique.server import create_app, serving
-from helpers import free_port, post
+from helpers import free_port, post, random_match
 
 SCHEMA_PATH = Path(bezique.server.__file__).parent / "protocol.schema.json"
 Message = dict[str, Any]
@@ -325,14 +325,7 @@ def play_people(
 
 def played(rules: str, seed: int = 5) -> Match:
     """A whole match between random players."""
-    match = Match(Rules.from_string(rules), seed=seed)
-    rng = random.Random(seed)
-    while match.winner is None:
-        if match.deal.is_over:
-            match.next_deal()
-        else:
-            match.deal.apply(rng.choice(match.deal.legal_actions()))
-    return match
+    return random_match(Rules.from_string(rules), seed)
 
 
 @contextmanager

@@ -6,7 +6,6 @@ asked for."""
 from __future__ import annotations
 
 import json
-import random
 from dataclasses import replace
 from typing import Any
 
@@ -15,18 +14,7 @@ import pytest
 from bezique import Rules
 from bezique.core.match import Match, PlayedDeal
 from bezique.core.records import record_match
-
-
-def random_match(rules: Rules, seed: int, handicap: tuple[int, ...] | None = None) -> Match:
-    """A whole match between random players."""
-    match = Match(rules, seed=seed, handicap=handicap)
-    rng = random.Random(seed)
-    while match.winner is None:
-        if match.deal.is_over:
-            match.next_deal()
-        else:
-            match.deal.apply(rng.choice(match.deal.legal_actions()))
-    return match
+from helpers import random_match
 
 
 def replayed_to(match: Match, deals: int) -> Match:
