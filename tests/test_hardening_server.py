@@ -4,6 +4,7 @@ forwarding headers, any bot by name, long tables, guessable seeds, slow bodies, 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import socket
 import time
@@ -109,16 +110,18 @@ def test_forwarded_for_is_trusted_only_from_named_proxies(tmp_path: Path) -> Non
             for i in range(40)
         ]
         assert got.count(200) == 20 and got.count(429) == 20
-        held = [
-            connect(ws_url(app, "abcdefgh"), additional_headers={"X-Forwarded-For": f"10.2.{i}.1"})
-            for i in range(4)
-        ]
-        try:
+        with contextlib.ExitStack() as stack:
+            held = [
+                stack.enter_context(
+                    connect(
+                        ws_url(app, "abcdefgh"),
+                        additional_headers={"X-Forwarded-For": f"10.2.{i}.1"},
+                    )
+                )
+                for i in range(4)
+            ]
             refused = json.loads(held[3].recv(timeout=5))
             assert refused["code"] == "not-allowed"
-        finally:
-            for ws in held:
-                ws.close()
     with real_server(tmp_path / "b", forwarded=["127.0.0.1"], **limits) as app:
         port = app.state.port
         got = [
