@@ -58,9 +58,9 @@ class Match(GameTally):
         """Those of them at hand as deals: played here, or replayed when asked for."""
         self._current: Deal | None = None
         self._current_played: PlayedDeal | None = None
-        self._tally0 = _Tally(0, (), (0,) * sides, self.handicap, 0)
-        self._tallies: list[_Tally] = []
-        """The tally after each deal of :attr:`_played`: a long match is counted once."""
+        self._tallies = [_Tally(0, (), (0,) * sides, self.handicap, 0)]
+        """The tally after none, one, ... all of the deals of :attr:`_played`: a long match is
+        counted once, not again at every question."""
         self.deal_seeds: list[int] = []
         self.adjustments: list[tuple[int, int, int, str]] = []
         """Match-level points: (deal index, side, points, why)."""
@@ -109,7 +109,7 @@ class Match(GameTally):
         seed = self._rng.getrandbits(63)
         self.deal_seeds.append(seed)
         played = self._played
-        state = self._tallies[-1] if self._tallies else self._tally0
+        state = self._tallies[-1]
         games, scores = state.games, list(state.scores)
         first = games[-1].last_deal + 1 if games else 0  # the current game's first deal
         if first == len(played):  # a new game begins
@@ -145,13 +145,14 @@ class Match(GameTally):
     def finished(self) -> list[PlayedDeal]:
         """Every finished deal as the match keeps it: those before the current one, and the
         current one once it is over."""
-        out = list(self._played)
-        current = self.deal
-        if current.is_over:
-            if self._current_played is None:
-                self._current_played = PlayedDeal.of(current, self.deal_seeds[-1])
-            out.append(self._current_played)
-        return out
+        current = self._current_outcome()
+        return [*self._played] if current is None else [*self._played, current]
+
+    def _current_outcome(self) -> PlayedDeal | None:
+        """The current deal as kept once it is over (worked out once), else None."""
+        if self._current_played is None and self.deal.is_over:
+            self._current_played = PlayedDeal.of(self.deal, self.deal_seeds[-1])
+        return self._current_played
 
     def _deal_at(self, index: int) -> Deal:
         if index == len(self._played):
@@ -204,10 +205,10 @@ class Match(GameTally):
 
     def _tally(self) -> tuple[list[GameResult], list[int]]:
         """The finished games, and the current game's scores, from the deals played."""
-        state = self._tallies[-1] if self._tallies else self._tally0
-        current = self.deal
-        if current.is_over:
-            state = self._after(state, self.finished[-1])
+        state = self._tallies[-1]
+        current = self._current_outcome()
+        if current is not None:
+            state = self._after(state, current)
         elif state.games and state.games[-1].last_deal == len(self._played) - 1:
             return list(state.games), list(self.handicap)  # the current deal begins a game
         return list(state.games), list(state.scores)
@@ -234,9 +235,7 @@ class Match(GameTally):
 
     def _keep(self, deal: PlayedDeal) -> None:
         """Count ``deal`` as the next finished deal before the current one."""
-        self._tallies.append(
-            self._after(self._tallies[-1] if self._tallies else self._tally0, deal)
-        )
+        self._tallies.append(self._after(self._tallies[-1], deal))
         self._played.append(deal)
 
     def _winner_of(self, state: _Tally, last: PlayedDeal) -> int | None:
@@ -251,11 +250,10 @@ class Match(GameTally):
     @property
     def winner(self) -> int | None:
         """The winning side once the match is decided (checked at the end of a deal), else None."""
-        if not self.deal.is_over:
+        last = self._current_outcome()
+        if last is None:
             return None
-        state = self._tallies[-1] if self._tallies else self._tally0
-        last = self.finished[-1]
-        return self._winner_of(self._after(state, last), last)
+        return self._winner_of(self._after(self._tallies[-1], last), last)
 
     def rematch(self, seed: int | None = None) -> Match:
         """A new match of the same rules once this one is won; with ``cent_points_handicap``
@@ -276,7 +274,8 @@ class Match(GameTally):
             raise ValueError("the current deal is not over yet")
         if self.winner is not None:
             raise ValueError(f"the match is over: side {self.winner} won")
-        finished = self.finished[-1]
+        finished = self._current_outcome()
+        assert finished is not None  # the deal is over
         self._built[len(self._played)] = self.deal
         self._keep(finished)
         self._start((finished.dealer + 1) % self.rules.players)
