@@ -30,7 +30,6 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy.engine import make_url
 
 from .protocol import ProtocolError
-from .tables import replay_args, replay_log
 
 if TYPE_CHECKING:
     from .room import Lobby
@@ -274,9 +273,7 @@ async def load_leased(lobby: Lobby, code: str, leases: Leases) -> Table | None:
     try:
         row = await lobby.work.db(lobby.store.load, code)
         if row is not None:
-            rules = await lobby._prepared(row.rules)
-            if row.status != "waiting":  # the log replayed in a worker, not in the loop
-                built = await asyncio.to_thread(replay_log, *replay_args(rules, row))
+            built = await lobby.built(row)
     except BaseException:
         leases.drop(code)
         raise

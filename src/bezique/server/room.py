@@ -121,15 +121,20 @@ class Lobby:
 
         return self.rules_for(text, await asyncio.to_thread(read))
 
+    async def built(self, row: TableRow) -> tuple[Match, int] | None:
+        """The match a stored table's log makes and its count of moves (:func:`replay_log`),
+        its rules read and its log replayed in worker threads, not in the event loop; None for
+        a table still waiting for its players."""
+        rules = await self._prepared(row.rules)
+        if row.status == "waiting":
+            return None
+        return await asyncio.to_thread(replay_log, *replay_args(rules, row))
+
     async def _load(self, code: str) -> Table | None:
         if self.leases is not None:
             return await load_leased(self, code, self.leases)
         row = await self.work.db(self.store.load, code)
-        built = None
-        if row is not None:
-            rules = await self._prepared(row.rules)
-            if row.status != "waiting":  # the log replayed in a worker, not in the loop
-                built = await asyncio.to_thread(replay_log, *replay_args(rules, row))
+        built = None if row is None else await self.built(row)
         table = self.tables.get(code)  # made meanwhile (by create, or get)
         if table is None and row is not None:
             table = self._add(row, built)

@@ -174,10 +174,6 @@ class Table:
         self._rebuild(row, built)
 
     # --- state -----------------------------------------------------------------------------------
-    def replay_args(self, row: TableRow) -> ReplayArgs:
-        """What :func:`replay_log` needs to rebuild this table from its stored row."""
-        return replay_args(self.rules, row)
-
     def _rebuild(self, row: TableRow, built: tuple[Match, int] | None = None) -> None:
         """Replay the log (or take the match ``built`` from it in a worker thread): the table
         as it was after the last committed action."""
@@ -187,7 +183,7 @@ class Table:
         self._outcomes_kept = set(row.outcomes)
         if self.status == "waiting":
             return
-        match, self.moves = built or replay_log(*self.replay_args(row))
+        match, self.moves = built or replay_log(*replay_args(self.rules, row))
         self.match = match
         if match.winner is not None:  # a log that ends the match is over, whatever was stored
             self.status = "over"
@@ -197,10 +193,7 @@ class Table:
         if row is not None:
             self.status = row.status
             self.seats = row.seats
-            built = None
-            if row.status != "waiting":
-                built = await asyncio.to_thread(replay_log, *self.replay_args(row))
-            self._rebuild(row, built)
+            self._rebuild(row, await self.lobby.built(row))
 
     @property
     def hints(self) -> bool:
