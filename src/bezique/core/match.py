@@ -383,9 +383,7 @@ class PlayedDeal:
 
     def settlement(self, rules: Rules) -> Settlement:
         """The payout of this deal played as a game (:func:`settle`)."""
-        return settle_points(
-            rules, [r.total for r in self.result], [r.brisques for r in self.result]
-        )
+        return _settle_result(rules, self.result)
 
     def replayed(self, rules: Rules) -> Deal:
         """The deal itself, dealt again and its actions applied; ValueError if it does not come
@@ -480,7 +478,12 @@ def settle(deal: Deal) -> Settlement:
     result = deal.result
     if result is None:
         raise ValueError("the deal is not over")
-    return settle_points(deal.rules, [r.total for r in result], [r.brisques for r in result])
+    return _settle_result(deal.rules, result)
+
+
+def _settle_result(rules: Rules, result: Sequence[SideResult]) -> Settlement:
+    """:func:`settle_points` of a finished deal's result (a deal's or a played deal's)."""
+    return settle_points(rules, [r.total for r in result], [r.brisques for r in result])
 
 
 def settle_points(rules: Rules, scores: Sequence[int], brisques: Sequence[int]) -> Settlement:
