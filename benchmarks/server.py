@@ -44,6 +44,17 @@ GOAL_TABLES = 200
 GOAL_P99_MS = 100.0
 RULES = "classic(target=10000)"
 """Long matches, at the highest target the server allows: no table ends during a run."""
+UNLIMITED = {
+    "BEZIQUE_BOT_DELAY": "0",
+    "BEZIQUE_RATE": "1000",
+    "BEZIQUE_HTTP_RATE": "1000",
+    "BEZIQUE_HTTP_BURST": "1000",
+    "BEZIQUE_WS_PER_ADDRESS": "100000",  # every seat's WebSocket comes from this address
+    "BEZIQUE_LOOKUP_RATE": "100000",  # and says hello from it
+    "BEZIQUE_LOOKUP_BURST": "100000",
+}
+"""The server's settings for a load from one address: every table is made, joined and played
+from here, so the per-address limits are lifted (and the computer answers at once)."""
 
 
 def free_port() -> int:
@@ -55,17 +66,7 @@ def free_port() -> int:
 def start_server(
     port: int, data: str, profile: str | None = None, compression: bool = True
 ) -> subprocess.Popen[bytes]:
-    # every table is made and joined from this one address: no HTTP rate limit to speak of
-    env = {
-        **os.environ,
-        "BEZIQUE_BOT_DELAY": "0",
-        "BEZIQUE_RATE": "1000",
-        "BEZIQUE_HTTP_RATE": "1000",
-        "BEZIQUE_HTTP_BURST": "1000",
-        "BEZIQUE_WS_PER_ADDRESS": "100000",  # every seat's WebSocket comes from this address
-        "BEZIQUE_LOOKUP_RATE": "100000",  # and says hello from it
-        "BEZIQUE_LOOKUP_BURST": "100000",
-    }
+    env = {**os.environ, **UNLIMITED}
     env.pop("BEZIQUE_DATABASE_URL", None)
     run = [sys.executable]
     if profile:  # the server's own time, by function, written when it stops (SIGINT)
@@ -319,15 +320,7 @@ def cluster_mode(args: argparse.Namespace) -> None:
 
     node_counts = [int(x) for x in args.nodes.split(",")]
     levels = [int(x) for x in args.levels.split(",")]
-    env = {
-        "BEZIQUE_BOT_DELAY": "0",
-        "BEZIQUE_RATE": "1000",
-        "BEZIQUE_HTTP_RATE": "1000",
-        "BEZIQUE_HTTP_BURST": "1000",
-        "BEZIQUE_WS_PER_ADDRESS": "100000",
-        "BEZIQUE_LOOKUP_RATE": "100000",
-        "BEZIQUE_LOOKUP_BURST": "100000",
-    }
+    env = dict(UNLIMITED)
     with open("/proc/loadavg") as f:
         print(f"load average before: {' '.join(f.read().split()[:3])}; cores: {os.cpu_count()}")
     data = Path(tempfile.mkdtemp(prefix="bezique-bench-"))
